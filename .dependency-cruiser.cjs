@@ -1,0 +1,46 @@
+/** Module boundaries of docs/architecture.md, checked in CI (npm run lint:boundaries). */
+module.exports = {
+  forbidden: [
+    {
+      name: 'rest-compat-only-executes-graphql',
+      comment: 'The REST layer never imports a subgraph: it only executes GraphQL operations.',
+      severity: 'error',
+      from: { path: '^rest-compat/' },
+      to: { path: '^subgraphs/' },
+    },
+    {
+      name: 'subgraphs-meet-through-index',
+      comment: "A subgraph reaches another only through that subgraph's index.ts exports (or federation).",
+      severity: 'error',
+      from: { path: '^subgraphs/([^/]+)/' },
+      to: { path: '^subgraphs/(?!$1/)[^/]+/(?!index\\.ts$)' },
+    },
+    {
+      name: 'resolvers-never-touch-stores',
+      comment: 'Resolvers are thin: arguments -> service -> result. Stores and Drizzle belong to services.',
+      severity: 'error',
+      from: { path: '\\.resolver\\.ts$' },
+      to: { path: ['/store/', 'node_modules/drizzle-orm'] },
+    },
+    {
+      name: 'lib-is-shared-not-dependent',
+      comment: 'lib/ is shared code; it never depends on a subgraph, the gateway or the REST layer (test kit excepted).',
+      severity: 'error',
+      from: { path: '^lib/', pathNot: '^lib/testkit/' },
+      to: { path: '^(subgraphs|gateway|rest-compat)/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { pathNot: 'node_modules' } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^node_modules|^data/)' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,96 @@
+import { Agent, request } from 'undici';
+import { startTestApp } from '../lib/testkit/app.js';
+import { TermStore } from '../subgraphs/ontology/store/term.store.js';
+import { TermValidationService } from '../subgraphs/ontology/term-validation.service.js';
+import { measure, report, type Figures } from './lib.js';
+
+const BATCH = 10_000;
+
+/** Deterministic pseudo-random numbers (mulberry32), so every run validates the same values. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One typo: a dropped, doubled or swapped letter, as people type them. */
+function misspell(s: string, rnd: () => number): string {
+  const i = 1 + Math.floor(rnd() * Math.max(1, s.length - 2));
+  const kind = Math.floor(rnd() * 3);
+  if (kind === 0) return s.slice(0, i) + s.slice(i + 1);
+  if (kind === 1) return s.slice(0, i) + s[i] + s.slice(i);
+  return s.slice(0, i - 1) + s[i] + s[i - 1] + s.slice(i + 1);
+}
+
+/**
+ * Ontology costs on the seeded vocabularies (1,545 terms, 1,615 synonyms). Validation of a 10,000-value batch
+ * shaped like dataset metadata (97% exact codes and labels in mixed case, 2% typos, 1% synonyms) against the plain
+ * exact lookup of the same batch; then text search over HTTP against an exact lookup by id.
+ */
+export default async function ontologyBench(): Promise<void> {
+  const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000' });
+  const dispatcher = new Agent({ connections: 16 });
+  const send = async (path: string, init: { method?: 'GET' | 'POST'; body?: string } = {}) => {
+    const r = await request(`${t.url}${path}`, { method: init.method ?? 'GET', body: init.body, headers: { 'content-type': 'application/json' }, dispatcher });
+    const text = await r.body.text();
+    if (r.statusCode >= 400) throw new Error(`${path}: ${r.statusCode} ${text}`);
+    return text;
+  };
+  try {
+    const terms: { id: string; code: string; label: string; synonyms: string[] }[] = [];
+    for (let offset = 0; ; offset += 1000) {
+      const page = JSON.parse(await send(`/v1/ontology/terms?limit=1000&offset=${offset}`));
+      terms.push(...page.items);
+      if (terms.length >= page.total) break;
+    }
+    const rnd = random(20260101);
+    const withSynonyms = terms.filter((x) => x.synonyms.length);
+    const values = Array.from({ length: BATCH }, () => {
+      const r = rnd();
+      const term = terms[Math.floor(rnd() * terms.length)];
+      if (r < 0.02) return misspell(term.label, rnd);
+      if (r < 0.03) {
+        const s = withSynonyms[Math.floor(rnd() * withSynonyms.length)];
+        return s.synonyms[Math.floor(rnd() * s.synonyms.length)];
+      }
+      const v = rnd() < 0.5 ? term.label : term.code;
+      return rnd() < 0.3 ? v.toUpperCase() : v;
+    });
+
+    const store = new TermStore(t.app.stores.relational.db);
+    const validation = new TermValidationService(store);
+    const check = await validation.validate(values);
+    const batchOpts = { durationMs: 8000, concurrency: 1, warmup: 2 };
+    const exact = await measure(`exact lookup of ${BATCH} values (baseline)`, () => store.matchExact([...new Set(values)]), batchOpts);
+    const full = await measure(`validate ${BATCH} values with suggestions`, () => validation.validate(values), batchOpts);
+    const overHttp = await measure(`POST /v1/ontology/terms/validate, ${BATCH} values`, () => send('/v1/ontology/terms/validate', { method: 'POST', body: JSON.stringify({ terms: values }) }), batchOpts);
+    report(
+      `workload: one caller, batches of ${BATCH} values (${check.valid.length} valid, ${check.unrecognized.length} unrecognized, ${new Set(check.unrecognized).size} distinct needing suggestions), ${t.app.stores.relational.kind}`,
+      exact,
+      [full, overHttp],
+    );
+    const perTerm = (f: Figures) => `  ${f.name.padEnd(44)} ${Math.round(f.rps * BATCH).toLocaleString('en').padStart(10)} values/s`;
+    for (const f of [exact, full, overHttp]) console.log(perTerm(f));
+
+    const ca1 = terms.find((x) => x.code === 'MBA:382')!;
+    const opts = { durationMs: 4000, concurrency: 8 };
+    const byId = await measure('GET /v1/ontology/terms/{id} (baseline)', () => send(`/v1/ontology/terms/${ca1.id}`), opts);
+    const rows = [
+      await measure('search exact label "Field CA1"', () => send('/v1/ontology/terms?vocabulary=brain_region&q=Field%20CA1&limit=20'), opts),
+      await measure('search word "hippocampus"', () => send('/v1/ontology/terms?vocabulary=brain_region&q=hippocampus&limit=20'), opts),
+      await measure('search typo "hipocampus", all vocabularies', () => send('/v1/ontology/terms?q=hipocampus&limit=20'), opts),
+      await measure('search synonym "mouse", all vocabularies', () => send('/v1/ontology/terms?q=mouse&limit=20'), opts),
+      await measure('GET /v1/ontology/terms/{id}/ancestors (CA1, 8 up)', () => send(`/v1/ontology/terms/${ca1.id}/ancestors`), opts),
+    ];
+    report(`workload: HTTP over loopback, keep-alive, ${opts.concurrency} concurrent callers, ${opts.durationMs / 1000} s each, ${t.app.stores.relational.kind}`, byId, rows);
+    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+    const m = process.memoryUsage();
+    console.log(`  memory after the run: rss ${mb(m.rss)}, heap used ${mb(m.heapUsed)}`);
+  } finally {
+    await dispatcher.close();
+    await t.close();
+  }
+}

@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../lib/config.js';
+import { openRelational } from '../lib/db/relational.js';
+import { AppError } from '../lib/errors.js';
+import { createAccountAdmin } from '../subgraphs/identity/index.js';
+
+export const ADMIN_USAGE = `usage: npm run admin -- create-superuser --email <email> --password <password|-> [--display-name <name>]
+  --password - reads the password from the first line of standard input (keeps it out of the shell history)`;
+
+/**
+ * The admin commands behind `npm run admin`, against the configured relational store (migrated first). Writes
+ * what it did through `print`; returns the process exit code.
+ */
+export async function runAdmin(argv: string[], config: Config, print: (line: string) => void = console.log): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'create-superuser') {
+    print(ADMIN_USAGE);
+    return 2;
+  }
+  let values: { email?: string; password?: string; 'display-name'?: string };
+  try {
+    ({ values } = parseArgs({ args: rest, options: { email: { type: 'string' }, password: { type: 'string' }, 'display-name': { type: 'string' } } }));
+  } catch (e) {
+    print(`${(e as Error).message}\n${ADMIN_USAGE}`);
+    return 2;
+  }
+  if (!values.email || !values.password) {
+    print(ADMIN_USAGE);
+    return 2;
+  }
+  const password = values.password === '-' ? await readLine(process.stdin) : values.password;
+  const relational = await openRelational(config.relational);
+  try {
+    await relational.migrate();
+    const { account, action } = await createAccountAdmin({ config, db: relational.db }).createSuperUser({
+      email: values.email,
+      password,
+      display_name: values['display-name'],
+    });
+    const what = {
+      created: `created SuperUser ${account.email} (id ${account.id})`,
+      promoted: `promoted existing ${account.email} (id ${account.id}) to SuperUser; its password is unchanged`,
+      unchanged: `${account.email} (id ${account.id}) already is a SuperUser; nothing changed`,
+    }[action];
+    print(what);
+    return 0;
+  } catch (e) {
+    if (e instanceof AppError && e.status < 500) {
+      print(`refused: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    await relational.close();
+  }
+}
+
+async function readLine(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += chunk.toString();
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0];
+}

@@ -1,0 +1,210 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { ApolloServer, type GraphQLRequestContext } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { Config } from '../lib/config.js';
+import { newId } from '../lib/ids.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+import { openStores, closeStores, type Stores } from '../lib/stores.js';
+import type { RequestContext } from '../lib/context.js';
+import type { TokenVerifier } from '../lib/auth/viewer.js';
+import { buildRequestContext } from '../lib/auth/context-builder.js';
+import { accessRegistry } from '../lib/access.js';
+import { GENERIC_SERVER_ERROR, codeOf, statusForCode } from '../lib/errors.js';
+import type { SubgraphDeps } from '../lib/subgraph.js';
+import { SUBGRAPH_NAMES } from '../lib/config.js';
+import { registerPipeline } from './pipeline/index.js';
+import { sendError } from './pipeline/errors.js';
+import { composeSupergraph, createGateway, type Composition } from './compose.js';
+import { checkHealth } from './health.js';
+import { SUBGRAPHS } from './subgraphs.js';
+import { ROUTES } from '../rest-compat/routes/index.js';
+import { buildSofaRoutes, mountSofaRoutes } from '../rest-compat/sofa.js';
+import { buildOpenApi } from '../rest-compat/openapi.js';
+import { docsPage, graphiqlPage, readAsset } from '../rest-compat/pages.js';
+import type { GraphqlRoute, HandlerRoute } from '../rest-compat/route-table.js';
+import { colonPath } from '../rest-compat/route-table.js';
+import { createTokenVerifier } from './token-verifier.js';
+import { loginRedirectHandlers, type RunOperation } from '../rest-compat/login-redirect.js';
+
+export const API_VERSION = '1.0.0';
+
+export interface AppOptions {
+  clock?: Clock;
+  /** Overrides how access tokens are verified (default: the identity subgraph's verifier). */
+  verifier?: TokenVerifier | null;
+  /** Where logs go (default stdout); tests pass a stream to read them. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export interface App {
+  http: FastifyInstance;
+  stores: Stores;
+  composition: Composition;
+  openapi: Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+/** Log redaction: credentials never reach the logs. */
+export const REDACT = [
+  'req.headers.authorization',
+  'req.headers["x-service-secret"]',
+  '*.password',
+  '*.token',
+  '*.access_token',
+  '*.refresh_token',
+  '*.secret',
+  '*.authorization',
+];
+
+export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream): FastifyServerOptions {
+  return {
+    logger: { level: config.logLevel, redact: REDACT, ...(logStream ? { stream: logStream } : {}) } as FastifyServerOptions['logger'],
+    genReqId: () => newId(),
+    requestIdHeader: false,
+    // The pipeline writes its own one line per request (with status, duration and user); Fastify's pair is off.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+    bodyLimit: config.limits.bodyLimitBytes,
+    trustProxy: config.http.trustProxy.length ? config.http.trustProxy : false,
+    return503OnClosing: true,
+  };
+}
+
+/** Builds the whole service: pipeline, stores, subgraphs, gateway, /graphql, REST /v1, /health, /openapi.json, /docs. */
+export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
+  const http = Fastify(fastifyOptions(config, opts.logStream));
+  await registerPipeline(http, config);
+  http.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  const stores = await openStores(config);
+  const clock = opts.clock ?? systemClock;
+  const deps: SubgraphDeps = { config, stores, clock, log: http.log };
+  for (const name of SUBGRAPH_NAMES) {
+    if (!config.subgraphs.urls[name]) await SUBGRAPHS[name].onStart?.({ ...deps, log: http.log.child({ subgraph: name }) });
+  }
+  const verifier = opts.verifier !== undefined ? opts.verifier : await createTokenVerifier(deps);
+
+  const composition = await composeSupergraph(deps);
+  const gateway = createGateway(composition, config.subgraphs.urls);
+  const apollo = new ApolloServer<RequestContext>({
+    gateway,
+    introspection: true,
+    // Bearer tokens, never cookies: a cross-site form cannot act for a user, so GET queries need no preflight header.
+    csrfPrevention: false,
+    plugins: [ApolloServerPluginLandingPageDisabled(), errorLoggingPlugin()],
+    formatError: maskServerErrors,
+  });
+  await apollo.start();
+
+  const makeContext = async (request: FastifyRequest): Promise<RequestContext> => {
+    const ctx = await buildRequestContext(
+      { requestId: request.id, authorization: request.headers.authorization, signal: request.abort.signal, log: request.log },
+      verifier,
+    );
+    if (ctx.viewer) request.userId = ctx.viewer.id;
+    return ctx;
+  };
+
+  const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => makeContext(request) });
+  const sofaRoutes = buildSofaRoutes(
+    composition.apiSchema,
+    ROUTES.filter((r): r is GraphqlRoute => r.kind === 'graphql'),
+    async ({ document, variables, operationName, context }) => {
+      const res = await apollo.executeOperation({ query: document, variables, operationName }, { contextValue: context });
+      if (res.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
+      return res.body.singleResult as never;
+    },
+  );
+  mountSofaRoutes(http, sofaRoutes, makeContext);
+
+  const sofaOperations = new Map<string, Record<string, unknown>>();
+  let sofaSchemas: Record<string, Record<string, unknown>> = {};
+  for (const m of sofaRoutes) {
+    const doc = (m.router as unknown as { openAPIDocument: { paths: Record<string, Record<string, unknown>>; components?: { schemas?: Record<string, Record<string, unknown>> } } }).openAPIDocument;
+    const openPath = m.sofaPath.replace(/:(\w+)/g, '{$1}');
+    const op = doc.paths?.[openPath]?.[m.route.method.toLowerCase()];
+    if (op) sofaOperations.set(`${m.route.method} ${m.route.path}`, renameParams(op as Record<string, unknown>, m.route.rename));
+    sofaSchemas = { ...sofaSchemas, ...(doc.components?.schemas ?? {}) };
+  }
+  const openapi = buildOpenApi({ routes: ROUTES, sofaOperations, sofaSchemas, access: accessRegistry, version: API_VERSION });
+
+  const runOperation: RunOperation = async (request, query, variables = {}) => {
+    const res = await apollo.executeOperation({ query, variables }, { contextValue: await makeContext(request) });
+    if (res.body.kind !== 'single') throw new Error('incremental delivery is not used by hand-written handlers');
+    return res.body.singleResult as never;
+  };
+  const handlers: Record<string, (request: FastifyRequest, reply: import('fastify').FastifyReply) => unknown> = {
+    // The browser-binding cookie of social sign-ins is Secure whenever browsers reach the service over https.
+    ...loginRedirectHandlers(runOperation, { secureCookies: Boolean(config.login.publicUrl?.startsWith('https://')) }),
+    health: async (_request, reply) => {
+      const report = await checkHealth(stores, config.limits.healthTimeoutMs);
+      return reply.code(report.status === 'healthy' ? 200 : 503).send(report);
+    },
+    openapi: async (_request, reply) => reply.send(openapi),
+    docs: async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage()),
+    graphql: async (request, reply) => {
+      const wantsPage = request.method === 'GET' && !(request.query as Record<string, unknown>)?.query && String(request.headers.accept ?? '').includes('text/html');
+      if (wantsPage) return reply.type('text/html; charset=utf-8').send(graphiqlPage());
+      return graphqlHandler.call(http, request as never, reply as never);
+    },
+  };
+  for (const route of ROUTES.filter((r): r is HandlerRoute => r.kind === 'handler')) {
+    const handler = handlers[route.handler] ?? opts;
+    if (typeof handler !== 'function') throw new Error(`no handler registered for ${route.method} ${route.path} (${route.handler})`);
+    http.route({ method: route.method, url: colonPath(route.path), handler: handler as never });
+  }
+  http.get('/docs/assets/:name', async (request, reply) => {
+    const asset = await readAsset((request.params as { name: string }).name);
+    if (!asset) return sendError(reply, 404, 'no such asset');
+    return reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(asset.body);
+  });
+
+  await http.ready();
+  return {
+    http,
+    stores,
+    composition,
+    openapi,
+    async close() {
+      await http.close();
+      await apollo.stop();
+      await closeStores(stores);
+    },
+  };
+}
+
+function renameParams(op: Record<string, unknown>, rename: Record<string, string> = {}): Record<string, unknown> {
+  const back = Object.fromEntries(Object.entries(rename).map(([rest, gql]) => [gql, rest]));
+  const params = (op.parameters as { name: string }[] | undefined)?.map((p) => ({ ...p, name: back[p.name] ?? p.name }));
+  return params ? { ...op, parameters: params } : op;
+}
+
+/** Messages of real faults never reach clients; they are logged with the request id instead. */
+export function maskServerErrors(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const code = codeOf(error) ?? (formatted.extensions?.code as string | undefined);
+  const status = statusForCode(code);
+  if (status < 500 || status === 503) {
+    const { stacktrace: _s, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
+    return { ...formatted, extensions };
+  }
+  return { message: GENERIC_SERVER_ERROR, locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+function errorLoggingPlugin() {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors(rc: GraphQLRequestContext<RequestContext>) {
+          for (const err of rc.errors ?? []) {
+            const status = statusForCode(codeOf(err));
+            const log = rc.contextValue.log;
+            if (!log) continue;
+            if (status >= 500 && status !== 503) log.error({ err: err.originalError ?? err, path: (err as GraphQLError).path }, 'graphql operation failed');
+            else log.debug({ code: codeOf(err), message: err.message }, 'graphql operation rejected');
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { loadConfig, SUBGRAPH_NAMES, type SubgraphName } from '../../lib/config.js';
+import { createSubgraphServer } from '../subgraph-server.js';
+
+/** npm run subgraph -- <name> [--port N]: serves one subgraph alone at http://HOST:PORT/graphql. */
+const [name, ...rest] = process.argv.slice(2);
+if (!SUBGRAPH_NAMES.includes(name as SubgraphName)) {
+  console.error(`usage: npm run subgraph -- <${SUBGRAPH_NAMES.join('|')}> [--port N]`);
+  process.exit(2);
+}
+const config = loadConfig();
+const portFlag = rest.indexOf('--port');
+const port = portFlag >= 0 ? Number(rest[portFlag + 1]) : config.subgraphs.port;
+const server = await createSubgraphServer(config, name as SubgraphName);
+await server.http.listen({ host: config.http.host, port });
+console.log(`${name} subgraph at http://${config.http.host}:${port}/graphql`);
+const stop = async () => {
+  await server.close();
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

@@ -1,0 +1,89 @@
+import { parse, printSchema, type GraphQLSchema, type GraphQLError } from 'graphql';
+import { composeServices } from '@apollo/composition';
+import { printSubgraphSchema } from '@apollo/subgraph';
+import {
+  ApolloGateway,
+  LocalGraphQLDataSource,
+  RemoteGraphQLDataSource,
+  type GraphQLDataSourceProcessOptions,
+} from '@apollo/gateway';
+import { SUBGRAPH_NAMES, type SubgraphName } from '../lib/config.js';
+import type { SubgraphDeps } from '../lib/subgraph.js';
+import type { RequestContext } from '../lib/context.js';
+import { ServiceUnavailable } from '../lib/errors.js';
+import { SUBGRAPHS } from './subgraphs.js';
+
+export interface Composition {
+  schemas: Record<SubgraphName, GraphQLSchema>;
+  supergraphSdl: string;
+  /** The public API schema (what /graphql and the REST layer see). */
+  apiSchema: GraphQLSchema;
+}
+
+/**
+ * Builds every subgraph schema from code and composes them. The SDL always comes from the code, so composition
+ * never waits on a remote subgraph; a remote one that is down only fails the operations that reach it.
+ */
+export async function composeSupergraph(deps: SubgraphDeps): Promise<Composition> {
+  const schemas = {} as Record<SubgraphName, GraphQLSchema>;
+  for (const name of SUBGRAPH_NAMES) schemas[name] = await SUBGRAPHS[name].buildSchema(deps);
+  const result = composeServices(
+    SUBGRAPH_NAMES.map((name) => ({
+      name,
+      url: deps.config.subgraphs.urls[name] ?? `local://${name}`,
+      typeDefs: parse(printSubgraphSchema(schemas[name])),
+    })),
+  );
+  if (result.errors) {
+    throw new Error(`supergraph composition failed:\n${result.errors.map((e: GraphQLError) => e.message).join('\n')}`);
+  }
+  const apiSchema = result.schema.toAPISchema().toGraphQLJSSchema();
+  return { schemas, supergraphSdl: result.supergraphSdl, apiSchema };
+}
+
+/** The API schema as SDL, for docs and diffing. */
+export const printApiSchema = (c: Composition) => printSchema(c.apiSchema);
+
+/** Forwards identity and request id to a remote subgraph, and turns "cannot reach it" into a clear 503. */
+class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<RequestContext> {
+  constructor(
+    readonly subgraph: string,
+    url: string,
+  ) {
+    super({ url });
+  }
+
+  willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>) {
+    const ctx = context as Partial<RequestContext>;
+    if (ctx.requestId) request.http?.headers.set('x-request-id', ctx.requestId);
+    if (ctx.authorization) request.http?.headers.set('authorization', ctx.authorization);
+  }
+
+  async process(options: GraphQLDataSourceProcessOptions<RequestContext>) {
+    try {
+      return await super.process(options);
+    } catch (e) {
+      const err = e as { code?: string; type?: string; extensions?: { code?: string }; message?: string };
+      const unreachable =
+        err.type === 'system' ||
+        /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|socket hang up|fetch failed/i.test(err.message ?? '') ||
+        (err.extensions?.code && /^5\d\d$/.test(String((e as { extensions?: { response?: { status?: number } } }).extensions?.response?.status ?? '')));
+      if (unreachable) {
+        options.context && (options.context as RequestContext).log?.warn({ subgraph: this.subgraph, err: err.message }, 'subgraph unavailable');
+        throw new ServiceUnavailable(`the ${this.subgraph} service is unavailable; operations that do not need it still work`);
+      }
+      throw e;
+    }
+  }
+}
+
+/** The gateway over the composed supergraph, with in-process or remote data sources per subgraph. */
+export function createGateway(composition: Composition, urls: Partial<Record<SubgraphName, string>>): ApolloGateway {
+  return new ApolloGateway({
+    supergraphSdl: composition.supergraphSdl,
+    buildService: ({ name }) => {
+      const url = urls[name as SubgraphName];
+      return url ? new ForwardingRemoteDataSource(name, url) : new LocalGraphQLDataSource(composition.schemas[name as SubgraphName]);
+    },
+  });
+}

@@ -1,0 +1,65 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import type { Config, SubgraphName } from '../lib/config.js';
+import { isUuid, newId } from '../lib/ids.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+import { openStores, closeStores, type Stores } from '../lib/stores.js';
+import type { RequestContext } from '../lib/context.js';
+import { buildRequestContext } from '../lib/auth/context-builder.js';
+import { registerPipeline } from './pipeline/index.js';
+import { fastifyOptions, maskServerErrors } from './app.js';
+import { SUBGRAPHS } from './subgraphs.js';
+import { createTokenVerifier } from './token-verifier.js';
+
+export interface SubgraphServer {
+  http: FastifyInstance;
+  stores: Stores;
+  close(): Promise<void>;
+}
+
+/**
+ * One subgraph served alone over HTTP at /graphql, for a gateway configured with SUBGRAPH_<NAME>_URL. It keeps
+ * the request id the gateway forwards, verifies the forwarded bearer token itself, and runs the same pipeline.
+ */
+export async function createSubgraphServer(config: Config, name: SubgraphName, opts: { clock?: Clock } = {}): Promise<SubgraphServer> {
+  const http = Fastify({
+    ...fastifyOptions(config),
+    genReqId: (req) => {
+      const forwarded = req.headers['x-request-id'];
+      return typeof forwarded === 'string' && isUuid(forwarded) ? forwarded : newId();
+    },
+  });
+  await registerPipeline(http, config);
+  const stores = await openStores(config);
+  const deps = { config, stores, clock: opts.clock ?? systemClock, log: http.log.child({ subgraph: name }) };
+  const module = SUBGRAPHS[name];
+  await module.onStart?.(deps);
+  const schema = await module.buildSchema(deps);
+  const verifier = await createTokenVerifier(deps);
+  const apollo = new ApolloServer<RequestContext>({
+    schema,
+    introspection: true,
+    csrfPrevention: false,
+    plugins: [ApolloServerPluginLandingPageDisabled()],
+    formatError: maskServerErrors,
+  });
+  await apollo.start();
+  const handler = fastifyApolloHandler(apollo, {
+    context: async (request) =>
+      buildRequestContext({ requestId: request.id, authorization: request.headers.authorization, signal: request.abort.signal, log: request.log }, verifier),
+  });
+  http.route({ method: ['GET', 'POST'], url: '/graphql', handler });
+  http.get('/health', async () => ({ subgraph: name, status: 'ok' }));
+  await http.ready();
+  return {
+    http,
+    stores,
+    async close() {
+      await http.close();
+      await apollo.stop();
+      await closeStores(stores);
+    },
+  };
+}

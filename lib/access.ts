@@ -1,0 +1,64 @@
+import { Authorized, Extensions, type AuthChecker } from 'type-graphql';
+import type { RequestContext } from './context.js';
+import { Forbidden, Unauthenticated } from './errors.js';
+import type { Viewer } from './auth/viewer.js';
+
+/** The access classes of spec section 5.6, from least to most privileged. */
+export enum AccessClass {
+  Public = 'Public',
+  User = 'User',
+  Academic = 'Academic',
+  SuperUser = 'SuperUser',
+}
+
+const RANK: Record<AccessClass, number> = { Public: 0, User: 1, Academic: 2, SuperUser: 3 };
+
+/** The highest class a viewer holds. */
+export function classOf(viewer: Viewer | null): AccessClass {
+  if (!viewer) return AccessClass.Public;
+  if (viewer.accountType === 'SUPERUSER') return AccessClass.SuperUser;
+  if (viewer.accountType === 'SERVICE' || (viewer.accountType === 'ACADEMIC' && viewer.verified)) return AccessClass.Academic;
+  return AccessClass.User;
+}
+
+export const satisfies = (held: AccessClass, required: AccessClass) => RANK[held] >= RANK[required];
+
+/**
+ * Root field coordinates (`Query.terms`) -> declared class, filled when subgraph schemas are built; the REST route
+ * table, the OpenAPI document and the access-matrix test read it.
+ */
+export const accessRegistry = new Map<string, AccessClass>();
+
+/**
+ * Declares the access class of a root field. The one place access is enforced: type-graphql runs the auth checker
+ * before the resolver, whether the call came through /graphql, a REST route or a remote gateway.
+ */
+export function Access(required: AccessClass): MethodDecorator {
+  return (target, key, descriptor) => {
+    Extensions({ access: required })(target, key, descriptor);
+    if (required !== AccessClass.Public) Authorized(required)(target, key as string, descriptor as never);
+  };
+}
+
+export const authChecker: AuthChecker<RequestContext, AccessClass> = ({ context }, roles) => {
+  const required = roles[0] ?? AccessClass.User;
+  if (context.authError) throw new Unauthenticated(context.authError);
+  const held = classOf(context.viewer);
+  if (held === AccessClass.Public) throw new Unauthenticated();
+  if (!satisfies(held, required)) {
+    throw new Forbidden(
+      required === AccessClass.Academic
+        ? 'this operation needs a verified academic account: complete institutional verification at /v1/user/authenticate/institutional/authorize'
+        : `this operation needs the ${required} access class`,
+    );
+  }
+  return true;
+};
+
+/** For services that check access on something other than a root field. */
+export function requireClass(viewer: Viewer | null, required: AccessClass, authError?: string): Viewer {
+  if (authError) throw new Unauthenticated(authError);
+  if (!viewer) throw new Unauthenticated();
+  if (!satisfies(classOf(viewer), required)) throw new Forbidden(`this operation needs the ${required} access class`);
+  return viewer;
+}

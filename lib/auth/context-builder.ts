@@ -1,0 +1,31 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { RequestContext } from '../context.js';
+import type { TokenVerifier } from './viewer.js';
+
+/**
+ * Builds the request context from the Authorization header. A missing token makes an anonymous context; a bad one
+ * is remembered as `authError`, so public fields still answer and protected ones say why the token was refused.
+ */
+export async function buildRequestContext(
+  input: { requestId: string; authorization?: string; signal: AbortSignal; log: FastifyBaseLogger },
+  verifier: TokenVerifier | null,
+): Promise<RequestContext> {
+  const ctx: RequestContext = { requestId: input.requestId, viewer: null, authorization: input.authorization, signal: input.signal, log: input.log };
+  const header = input.authorization?.trim();
+  if (!header) return ctx;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) {
+    ctx.authError = 'malformed Authorization header: expected "Bearer <access_token>"';
+    return ctx;
+  }
+  if (!verifier) {
+    ctx.authError = 'this service cannot verify tokens';
+    return ctx;
+  }
+  try {
+    ctx.viewer = await verifier.verifyAccessToken(match[1]);
+  } catch (e) {
+    ctx.authError = (e as Error).message || 'invalid access token';
+  }
+  return ctx;
+}

@@ -1,0 +1,391 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+/**
+ * Every environment variable the service reads, with the one-line description the README table is generated from.
+ * Nothing else in the code base reads process.env.
+ */
+export const ENV_DOCS = {
+  NODE_ENV: 'development | production | test; production turns on strict CORS and requires explicit secrets',
+  HOST: 'interface the HTTP server binds to (default 127.0.0.1; use 0.0.0.0 in containers)',
+  PORT: 'HTTP port (default 8080)',
+  DATA_DIR: 'directory for embedded state: PGlite database, chDB tables, local objects, signing keys (default ./data)',
+  LOG_LEVEL: 'pino log level: fatal, error, warn, info, debug, trace, silent (default info)',
+  API_DOMAIN: 'the only CORS origin allowed in production, e.g. https://neurodata.example.org',
+  TRUST_PROXY: 'comma-separated proxy addresses or CIDRs whose X-Forwarded-For is trusted for the client IP (default: none)',
+  RATE_LIMIT_BURST: 'token-bucket size per client IP (default 300 requests)',
+  RATE_LIMIT_REFILL_PER_SEC: 'tokens added back per second per client IP (default 50)',
+  REQUEST_TIMEOUT_MS: 'per-request timeout before a 408 (default 60000)',
+  BODY_LIMIT_BYTES: 'maximum request body before a 413 (default 104857600 = 100 MB)',
+  DATABASE_URL: 'PostgreSQL connection string; unset means embedded PGlite under DATA_DIR/pglite',
+  CLICKHOUSE_URL: 'ClickHouse HTTP endpoint, e.g. http://127.0.0.1:8123; unset means embedded chDB under DATA_DIR/chdb',
+  CLICKHOUSE_USER: 'ClickHouse user (default default)',
+  CLICKHOUSE_PASSWORD: 'ClickHouse password (default empty)',
+  CLICKHOUSE_DATABASE: 'ClickHouse database, created when missing (default neurodata)',
+  S3_BUCKET: 'S3 bucket for objects; unset means the local directory DATA_DIR/objects',
+  S3_ENDPOINT: 'S3-compatible endpoint URL (MinIO, Ceph, ...); unset means AWS',
+  S3_REGION: 'S3 region (default us-east-1)',
+  S3_ACCESS_KEY_ID: 'S3 access key id (default: the AWS SDK credential chain)',
+  S3_SECRET_ACCESS_KEY: 'S3 secret access key',
+  S3_FORCE_PATH_STYLE: 'true for path-style bucket addressing, which most self-hosted S3 servers need (default true when S3_ENDPOINT is set)',
+  TYPESENSE_URL: 'Typesense node URL, e.g. http://127.0.0.1:8108; unset means search is not configured (PostgreSQL full text is used)',
+  TYPESENSE_API_KEY: 'Typesense API key (required with TYPESENSE_URL)',
+  HEALTH_TIMEOUT_MS: 'per-component timeout of the /health checks (default 2000)',
+  SUBGRAPH_IDENTITY_URL: 'URL of a separately served identity subgraph; unset means in-process',
+  SUBGRAPH_NEURODATA_URL: 'URL of a separately served neurodata subgraph; unset means in-process',
+  SUBGRAPH_QUERY_URL: 'URL of a separately served query subgraph; unset means in-process',
+  SUBGRAPH_GRAPH_URL: 'URL of a separately served graph subgraph; unset means in-process',
+  SUBGRAPH_ONTOLOGY_URL: 'URL of a separately served ontology subgraph; unset means in-process',
+  SUBGRAPH_FEDERATION_URL: 'URL of a separately served federation subgraph; unset means in-process',
+  SUBGRAPH_PORT: 'port of a subgraph served alone with npm run subgraph (default 4001)',
+  SERVICE_SECRET: 'shared secret for POST /v1/user/auth/register-service; unset disables the route',
+  TOKEN_SECRET_KEY: 'PASERK k4.secret signing key; required in production, generated under DATA_DIR/keys otherwise',
+  TOKEN_PUBLIC_KEYS: 'extra comma-separated PASERK k4.public keys accepted for verification (key rotation, other clusters)',
+  SUPERUSER_EMAIL: 'email of a SuperUser created (or promoted) on start when it does not exist yet; needs SUPERUSER_PASSWORD',
+  SUPERUSER_PASSWORD: 'password of the SUPERUSER_EMAIL account when it is created; an existing account keeps its password',
+  PUBLIC_URL: 'base URL browsers reach this service at, e.g. https://neurodata.example.org; login providers redirect to <PUBLIC_URL>/v1/user/authenticate/<provider>/callback (required with any OIDC_* or OAUTH_* provider)',
+  OIDC_INSTITUTIONAL_ISSUER: 'issuer URL of the institutional login federation (academic verification), e.g. https://cilogon.org; unset disables verification',
+  OIDC_INSTITUTIONAL_CLIENT_ID: 'client id registered at the institutional provider (required with OIDC_INSTITUTIONAL_ISSUER)',
+  OIDC_INSTITUTIONAL_CLIENT_SECRET: 'client secret for the institutional provider; unset means a public client (PKCE only)',
+  OIDC_INSTITUTIONAL_SCOPES: 'space-separated scopes for institutional login: openid, email and the provider userinfo scope (default "openid email")',
+  OIDC_ORCID_ISSUER: 'issuer URL of the researcher-ID provider (default https://orcid.org; https://sandbox.orcid.org for testing)',
+  OIDC_ORCID_CLIENT_ID: 'client id registered at the researcher-ID provider; unset disables ORCID iD linking',
+  OIDC_ORCID_CLIENT_SECRET: 'client secret for the researcher-ID provider; unset means a public client (PKCE only)',
+  OIDC_ORCID_SCOPES: 'space-separated scopes for ORCID iD linking (default "openid")',
+  LOGIN_RETURN_URL: 'front-end page a completed social login (mode=redirect) sends the browser to with a single-use login_code, e.g. https://neurodata.example.org/signed-in; unset allows mode=json only',
+  OIDC_SOCIAL_ISSUER: 'issuer URL of the general social login provider (OpenID Connect), e.g. https://accounts.google.com (required with OIDC_SOCIAL_CLIENT_ID)',
+  OIDC_SOCIAL_CLIENT_ID: 'client id registered at the general social login provider; unset disables it',
+  OIDC_SOCIAL_CLIENT_SECRET: 'client secret for the general social login provider; unset means a public client (PKCE only)',
+  OIDC_SOCIAL_SCOPES: 'space-separated scopes for general social login (default "openid email profile")',
+  OIDC_GITLAB_ISSUER: 'issuer URL of the GitLab-style code-hosting login, e.g. a self-hosted https://gitlab.example.org (default https://gitlab.com)',
+  OIDC_GITLAB_CLIENT_ID: 'application id registered at the GitLab-style instance; unset disables GitLab login',
+  OIDC_GITLAB_CLIENT_SECRET: 'application secret for the GitLab-style instance; unset means a public client (PKCE only)',
+  OIDC_GITLAB_SCOPES: 'space-separated scopes for GitLab login: read_user plus openid for the ID token (default "openid read_user")',
+  OAUTH_GITHUB_CLIENT_ID: 'client id of the GitHub-style OAuth app (code-hosting login, not OpenID Connect); unset disables GitHub login',
+  OAUTH_GITHUB_CLIENT_SECRET: 'client secret of the GitHub-style OAuth app (github.com requires one even with PKCE)',
+  OAUTH_GITHUB_AUTHORIZATION_URL: 'authorization endpoint (default https://github.com/login/oauth/authorize; GitHub Enterprise: https://<host>/login/oauth/authorize)',
+  OAUTH_GITHUB_TOKEN_URL: 'token endpoint (default https://github.com/login/oauth/access_token; GitHub Enterprise: https://<host>/login/oauth/access_token)',
+  OAUTH_GITHUB_API_URL: 'REST API base URL for /user and /user/emails (default https://api.github.com; GitHub Enterprise: https://<host>/api/v3)',
+  OAUTH_GITHUB_SCOPES: 'space-separated scopes for GitHub login; must include user:email (or user) so the primary email can be read (default "user:email")',
+} as const;
+
+export type EnvName = keyof typeof ENV_DOCS;
+export const SUBGRAPH_NAMES = ['identity', 'neurodata', 'query', 'graph', 'ontology', 'federation'] as const;
+export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const optionalUrl = z.string().url().optional();
+const emptyAsUndefined = (env: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: int(8080),
+  DATA_DIR: z.string().default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  API_DOMAIN: z.string().url().optional(),
+  TRUST_PROXY: z.string().optional(),
+  RATE_LIMIT_BURST: int(300, 1),
+  RATE_LIMIT_REFILL_PER_SEC: z.coerce.number().positive().default(50),
+  REQUEST_TIMEOUT_MS: int(60_000, 1),
+  BODY_LIMIT_BYTES: int(100 * 1024 * 1024, 1),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  CLICKHOUSE_URL: optionalUrl,
+  CLICKHOUSE_USER: z.string().default('default'),
+  CLICKHOUSE_PASSWORD: z.string().default(''),
+  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('neurodata'),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  TYPESENSE_URL: optionalUrl,
+  TYPESENSE_API_KEY: z.string().optional(),
+  HEALTH_TIMEOUT_MS: int(2000, 1),
+  SUBGRAPH_IDENTITY_URL: optionalUrl,
+  SUBGRAPH_NEURODATA_URL: optionalUrl,
+  SUBGRAPH_QUERY_URL: optionalUrl,
+  SUBGRAPH_GRAPH_URL: optionalUrl,
+  SUBGRAPH_ONTOLOGY_URL: optionalUrl,
+  SUBGRAPH_FEDERATION_URL: optionalUrl,
+  SUBGRAPH_PORT: int(4001, 1),
+  SERVICE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  TOKEN_SECRET_KEY: z.string().startsWith('k4.secret.', 'must be a PASERK k4.secret key').optional(),
+  TOKEN_PUBLIC_KEYS: z.string().optional(),
+  SUPERUSER_EMAIL: z.string().optional(),
+  SUPERUSER_PASSWORD: z.string().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  OIDC_INSTITUTIONAL_ISSUER: optionalUrl,
+  OIDC_INSTITUTIONAL_CLIENT_ID: z.string().optional(),
+  OIDC_INSTITUTIONAL_CLIENT_SECRET: z.string().optional(),
+  OIDC_INSTITUTIONAL_SCOPES: z.string().default('openid email'),
+  OIDC_ORCID_ISSUER: z.string().url().default('https://orcid.org'),
+  OIDC_ORCID_CLIENT_ID: z.string().optional(),
+  OIDC_ORCID_CLIENT_SECRET: z.string().optional(),
+  OIDC_ORCID_SCOPES: z.string().default('openid'),
+  LOGIN_RETURN_URL: optionalUrl,
+  OIDC_SOCIAL_ISSUER: optionalUrl,
+  OIDC_SOCIAL_CLIENT_ID: z.string().optional(),
+  OIDC_SOCIAL_CLIENT_SECRET: z.string().optional(),
+  OIDC_SOCIAL_SCOPES: z.string().default('openid email profile'),
+  OIDC_GITLAB_ISSUER: z.string().url().default('https://gitlab.com'),
+  OIDC_GITLAB_CLIENT_ID: z.string().optional(),
+  OIDC_GITLAB_CLIENT_SECRET: z.string().optional(),
+  OIDC_GITLAB_SCOPES: z.string().default('openid read_user'),
+  OAUTH_GITHUB_CLIENT_ID: z.string().optional(),
+  OAUTH_GITHUB_CLIENT_SECRET: z.string().optional(),
+  OAUTH_GITHUB_AUTHORIZATION_URL: z.string().url().default('https://github.com/login/oauth/authorize'),
+  OAUTH_GITHUB_TOKEN_URL: z.string().url().default('https://github.com/login/oauth/access_token'),
+  OAUTH_GITHUB_API_URL: z.string().url().default('https://api.github.com'),
+  OAUTH_GITHUB_SCOPES: z.string().default('user:email'),
+});
+
+type Env = z.infer<typeof envSchema>;
+
+export type RelationalConfig = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+export type ColumnConfig =
+  | { kind: 'chdb'; dataDir: string; database: string }
+  | { kind: 'clickhouse'; url: string; user: string; password: string; database: string };
+export type ObjectsConfig =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint?: string;
+      region: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle: boolean;
+    };
+export type SearchConfig = { kind: 'none' } | { kind: 'typesense'; url: string; apiKey: string };
+
+/** The external login providers this service can use (spec 5.7). */
+export const LOGIN_PROVIDERS = ['institutional', 'orcid', 'social', 'gitlab', 'github'] as const;
+export type LoginProviderName = (typeof LOGIN_PROVIDERS)[number];
+/** The providers that sign a user in (and can be linked to an account to do so); the others attach evidence. */
+export const SOCIAL_PROVIDERS = ['social', 'gitlab', 'github'] as const;
+export type SocialProviderName = (typeof SOCIAL_PROVIDERS)[number];
+/** OpenID Connect providers (OIDC_<NAME>_*), whose endpoints come from discovery. */
+const OIDC_PROVIDERS = ['institutional', 'orcid', 'social', 'gitlab'] as const;
+
+export interface OidcProviderConfig {
+  issuer: string;
+  clientId: string;
+  /** Unset: a public client that authenticates with PKCE alone. */
+  clientSecret?: string;
+  scopes: string[];
+}
+/** A plain OAuth 2.0 provider without discovery or ID tokens (GitHub-style): explicit endpoints and a user API. */
+export interface OAuthProviderConfig {
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  /** Base URL of the REST API that answers `/user` and `/user/emails`. */
+  apiUrl: string;
+  clientId: string;
+  clientSecret?: string;
+  scopes: string[];
+}
+export type LoginProviderConfig = OidcProviderConfig | OAuthProviderConfig;
+export const isOidcProvider = (c: LoginProviderConfig): c is OidcProviderConfig => 'issuer' in c;
+
+export interface Config {
+  readonly env: 'development' | 'production' | 'test';
+  readonly http: {
+    host: string;
+    port: number;
+    apiDomain?: string;
+    trustProxy: string[];
+  };
+  readonly limits: {
+    rateLimitBurst: number;
+    rateLimitRefillPerSec: number;
+    requestTimeoutMs: number;
+    bodyLimitBytes: number;
+    healthTimeoutMs: number;
+  };
+  readonly logLevel: string;
+  readonly dataDir: string;
+  readonly relational: RelationalConfig;
+  readonly column: ColumnConfig;
+  readonly objects: ObjectsConfig;
+  readonly search: SearchConfig;
+  readonly subgraphs: { urls: Partial<Record<SubgraphName, string>>; port: number };
+  readonly auth: {
+    serviceSecret?: string;
+    tokenSecretKey?: string;
+    tokenPublicKeys: string[];
+    /** First-start SuperUser (SUPERUSER_EMAIL and SUPERUSER_PASSWORD), when both are set. */
+    bootstrapSuperUser?: { email: string; password: string };
+  };
+  /** Only configured providers are present; `publicUrl` is set whenever one is. */
+  readonly login: {
+    publicUrl?: string;
+    providers: Partial<Record<LoginProviderName, LoginProviderConfig>>;
+    /** Where a completed social login in redirect mode sends the browser (with a single-use login_code). */
+    returnUrl?: string;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment once; every problem is reported together. Throws ConfigError. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(emptyAsUndefined(env));
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(problems);
+  }
+  const e: Env = parsed.data;
+  if (e.NODE_ENV === 'production') {
+    if (!e.TOKEN_SECRET_KEY) problems.push('TOKEN_SECRET_KEY: required in production');
+    if (!e.API_DOMAIN) problems.push('API_DOMAIN: required in production (the allowed CORS origin)');
+  }
+  if (e.TYPESENSE_URL && !e.TYPESENSE_API_KEY) problems.push('TYPESENSE_API_KEY: required with TYPESENSE_URL');
+  if (e.S3_ENDPOINT && !e.S3_BUCKET) problems.push('S3_BUCKET: required with S3_ENDPOINT');
+  if (Boolean(e.SUPERUSER_EMAIL) !== Boolean(e.SUPERUSER_PASSWORD)) problems.push('SUPERUSER_EMAIL and SUPERUSER_PASSWORD: set both or neither');
+  const login = loginConfig(e, problems);
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = path.resolve(e.DATA_DIR);
+  const urls: Partial<Record<SubgraphName, string>> = {};
+  for (const name of SUBGRAPH_NAMES) {
+    const url = e[`SUBGRAPH_${name.toUpperCase()}_URL` as keyof Env] as string | undefined;
+    if (url) urls[name] = url;
+  }
+  const config: Config = {
+    env: e.NODE_ENV,
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      apiDomain: e.API_DOMAIN,
+      trustProxy: (e.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    },
+    limits: {
+      rateLimitBurst: e.RATE_LIMIT_BURST,
+      rateLimitRefillPerSec: e.RATE_LIMIT_REFILL_PER_SEC,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      bodyLimitBytes: e.BODY_LIMIT_BYTES,
+      healthTimeoutMs: e.HEALTH_TIMEOUT_MS,
+    },
+    logLevel: e.LOG_LEVEL,
+    dataDir,
+    relational: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
+    column: e.CLICKHOUSE_URL
+      ? { kind: 'clickhouse', url: e.CLICKHOUSE_URL, user: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE }
+      : { kind: 'chdb', dataDir: path.join(dataDir, 'chdb'), database: e.CLICKHOUSE_DATABASE },
+    objects: e.S3_BUCKET
+      ? {
+          kind: 's3',
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
+        }
+      : { kind: 'local', dir: path.join(dataDir, 'objects') },
+    search: e.TYPESENSE_URL ? { kind: 'typesense', url: e.TYPESENSE_URL, apiKey: e.TYPESENSE_API_KEY! } : { kind: 'none' },
+    subgraphs: { urls, port: e.SUBGRAPH_PORT },
+    auth: {
+      serviceSecret: e.SERVICE_SECRET,
+      tokenSecretKey: e.TOKEN_SECRET_KEY,
+      tokenPublicKeys: (e.TOKEN_PUBLIC_KEYS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      bootstrapSuperUser: e.SUPERUSER_EMAIL && e.SUPERUSER_PASSWORD ? { email: e.SUPERUSER_EMAIL, password: e.SUPERUSER_PASSWORD } : undefined,
+    },
+    login,
+  };
+  return deepFreeze(config);
+}
+
+/** An issuer or endpoint must be https; plain http is allowed on loopback only (a provider on this host, tests). */
+const isSecureUrl = (value: string) => {
+  const url = new URL(value);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+};
+
+/**
+ * OIDC_<PROVIDER>_* and OAUTH_GITHUB_* -> provider settings. A provider is on when its client id is set; its other
+ * keys without a client id are a mistake worth reporting rather than a silently disabled provider.
+ */
+function loginConfig(e: Env, problems: string[]): Config['login'] {
+  const providers: Config['login']['providers'] = {};
+  const read = (key: string) => e[key as keyof Env] as string | undefined;
+  const scopesOf = (key: string) => String(read(key)).split(/[\s,]+/).filter(Boolean);
+  for (const name of OIDC_PROVIDERS) {
+    const prefix = `OIDC_${name.toUpperCase()}`;
+    const issuer = read(`${prefix}_ISSUER`);
+    const clientId = read(`${prefix}_CLIENT_ID`);
+    const clientSecret = read(`${prefix}_CLIENT_SECRET`);
+    const scopes = scopesOf(`${prefix}_SCOPES`);
+    if (!clientId) {
+      // ORCID and GitLab have a default issuer, so only an explicit one without a client id is a half configuration.
+      if ((name === 'institutional' || name === 'social') && issuer) problems.push(`${prefix}_CLIENT_ID: required with ${prefix}_ISSUER`);
+      if (clientSecret) problems.push(`${prefix}_CLIENT_ID: required with ${prefix}_CLIENT_SECRET`);
+      continue;
+    }
+    if (!issuer) {
+      problems.push(`${prefix}_ISSUER: required with ${prefix}_CLIENT_ID`);
+      continue;
+    }
+    if (!isSecureUrl(issuer)) problems.push(`${prefix}_ISSUER: must be an https:// URL (http:// only on loopback)`);
+    if (!scopes.includes('openid')) problems.push(`${prefix}_SCOPES: must include openid (got "${scopes.join(' ')}")`);
+    providers[name] = { issuer, clientId, clientSecret, scopes };
+  }
+  const github = {
+    clientId: read('OAUTH_GITHUB_CLIENT_ID'),
+    clientSecret: read('OAUTH_GITHUB_CLIENT_SECRET'),
+    authorizationEndpoint: read('OAUTH_GITHUB_AUTHORIZATION_URL')!,
+    tokenEndpoint: read('OAUTH_GITHUB_TOKEN_URL')!,
+    apiUrl: read('OAUTH_GITHUB_API_URL')!.replace(/\/+$/, ''),
+    scopes: scopesOf('OAUTH_GITHUB_SCOPES'),
+  };
+  if (github.clientId) {
+    for (const [key, value] of [
+      ['OAUTH_GITHUB_AUTHORIZATION_URL', github.authorizationEndpoint],
+      ['OAUTH_GITHUB_TOKEN_URL', github.tokenEndpoint],
+      ['OAUTH_GITHUB_API_URL', github.apiUrl],
+    ] as const) {
+      if (!isSecureUrl(value)) problems.push(`${key}: must be an https:// URL (http:// only on loopback)`);
+    }
+    // Without one of these the emails API answers 404 and no account could ever be created.
+    if (!github.scopes.includes('user:email') && !github.scopes.includes('user')) {
+      problems.push(`OAUTH_GITHUB_SCOPES: must include user:email (or user) to read the primary email (got "${github.scopes.join(' ')}")`);
+    }
+    providers.github = { ...github, clientId: github.clientId };
+  } else if (github.clientSecret) {
+    problems.push('OAUTH_GITHUB_CLIENT_ID: required with OAUTH_GITHUB_CLIENT_SECRET');
+  }
+  if (Object.keys(providers).length && !e.PUBLIC_URL) problems.push('PUBLIC_URL: required when a login provider is configured (redirect URIs are built from it)');
+  if (e.PUBLIC_URL && e.NODE_ENV === 'production' && !e.PUBLIC_URL.startsWith('https://')) problems.push('PUBLIC_URL: must be an https:// URL in production');
+  if (e.LOGIN_RETURN_URL && e.NODE_ENV === 'production' && !e.LOGIN_RETURN_URL.startsWith('https://')) problems.push('LOGIN_RETURN_URL: must be an https:// URL in production');
+  return { publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''), providers, returnUrl: e.LOGIN_RETURN_URL };
+}
+
+/** Builds a Config for tests and tools from overrides on top of the defaults, without touching process.env. */
+export function configFrom(overrides: Partial<Record<EnvName, string>>): Config {
+  return loadConfig(overrides);
+}
+
+/** The variables a test run passes on to the server mode (engines only). */
+export function engineEnvFromProcess(): Partial<Record<EnvName, string>> {
+  const out: Partial<Record<EnvName, string>> = {};
+  for (const k of ['DATABASE_URL', 'CLICKHOUSE_URL', 'CLICKHOUSE_USER', 'CLICKHOUSE_PASSWORD'] as const) {
+    if (process.env[k]) out[k] = process.env[k];
+  }
+  return out;
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}

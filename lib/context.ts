@@ -1,0 +1,15 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Viewer } from './auth/viewer.js';
+
+/** What every resolver receives, in-process or in a subgraph served alone. */
+export interface RequestContext {
+  requestId: string;
+  viewer: Viewer | null;
+  /** Set when a token was presented but is invalid or expired: protected fields answer 401 with this message. */
+  authError?: string;
+  /** The raw Authorization header, forwarded to remote subgraphs. */
+  authorization?: string;
+  /** Aborted when the request times out or the client goes away. */
+  signal: AbortSignal;
+  log: FastifyBaseLogger;
+}

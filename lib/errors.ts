@@ -1,0 +1,98 @@
+import { GraphQLError } from 'graphql';
+
+/**
+ * Stable error codes and the HTTP status each one becomes. The REST layer, the pipeline and the docs all read this
+ * table; GraphQL clients see the code in `extensions.code`.
+ */
+export const ERROR_STATUS: Record<string, number> = {
+  BAD_USER_INPUT: 400,
+  GRAPHQL_VALIDATION_FAILED: 400,
+  GRAPHQL_PARSE_FAILED: 400,
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  UNAUTHORIZED: 403, // type-graphql's code for a failed @Authorized check
+  NOT_FOUND: 404,
+  TIMEOUT: 408,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+/** Status for an error code; anything unknown is a server fault. */
+export function statusForCode(code: unknown): number {
+  return (typeof code === 'string' && ERROR_STATUS[code]) || 500;
+}
+
+export const GENERIC_SERVER_ERROR = 'internal server error';
+
+export class AppError extends GraphQLError {
+  constructor(code: string, message: string, extra: Record<string, unknown> = {}) {
+    super(message, { extensions: { code, ...extra } });
+    this.name = new.target.name;
+  }
+  get code(): string {
+    return this.extensions.code as string;
+  }
+  get status(): number {
+    return statusForCode(this.code);
+  }
+}
+
+export class BadInput extends AppError {
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super('BAD_USER_INPUT', message, extra);
+  }
+}
+export class Unauthenticated extends AppError {
+  constructor(message = 'authentication required: send Authorization: Bearer <access_token>') {
+    super('UNAUTHENTICATED', message);
+  }
+}
+export class Forbidden extends AppError {
+  constructor(message = 'insufficient permissions') {
+    super('FORBIDDEN', message);
+  }
+}
+export class NotFound extends AppError {
+  constructor(message = 'not found') {
+    super('NOT_FOUND', message);
+  }
+}
+export class Conflict extends AppError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+export class Timeout extends AppError {
+  constructor(message = 'the request exceeded the timeout') {
+    super('TIMEOUT', message);
+  }
+}
+export class PayloadTooLarge extends AppError {
+  constructor(message = 'request body too large') {
+    super('PAYLOAD_TOO_LARGE', message);
+  }
+}
+export class RateLimited extends AppError {
+  constructor(
+    message = 'too many requests',
+    readonly retryAfterSec = 1,
+  ) {
+    super('RATE_LIMITED', message, { retryAfter: retryAfterSec });
+  }
+}
+export class ServiceUnavailable extends AppError {
+  constructor(message: string) {
+    super('SERVICE_UNAVAILABLE', message);
+  }
+}
+
+/** Reads the code of anything thrown or returned as a GraphQL error, whatever layer rebuilt it. */
+export function codeOf(err: unknown): string | undefined {
+  const e = err as { extensions?: { code?: unknown }; originalError?: unknown };
+  if (typeof e?.extensions?.code === 'string') return e.extensions.code;
+  if (e?.originalError && e.originalError !== err) return codeOf(e.originalError);
+  return undefined;
+}

@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Stores } from './stores.js';
+import type { Clock } from './clock.js';
+import type { GraphQLSchema } from 'graphql';
+
+/** What a subgraph gets to build its services: configuration, the opened stores, a clock and a logger. */
+export interface SubgraphDeps {
+  config: Config;
+  stores: Stores;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+export interface SubgraphModule {
+  SUBGRAPH_NAME: string;
+  buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema>;
+  /** Seeds or prepares the subgraph's data on start-up (idempotent). */
+  onStart?(deps: SubgraphDeps): Promise<void>;
+  /** Re-applies the subgraph's shipped seed data (npm run seed; idempotent), reporting progress line by line. */
+  seed?(deps: SubgraphDeps, onProgress: (message: string) => void): Promise<unknown>;
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ExecutionResult } from 'graphql';
+import { GENERIC_SERVER_ERROR, codeOf, statusForCode } from '../lib/errors.js';
+
+/** Runs one GraphQL operation with the context of an HTTP request (token, request id, abort signal). */
+export type RunOperation = (request: FastifyRequest, query: string, variables?: Record<string, unknown>) => Promise<ExecutionResult>;
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/**
+ * The authorize routes of the login providers. By default they answer 302 with the provider URL in Location, as
+ * spec 4.2 describes; `?mode=json` answers `{authorization_url, expires_at}` instead, for clients that call the
+ * route with a Bearer token and then open the URL in a browser (a browser navigation cannot carry that header,
+ * and a script cannot read a cross-origin redirect's Location).
+ */
+export function loginRedirectHandlers(run: RunOperation, opts: { secureCookies: boolean }): Record<string, Handler> {
+  const handlers: Record<string, Handler> = {
+    institutionalAuthorize: authorizeHandler(run, 'startInstitutionalVerification'),
+    orcidAuthorize: authorizeHandler(run, 'startOrcidLink'),
+  };
+  for (const provider of SOCIAL_LOGIN_PROVIDERS) {
+    handlers[`${provider}Login`] = socialLoginHandler(run, provider, opts.secureCookies);
+    handlers[`${provider}Authorize`] = authorizeHandler(run, 'startSocialLink', { provider });
+    handlers[`${provider}Callback`] = socialCallbackHandler(run, provider, opts.secureCookies);
+  }
+  return handlers;
+}
+
+/** The social login providers' path segments (GraphQL `provider` argument values). */
+export const SOCIAL_LOGIN_PROVIDERS = ['social', 'gitlab', 'github'] as const;
+
+/** Holds the browser-binding value of a redirect-mode sign-in, from /login to /callback of the same provider. */
+export const BINDING_COOKIE = 'login_binding';
+
+function authorizeHandler(run: RunOperation, field: string, args: Record<string, string> = {}): Handler {
+  const params = Object.keys(args);
+  const signature = params.length ? `(${params.map((p) => `$${p}: String!`).join(', ')})` : '';
+  const call = params.length ? `(${params.map((p) => `${p}: $${p}`).join(', ')})` : '';
+  const document = `mutation ${field}${signature} { ${field}${call} { authorization_url expires_at } }`;
+  return async (request, reply) => {
+    const mode = queryOf(request).mode ?? 'redirect';
+    if (mode !== 'redirect' && mode !== 'json') return sendError(reply, 400, `mode: expected redirect or json, got ${JSON.stringify(mode)}`);
+    const result = await run(request, document, args);
+    if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], 'authorize failed');
+    const started = (result.data as Record<string, { authorization_url: string; expires_at: string }>)[field];
+    // The URL carries a one-time state; no cache may keep it.
+    reply.header('cache-control', 'no-store');
+    if (mode === 'json') return reply.code(200).type('application/json; charset=utf-8').send(started);
+    return reply.redirect(started.authorization_url, 302);
+  };
+}
+
+/**
+ * `GET /v1/user/authenticate/<provider>/login`: starts a sign-in. In redirect mode (the default, a browser
+ * navigation) the browser gets a random binding value in an HttpOnly cookie scoped to the callback path, and the
+ * flow stores its hash: only this browser can complete the sign-in. In json mode the client gets the provider URL.
+ */
+function socialLoginHandler(run: RunOperation, provider: string, secureCookies: boolean): Handler {
+  const document =
+    'mutation startSocialLogin($provider: String!, $mode: String!, $browser_binding: String) { startSocialLogin(provider: $provider, mode: $mode, browser_binding: $browser_binding) { authorization_url expires_at } }';
+  return async (request, reply) => {
+    const mode = queryOf(request).mode ?? 'redirect';
+    if (mode !== 'redirect' && mode !== 'json') return sendError(reply, 400, `mode: expected redirect or json, got ${JSON.stringify(mode)}`);
+    const binding = mode === 'redirect' ? randomBytes(32).toString('base64url') : null;
+    const result = await run(request, document, { provider, mode, browser_binding: binding });
+    if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], 'social login start failed');
+    const started = (result.data as { startSocialLogin: { authorization_url: string; expires_at: string } }).startSocialLogin;
+    reply.header('cache-control', 'no-store');
+    if (mode === 'json') return reply.code(200).type('application/json; charset=utf-8').send(started);
+    reply.header('set-cookie', bindingCookie(provider, binding!, 600, secureCookies));
+    return reply.redirect(started.authorization_url, 302);
+  };
+}
+
+/**
+ * `GET /v1/user/authenticate/<provider>/callback`: completes a sign-in or a link. A redirect-mode sign-in sends the
+ * browser to LOGIN_RETURN_URL with a single-use login_code (never tokens in a URL); a json-mode sign-in answers the
+ * token pair; a link answers the linked identity. Failures answer `{"error"}` with the mapped status.
+ */
+function socialCallbackHandler(run: RunOperation, provider: string, secureCookies: boolean): Handler {
+  const document = `mutation completeSocialLogin($provider: String!, $state: String!, $code: String, $iss: String, $error: String, $error_description: String, $browser_binding: String) {
+    completeSocialLogin(provider: $provider, state: $state, code: $code, iss: $iss, error: $error, error_description: $error_description, browser_binding: $browser_binding) {
+      purpose provider account_id account_created redirect_url
+      session { access_token refresh_token token_type expires_in refresh_expires_in account_id account_created provider }
+      identity { provider issuer subject username name email linked_at }
+    }
+  }`;
+  return async (request, reply) => {
+    const q = queryOf(request);
+    const binding = cookieOf(request, BINDING_COOKIE);
+    const variables = { provider, state: q.state ?? '', code: q.code, iss: q.iss, error: q.error, error_description: q.error_description, browser_binding: binding };
+    const result = await run(request, document, variables);
+    // Whatever happened, the flow's state is used up, and so is the binding.
+    if (binding) reply.header('set-cookie', bindingCookie(provider, '', 0, secureCookies));
+    reply.header('cache-control', 'no-store');
+    if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], 'social login callback failed');
+    const done = (result.data as { completeSocialLogin: { purpose: string; redirect_url: string | null; session: unknown; identity: unknown } }).completeSocialLogin;
+    if (done.redirect_url) {
+      // The login_code must not reach the front end's third parties through the Referer header.
+      reply.header('referrer-policy', 'no-referrer');
+      return reply.redirect(done.redirect_url, 302);
+    }
+    const body = done.purpose === 'link' ? done.identity : done.session;
+    return reply.code(200).type('application/json; charset=utf-8').send(body);
+  };
+}
+
+function bindingCookie(provider: string, value: string, maxAgeSec: number, secure: boolean): string {
+  // Lax: the provider's redirect back is a top-level GET navigation, which carries Lax cookies.
+  return `${BINDING_COOKIE}=${value}; Path=/v1/user/authenticate/${provider}/callback; Max-Age=${maxAgeSec}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+const queryOf = (request: FastifyRequest) => {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries((request.query as Record<string, unknown> | undefined) ?? {})) out[k] = typeof v === 'string' ? v : Array.isArray(v) ? String(v[0]) : undefined;
+  return out;
+};
+
+function cookieOf(request: FastifyRequest, name: string): string | null {
+  for (const part of String(request.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
+  }
+  return null;
+}
+
+function sendGraphqlError(request: FastifyRequest, reply: FastifyReply, error: unknown, what: string): FastifyReply {
+  const status = statusForCode(codeOf(error));
+  if (status >= 500 && status !== 503) request.log.error({ err: error }, what);
+  return sendError(reply, status, status >= 500 && status !== 503 ? GENERIC_SERVER_ERROR : (error as { message: string }).message);
+}
+
+function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
+}

@@ -1,0 +1,58 @@
+import type { AccessClass } from '../lib/access.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A REST route answered by one GraphQL root field through sofa-api. */
+export interface GraphqlRoute {
+  kind: 'graphql';
+  method: HttpMethod;
+  /** Spec path with `{param}` placeholders, e.g. `/v1/ontology/terms/{id}`. */
+  path: string;
+  /** Root field coordinate, e.g. `Query.term` or `Mutation.createTerm`. */
+  field: string;
+  /** Success status (default 200). */
+  status?: number;
+  tag: string;
+  summary: string;
+  /** The whole JSON body becomes this GraphQL argument (otherwise body keys map to arguments by name). */
+  bodyArg?: string;
+  /** Request headers copied into arguments: header name (lower case) -> argument name. */
+  headerArgs?: Record<string, string>;
+  /**
+   * A text body (text/csv, text/plain; the host parses these as a string) becomes this argument; query parameters
+   * still map to the other arguments by name. A JSON object body is handled as on any other route.
+   */
+  textBodyArg?: string;
+  /** REST parameter name -> GraphQL argument name, where they differ (path and query parameters). */
+  rename?: Record<string, string>;
+  /** Marks an older route form kept for compatibility (spec 4.5). */
+  alternate?: boolean;
+}
+
+/** A route whose body is not JSON (health, Arrow, BibTeX/RIS, CSV, redirects), answered by a hand-written handler. */
+export interface HandlerRoute {
+  kind: 'handler';
+  method: HttpMethod;
+  path: string;
+  /** Name of the handler implementation the host registers for it. */
+  handler: string;
+  access: AccessClass;
+  tag: string;
+  summary: string;
+  alternate?: boolean;
+  /** OpenAPI operation parts that cannot be derived: parameters, request body, responses. */
+  openapi: {
+    parameters?: unknown[];
+    requestBody?: unknown;
+    responses: Record<string, unknown>;
+  };
+}
+
+export type Route = GraphqlRoute | HandlerRoute;
+
+/** `/v1/terms/{id}` -> `/v1/terms/:id` (Fastify and sofa), with parameters renamed for sofa when asked. */
+export function colonPath(path: string, rename: Record<string, string> = {}): string {
+  return path.replace(/\{([^}]+)\}/g, (_, p: string) => `:${rename[p] ?? p}`);
+}
+
+export const pathParams = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);

@@ -1,0 +1,10 @@
+import type { Route } from '../route-table.js';
+import { platformRoutes } from './platform.routes.js';
+import { federationRoutes } from './federation.routes.js';
+import { identityRoutes } from './identity.routes.js';
+import { institutionalRoutes } from './institutional.routes.js';
+import { socialLoginRoutes } from './social-login.routes.js';
+import { ontologyRoutes } from './ontology.routes.js';
+
+/** Every route the service answers; one file of rows per area. */
+export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...federationRoutes];

@@ -1,0 +1,143 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { filterSchema, pruneSchema } from '@graphql-tools/utils';
+import { createSofaRouter, createSofa } from 'sofa-api';
+import type { RequestContext } from '../lib/context.js';
+import { GENERIC_SERVER_ERROR, statusForCode } from '../lib/errors.js';
+import { colonPath, type GraphqlRoute } from './route-table.js';
+
+/** Runs one GraphQL operation through the gateway with the request's context. */
+export type ExecuteOperation = (args: {
+  document: DocumentNode;
+  variables: Record<string, unknown>;
+  operationName?: string;
+  context: RequestContext;
+}) => Promise<ExecutionResult>;
+
+type SofaRouter = ReturnType<typeof createSofaRouter>;
+
+interface MountedRoute {
+  route: GraphqlRoute;
+  router: SofaRouter;
+  sofaPath: string;
+}
+
+/**
+ * Answers the table's GraphQL routes through sofa-api. A field may serve several routes (current and alternate
+ * forms), but sofa gives each field one route, so rows are split into groups with each field at most once, and
+ * each group gets a sofa router over a schema pruned to its own fields: nothing else is reachable through it.
+ */
+export function buildSofaRoutes(apiSchema: GraphQLSchema, routes: GraphqlRoute[], execute: ExecuteOperation): MountedRoute[] {
+  const groups: GraphqlRoute[][] = [];
+  for (const route of routes) {
+    const group = groups.find((g) => !g.some((r) => r.field === route.field));
+    if (group) group.push(route);
+    else groups.push([route]);
+  }
+  const mounted: MountedRoute[] = [];
+  for (const group of groups) {
+    const fields = new Set(group.map((r) => r.field));
+    // A group of mutations still needs a Query type for a valid schema: keep one query field, never routed.
+    if (!group.some((r) => r.field.startsWith('Query.'))) fields.add(`Query.${Object.keys(apiSchema.getQueryType()!.getFields())[0]}`);
+    const schema = pruneSchema(filterSchema({ schema: apiSchema, rootFieldFilter: (op, name) => fields.has(`${op}.${name}`) }));
+    const sofa = createSofa({
+      basePath: '',
+      schema,
+      depthLimit: 4,
+      routes: Object.fromEntries(
+        group.map((r) => [r.field, { method: r.method, path: colonPath(r.path, r.rename), responseStatus: (r.status ?? 200) as 200, tags: [r.tag], description: r.summary }]),
+      ),
+      context: (serverContext: { ctx: RequestContext }) => serverContext.ctx as never,
+      execute: (async (args: { document: DocumentNode; variableValues?: Record<string, unknown>; operationName?: string; contextValue: RequestContext }) =>
+        execute({ document: args.document, variables: args.variableValues ?? {}, operationName: args.operationName ?? undefined, context: args.contextValue })) as never,
+      errorHandler: restErrorResponse as never,
+    });
+    const router = createSofaRouter(sofa);
+    for (const route of group) mounted.push({ route, router, sofaPath: colonPath(route.path, route.rename) });
+  }
+  return mounted;
+}
+
+/** Maps the first GraphQL error to a status by its code and writes exactly `{"error": message}`. */
+function restErrorResponse(errors: ReadonlyArray<unknown>): Response {
+  const first = errors[0] as { message?: string; extensions?: { code?: string; http?: { status?: number }; retryAfter?: number } };
+  const code = first?.extensions?.code;
+  let status = code ? statusForCode(code) : (first?.extensions?.http?.status ?? 500);
+  if (status === 500 && first?.extensions?.http?.status === 400) status = 400;
+  const message = status >= 500 && status !== 503 ? GENERIC_SERVER_ERROR : restMessage(first?.message ?? 'request failed');
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-error-code': code ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST') };
+  if (status === 429 && first?.extensions?.retryAfter) headers['retry-after'] = String(first.extensions.retryAfter);
+  if (status >= 500 && status !== 503) headers['x-error-detail'] = encodeURIComponent((first?.message ?? '').slice(0, 300));
+  return new Response(JSON.stringify({ error: message }), { status, headers });
+}
+
+/** GraphQL's variable messages name `$variables`; REST callers know them as fields. */
+export function restMessage(message: string): string {
+  return message
+    .replace(/^Variable "\$(\w+)" of required type "[^"]+" was not provided\.$/, '$1 is required')
+    .replace(/^Variable "\$(\w+)" of non-null type "[^"]+" must not be null\.$/, '$1 must not be null')
+    .replace(/^Variable "\$(\w+)" got invalid value (.*?); (.*)$/s, '$1: $3 (got $2)');
+}
+
+/** Registers one Fastify route per table row, handing the request to its sofa router. */
+export function mountSofaRoutes(
+  app: FastifyInstance,
+  mounted: MountedRoute[],
+  makeContext: (request: FastifyRequest) => Promise<RequestContext>,
+): void {
+  for (const m of mounted) {
+    app.route({
+      method: m.route.method,
+      url: colonPath(m.route.path),
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const ctx = await makeContext(request);
+        const params = request.params as Record<string, string>;
+        const rename = m.route.rename ?? {};
+        let sofaUrl = m.sofaPath;
+        for (const [k, v] of Object.entries(params)) sofaUrl = sofaUrl.replace(`:${rename[k] ?? k}`, encodeURIComponent(v));
+        const query = new URLSearchParams();
+        const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+        for (const [k, v] of new URLSearchParams(rawQuery)) query.append(rename[k] ?? k, v);
+        let body: unknown = request.body;
+        if (m.route.textBodyArg && typeof body === 'string') body = { [m.route.textBodyArg]: body };
+        if (m.route.headerArgs) {
+          const extra: Record<string, unknown> = {};
+          for (const [h, arg] of Object.entries(m.route.headerArgs)) {
+            const value = request.headers[h];
+            if (typeof value === 'string') extra[arg] = value;
+          }
+          body = { ...(isObject(body) ? body : {}), ...extra };
+        }
+        if (m.route.bodyArg) body = { [m.route.bodyArg]: body ?? {} };
+        if (body !== undefined && !isObject(body)) {
+          return reply.code(400).send({ error: 'the JSON body must be an object' });
+        }
+        const qs = query.toString();
+        const hasBody = m.route.method !== 'GET' && m.route.method !== 'DELETE';
+        const res = await m.router.fetch(
+          new Request(`http://rest.local${sofaUrl}${qs ? `?${qs}` : ''}`, {
+            method: m.route.method,
+            headers: { 'content-type': 'application/json' },
+            body: hasBody ? JSON.stringify(body ?? {}) : undefined,
+          }),
+          { ctx },
+        );
+        const errorCode = res.headers.get('x-error-code');
+        if (errorCode) {
+          const detail = res.headers.get('x-error-detail');
+          if (detail) request.log.error({ errorCode, detail: decodeURIComponent(detail) }, 'operation failed');
+          else request.log.info({ errorCode }, 'operation rejected');
+        }
+        if (ctx.signal.aborted) return reply;
+        reply.code(res.status);
+        const retryAfter = res.headers.get('retry-after');
+        if (retryAfter) reply.header('Retry-After', retryAfter);
+        reply.type('application/json; charset=utf-8');
+        const text = await res.text();
+        return reply.send(res.status === 204 ? undefined : text);
+      },
+    });
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

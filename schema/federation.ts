@@ -1,0 +1,67 @@
+import { parse, type GraphQLSchema } from 'graphql';
+import { buildSchema, createResolversMap, type NonEmptyArray, type ContainerType } from 'type-graphql';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
+import { authChecker, accessRegistry, AccessClass } from '../lib/access.js';
+import { scalarsMap } from './scalars.js';
+
+export const FEDERATION_LINK =
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.5", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible"])';
+
+export interface FederatedSchemaOptions {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  resolvers: NonEmptyArray<Function>;
+  /** Resolver instances, built with the subgraph's services. */
+  instances: object[];
+  orphanedTypes?: Function[];
+  /** `__resolveReference` and other resolvers added after the type-graphql schema is built. */
+  referenceResolvers?: GraphQLResolverMap<unknown>;
+}
+
+/**
+ * type-graphql classes -> an Apollo Federation 2 subgraph schema. The type-graphql schema is printed with its
+ * directives and rebuilt by @apollo/subgraph, keeping the resolvers (with their auth checks and middlewares).
+ */
+export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promise<GraphQLSchema> {
+  const byClass = new Map<unknown, object>(opts.instances.map((i) => [i.constructor, i]));
+  const container: ContainerType = {
+    get: (cls) => {
+      const instance = byClass.get(cls);
+      if (!instance) throw new Error(`no instance registered for ${(cls as Function).name}`);
+      return instance;
+    },
+  };
+  const schema = await buildSchema({
+    resolvers: opts.resolvers,
+    orphanedTypes: opts.orphanedTypes,
+    container,
+    authChecker,
+    scalarsMap,
+    validate: false,
+    emitSchemaFile: false,
+  });
+  registerAccess(schema);
+  const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`);
+  const resolvers = createResolversMap(schema) as GraphQLResolverMap<unknown>;
+  if (opts.referenceResolvers) {
+    for (const [type, fields] of Object.entries(opts.referenceResolvers)) {
+      resolvers[type] = { ...(resolvers[type] as object), ...(fields as object) } as never;
+    }
+  }
+  return buildSubgraphSchema({ typeDefs, resolvers });
+}
+
+/** Records each root field's access class and refuses a root field that declares none. */
+function registerAccess(schema: GraphQLSchema): void {
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    if (!type) continue;
+    for (const field of Object.values(type.getFields())) {
+      const declared = field.extensions?.access as AccessClass | undefined;
+      if (!declared || !Object.values(AccessClass).includes(declared)) {
+        throw new Error(`${type.name}.${field.name} declares no access class: add @Access(...)`);
+      }
+      accessRegistry.set(`${type.name}.${field.name}`, declared);
+    }
+  }
+}

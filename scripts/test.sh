@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runs the whole suite twice: on the embedded engines (PGlite, chDB, local objects) and on real servers
+# (PostgreSQL with a fresh database per test file, a ClickHouse server). `scripts/test.sh embedded|server` runs one.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-both}
+shift || true
+results=$(mktemp -d)
+status=0
+ch_dir=""
+
+cleanup() { [ -n "$ch_dir" ] && scripts/clickhouse-server.sh stop "$ch_dir" && rm -rf "$ch_dir"; }
+trap cleanup EXIT
+
+run() { # name, then env assignments
+  local name=$1; shift
+  echo "== test suite: $name engines"
+  env "$@" npx vitest run --reporter=default --reporter=json --outputFile.json="$results/$name.json" "${extra[@]}" || status=1
+}
+extra=("$@")
+
+if [ "$mode" = both ] || [ "$mode" = embedded ]; then
+  run embedded -u DATABASE_URL -u CLICKHOUSE_URL
+fi
+
+if [ "$mode" = both ] || [ "$mode" = server ]; then
+  db_url=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+  if ! node -e 'const c=new (require("pg").Client)(process.argv[1]);c.connect().then(()=>c.end(),()=>process.exit(1))' "$db_url" 2> /dev/null; then
+    if [ -z "${TEST_DATABASE_URL:-}" ] && command -v pg_ctlcluster > /dev/null && [ -d /etc/postgresql ]; then
+      echo "starting the local PostgreSQL cluster"
+      pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+      sleep 2
+    fi
+    node -e 'const c=new (require("pg").Client)(process.argv[1]);c.connect().then(()=>c.end(),()=>process.exit(1))' "$db_url" 2> /dev/null \
+      || { echo "PostgreSQL is not reachable at $db_url (set TEST_DATABASE_URL)" >&2; exit 1; }
+  fi
+  ch_url=${TEST_CLICKHOUSE_URL:-}
+  if [ -z "$ch_url" ]; then
+    if ! command -v clickhouse-server > /dev/null && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+      echo "installing Debian's clickhouse-server for the server-mode run"
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clickhouse-server > /dev/null 2>&1 \
+        || { apt-get update -qq > /dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clickhouse-server > /dev/null; }
+    fi
+    command -v clickhouse-server > /dev/null || { echo "clickhouse-server is not installed (apt-get install clickhouse-server) or set TEST_CLICKHOUSE_URL" >&2; exit 1; }
+    ch_dir=$(mktemp -d)
+    port=$((20000 + RANDOM % 20000))
+    scripts/clickhouse-server.sh start "$ch_dir" "$port" || exit 1
+    ch_url="http://127.0.0.1:$port"
+  fi
+  run server DATABASE_URL="$db_url" CLICKHOUSE_URL="$ch_url" TEST_CLICKHOUSE_DIR="$ch_dir"
+fi
+
+node -e '
+const fs = require("fs"); let p = 0, f = 0, s = 0;
+for (const file of fs.readdirSync(process.argv[1])) {
+  const r = JSON.parse(fs.readFileSync(process.argv[1] + "/" + file, "utf8"));
+  p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + (r.numTodoTests || 0);
+  if (!r.success && r.numFailedTests === 0) f += 1; // a file that failed to load
+}
+console.log(`tests: ${p} passed, ${f} failed, ${s} skipped`);
+' "$results" || status=1
+exit $status

@@ -1,0 +1,94 @@
+import type { GraphQLSchema } from 'graphql';
+import { buildFederatedSchema } from '../../schema/federation.js';
+import { pingResolver } from '../../schema/health.types.js';
+import type { SubgraphDeps } from '../../lib/subgraph.js';
+import type { TokenVerifier } from '../../lib/auth/viewer.js';
+import { systemClock, type Clock } from '../../lib/clock.js';
+import type { Config } from '../../lib/config.js';
+import type { Db } from '../../lib/db/relational.js';
+import { isUuid } from '../../lib/ids.js';
+import { AccountStore } from './store/account.store.js';
+import { SessionStore } from './store/session.store.js';
+import { AccountService } from './account.service.js';
+import { AuthService } from './auth.service.js';
+import { ProfileService } from './profile.service.js';
+import { loadSigningKey, loadVerificationKeys, type SigningKey, type VerificationKeys } from './token.keys.js';
+import { PasetoTokenVerifier, TokenChecker, TokenSigner } from './token.service.js';
+import { AuthResolver, ProfileResolver, toPublicProfile } from './account.resolver.js';
+import { InstitutionalResolver } from './institutional.resolver.js';
+import { createInstitutionalService } from './institutional.service.js';
+import { SocialLoginResolver } from './social-login.resolver.js';
+import { createSocialLoginService } from './social-login.service.js';
+
+export const SUBGRAPH_NAME = 'identity';
+
+export { AccountService } from './account.service.js';
+export type { Account } from './account.service.js';
+
+/**
+ * Account administration for tools and tests (admin CLI, first-start bootstrap, the test kit): create a
+ * SuperUser, promote, mark an account as a verified Academic. Not reachable over the API by itself.
+ */
+export function createAccountAdmin(deps: { config: Config; db: Db; clock?: Clock }): AccountService {
+  return new AccountService(new AccountStore(deps.db), deps.config, deps.clock ?? systemClock);
+}
+
+/**
+ * The access-token verifier the gateway and every subgraph served alone use. It needs public keys only:
+ * TOKEN_PUBLIC_KEYS, the public half of TOKEN_SECRET_KEY, or the key pair under `<DATA_DIR>/keys/`.
+ */
+export async function createTokenVerifier(deps: SubgraphDeps): Promise<TokenVerifier> {
+  return new PasetoTokenVerifier(await loadVerificationKeys(deps.config), deps.clock);
+}
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= load().catch((e) => {
+    p = undefined;
+    throw e;
+  }));
+}
+
+/** Builds the identity subgraph's federated schema. */
+export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
+  const db = deps.stores.relational.db;
+  const accountStore = new AccountStore(db);
+  // Keys load on first use: a gateway that composes a remote identity subgraph never needs them.
+  const signingKey = once<SigningKey>(() => loadSigningKey(deps.config));
+  const verificationKeys = once<VerificationKeys>(() => loadVerificationKeys(deps.config));
+  const signer = new TokenSigner(signingKey, deps.clock);
+  const checker = new TokenChecker(verificationKeys, deps.clock);
+  const accounts = new AccountService(accountStore, deps.config, deps.clock);
+  const auth = new AuthService(accountStore, new SessionStore(db), signer, checker, deps.clock, deps.log.child({ component: 'AuthService' }));
+  const profiles = new ProfileService(accountStore, deps.clock);
+
+  const Ping = pingResolver(SUBGRAPH_NAME);
+  return buildFederatedSchema({
+    resolvers: [Ping, AuthResolver, ProfileResolver, InstitutionalResolver, SocialLoginResolver],
+    instances: [
+      new (Ping as new () => object)(),
+      new AuthResolver(accounts, auth, verificationKeys),
+      new ProfileResolver(profiles),
+      new InstitutionalResolver(createInstitutionalService(deps)),
+      new SocialLoginResolver(createSocialLoginService(deps, auth)),
+    ],
+    referenceResolvers: {
+      PublicProfile: {
+        __resolveReference: async (ref: { id: string }) => {
+          const account = isUuid(ref.id) ? await accountStore.findById(ref.id) : undefined;
+          return account ? toPublicProfile(account) : null;
+        },
+      },
+    },
+  });
+}
+
+/** Makes sure a signing key exists and creates the configured first-start SuperUser. */
+export async function onStart(deps: SubgraphDeps): Promise<void> {
+  await loadSigningKey(deps.config);
+  const bootstrap = deps.config.auth.bootstrapSuperUser;
+  if (bootstrap) {
+    const { account, action } = await createAccountAdmin({ ...deps, db: deps.stores.relational.db }).createSuperUser(bootstrap);
+    if (action !== 'unchanged') deps.log.info({ accountId: account.id, action }, 'bootstrap SuperUser ready');
+  }
+}

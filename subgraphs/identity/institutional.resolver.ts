@@ -1,0 +1,104 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Access, AccessClass } from '../../lib/access.js';
+import type { RequestContext } from '../../lib/context.js';
+import type { AuthorizationRequest, CallbackParams } from './login-flow.service.js';
+import { REFRESH_HINT, type InstitutionalService, type OrcidStatus, type VerificationStatus } from './institutional.service.js';
+import type { AccountTypeValue } from './account.types.js';
+import { AuthorizationRedirect, InstitutionalVerification, InstitutionalVerificationResult, OrcidLink } from './institutional.types.js';
+
+const toRedirect = (r: AuthorizationRequest): AuthorizationRedirect => ({ authorization_url: r.authorizationUrl, expires_at: r.expiresAt });
+
+const toVerification = (s: VerificationStatus): InstitutionalVerification => ({
+  verified: s.verified,
+  account_type: s.accountType as AccountTypeValue,
+  issuer: s.verification?.issuer ?? null,
+  institution: s.verification?.institution ?? null,
+  email: s.verification?.email ?? null,
+  email_domain: s.verification?.emailDomain ?? null,
+  affiliations: s.verification?.affiliations ?? [],
+  verified_at: s.verification?.verifiedAt ?? null,
+});
+
+const orcidUrl = (issuer: string, id: string) => `${/sandbox\.orcid\.org/.test(issuer) ? 'https://sandbox.orcid.org' : 'https://orcid.org'}/${id}`;
+
+const toOrcidLink = ({ link }: OrcidStatus): OrcidLink => ({
+  linked: link !== null,
+  orcid: link?.subject ?? null,
+  orcid_url: link ? orcidUrl(link.issuer, link.subject) : null,
+  name: link?.name ?? null,
+  linked_at: link?.linkedAt ?? null,
+});
+
+/**
+ * Institutional verification (spec 4.2, 5.8) and ORCID iD linking (5.7). The `start*` mutations answer the
+ * authorize routes; the `complete*` mutations answer the provider callbacks, which browsers reach without a token.
+ */
+@Resolver()
+export class InstitutionalResolver {
+  constructor(private readonly service: InstitutionalService) {}
+
+  @Query(() => InstitutionalVerification, { name: 'institutionalVerification', description: 'Academic standing of the current account and its institutional verification, if any' })
+  @Access(AccessClass.User)
+  async institutionalVerification(@Ctx() ctx: RequestContext): Promise<InstitutionalVerification> {
+    return toVerification(await this.service.verificationStatus(ctx.viewer!));
+  }
+
+  @Mutation(() => AuthorizationRedirect, { name: 'startInstitutionalVerification', description: 'Starts institutional login (OAuth 2.0 authorization code with PKCE S256)' })
+  @Access(AccessClass.User)
+  async startInstitutionalVerification(@Ctx() ctx: RequestContext): Promise<AuthorizationRedirect> {
+    return toRedirect(await this.service.startVerification(ctx.viewer!));
+  }
+
+  @Mutation(() => InstitutionalVerificationResult, {
+    name: 'completeInstitutionalVerification',
+    description: 'Completes institutional login from the provider callback and marks the account that started it as verified academic',
+  })
+  @Access(AccessClass.Public)
+  async completeInstitutionalVerification(
+    @Arg('state', () => String) state: string,
+    @Arg('code', () => String, { nullable: true }) code: string | null,
+    @Arg('iss', () => String, { nullable: true }) iss: string | null,
+    @Arg('error', () => String, { nullable: true }) error: string | null,
+    @Arg('error_description', () => String, { nullable: true }) error_description: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<InstitutionalVerificationResult> {
+    const params: CallbackParams = { state, code, iss, error, error_description };
+    const { status, accountChanged } = await this.service.completeVerification(params, ctx.viewer);
+    return {
+      ...toVerification(status),
+      refresh_required: accountChanged,
+      message: accountChanged ? `verification complete: ${REFRESH_HINT}` : 'verification complete; the account already had this standing',
+    };
+  }
+
+  @Query(() => OrcidLink, { name: 'orcidLink', description: 'The ORCID iD linked to the current account, if any' })
+  @Access(AccessClass.User)
+  async orcidLink(@Ctx() ctx: RequestContext): Promise<OrcidLink> {
+    return toOrcidLink(await this.service.orcidStatus(ctx.viewer!));
+  }
+
+  @Mutation(() => AuthorizationRedirect, { name: 'startOrcidLink', description: 'Starts linking an ORCID iD to the current account (OAuth 2.0 authorization code with PKCE S256)' })
+  @Access(AccessClass.User)
+  async startOrcidLink(@Ctx() ctx: RequestContext): Promise<AuthorizationRedirect> {
+    return toRedirect(await this.service.startOrcidLink(ctx.viewer!));
+  }
+
+  @Mutation(() => OrcidLink, { name: 'completeOrcidLink', description: 'Completes ORCID iD linking from the provider callback' })
+  @Access(AccessClass.Public)
+  async completeOrcidLink(
+    @Arg('state', () => String) state: string,
+    @Arg('code', () => String, { nullable: true }) code: string | null,
+    @Arg('iss', () => String, { nullable: true }) iss: string | null,
+    @Arg('error', () => String, { nullable: true }) error: string | null,
+    @Arg('error_description', () => String, { nullable: true }) error_description: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<OrcidLink> {
+    return toOrcidLink(await this.service.completeOrcidLink({ state, code, iss, error, error_description }, ctx.viewer));
+  }
+
+  @Mutation(() => OrcidLink, { name: 'unlinkOrcid', description: 'Removes the linked ORCID iD from the current account' })
+  @Access(AccessClass.User)
+  async unlinkOrcid(@Ctx() ctx: RequestContext): Promise<OrcidLink> {
+    return toOrcidLink(await this.service.unlinkOrcid(ctx.viewer!));
+  }
+}

@@ -1,0 +1,168 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../../lib/db/relational.js';
+import { loginFailures, refreshFamilies, refreshTokens } from './tables.js';
+import { query, toDate, toDateOrNull } from './db.js';
+
+export interface NewRefreshToken {
+  id: string;
+  familyId: string;
+  accountId: string;
+  tokenHash: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+/** Why a refresh token could not be consumed. */
+export type ConsumeFailure = 'unknown' | 'reused' | 'revoked' | 'expired';
+
+export interface StoredRefreshToken {
+  id: string;
+  familyId: string;
+  accountId: string;
+  tokenHash: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+  revokedAt: Date | null;
+  familyRevokedAt: Date | null;
+}
+
+export interface LoginFailureState {
+  failures: number;
+  lockedUntil: Date | null;
+}
+
+export class SessionStore {
+  constructor(private readonly db: Db) {}
+
+  /** Starts a family (one per login) with its first refresh token. */
+  async startFamily(familyId: string, first: NewRefreshToken): Promise<void> {
+    await query(
+      this.db,
+      'SessionStore.startFamily',
+      sql`/* SessionStore.startFamily */
+        with family as (
+          insert into ${refreshFamilies} (id, account_id, created_at) values (${familyId}, ${first.accountId}, ${first.issuedAt.toISOString()})
+          returning id
+        )
+        insert into ${refreshTokens} (id, family_id, account_id, token_hash, issued_at, expires_at)
+        select ${first.id}::uuid, family.id, ${first.accountId}::uuid, ${first.tokenHash}::text, ${first.issuedAt.toISOString()}::timestamptz, ${first.expiresAt.toISOString()}::timestamptz from family`,
+    );
+  }
+
+  async insertToken(t: NewRefreshToken): Promise<void> {
+    await query(
+      this.db,
+      'SessionStore.insertToken',
+      sql`/* SessionStore.insertToken */
+        insert into ${refreshTokens} (id, family_id, account_id, token_hash, issued_at, expires_at)
+        values (${t.id}, ${t.familyId}, ${t.accountId}, ${t.tokenHash}, ${t.issuedAt.toISOString()}, ${t.expiresAt.toISOString()})`,
+    );
+  }
+
+  /**
+   * Marks a refresh token used if, and only if, it is unused, unrevoked, unexpired and its family is live: one
+   * conditional UPDATE, so of two concurrent refreshes with the same token exactly one gets the row back.
+   */
+  async consume(id: string, tokenHash: string, now: Date): Promise<{ familyId: string; accountId: string } | undefined> {
+    const rows = await query<{ family_id: string; account_id: string }>(
+      this.db,
+      'SessionStore.consume',
+      sql`/* SessionStore.consume */
+        update ${refreshTokens} t set used_at = ${now.toISOString()}
+        from ${refreshFamilies} f
+        where t.id = ${id} and t.token_hash = ${tokenHash}
+          and t.used_at is null and t.revoked_at is null and t.expires_at > ${now.toISOString()}
+          and f.id = t.family_id and f.revoked_at is null
+        returning t.family_id, t.account_id`,
+    );
+    return rows[0] && { familyId: rows[0].family_id, accountId: rows[0].account_id };
+  }
+
+  async findToken(id: string): Promise<StoredRefreshToken | undefined> {
+    const rows = await query<{
+      id: string;
+      family_id: string;
+      account_id: string;
+      token_hash: string;
+      expires_at: string;
+      used_at: string | null;
+      revoked_at: string | null;
+      family_revoked_at: string | null;
+    }>(
+      this.db,
+      'SessionStore.findToken',
+      sql`/* SessionStore.findToken */
+        select t.id, t.family_id, t.account_id, t.token_hash, t.expires_at, t.used_at, t.revoked_at, f.revoked_at as family_revoked_at
+        from ${refreshTokens} t join ${refreshFamilies} f on f.id = t.family_id
+        where t.id = ${id}`,
+    );
+    const r = rows[0];
+    return (
+      r && {
+        id: r.id,
+        familyId: r.family_id,
+        accountId: r.account_id,
+        tokenHash: r.token_hash,
+        expiresAt: toDate(r.expires_at),
+        usedAt: toDateOrNull(r.used_at),
+        revokedAt: toDateOrNull(r.revoked_at),
+        familyRevokedAt: toDateOrNull(r.family_revoked_at),
+      }
+    );
+  }
+
+  /** Revokes a family and every token in it; the first reason recorded is kept. */
+  async revokeFamily(familyId: string, reason: 'logout' | 'reuse', now: Date): Promise<void> {
+    await query(
+      this.db,
+      'SessionStore.revokeFamily',
+      sql`/* SessionStore.revokeFamily */
+        with family as (
+          update ${refreshFamilies} set revoked_at = coalesce(revoked_at, ${now.toISOString()}), revoked_reason = coalesce(revoked_reason, ${reason})
+          where id = ${familyId}
+          returning id
+        )
+        update ${refreshTokens} set revoked_at = ${now.toISOString()}
+        where family_id in (select id from family) and revoked_at is null`,
+    );
+  }
+
+  async loginFailures(emailKey: string): Promise<LoginFailureState | undefined> {
+    const rows = await query<{ failures: number; locked_until: string | null }>(
+      this.db,
+      'SessionStore.loginFailures',
+      sql`/* SessionStore.loginFailures */ select failures, locked_until from ${loginFailures} where email_key = ${emailKey}`,
+    );
+    return rows[0] && { failures: rows[0].failures, lockedUntil: toDateOrNull(rows[0].locked_until) };
+  }
+
+  /**
+   * Counts one failed login for the email key in a single upsert: failures older than the window start a new
+   * count. Returns the count, so the caller can set a lock.
+   */
+  async recordLoginFailure(emailKey: string, now: Date, windowStart: Date): Promise<number> {
+    const rows = await query<{ failures: number }>(
+      this.db,
+      'SessionStore.recordLoginFailure',
+      sql`/* SessionStore.recordLoginFailure */
+        insert into ${loginFailures} as lf (email_key, failures, window_started_at) values (${emailKey}, 1, ${now.toISOString()})
+        on conflict (email_key) do update set
+          failures = case when lf.window_started_at < ${windowStart.toISOString()} then 1 else lf.failures + 1 end,
+          window_started_at = case when lf.window_started_at < ${windowStart.toISOString()} then ${now.toISOString()} else lf.window_started_at end
+        returning failures`,
+    );
+    return Number(rows[0].failures);
+  }
+
+  async lockLogin(emailKey: string, until: Date): Promise<void> {
+    await query(
+      this.db,
+      'SessionStore.lockLogin',
+      sql`/* SessionStore.lockLogin */ update ${loginFailures} set locked_until = ${until.toISOString()} where email_key = ${emailKey}`,
+    );
+  }
+
+  async clearLoginFailures(emailKey: string): Promise<void> {
+    await query(this.db, 'SessionStore.clearLoginFailures', sql`/* SessionStore.clearLoginFailures */ delete from ${loginFailures} where email_key = ${emailKey}`);
+  }
+}

@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../../lib/db/relational.js';
+import { loginCodes } from './social-login.tables.js';
+import { query } from './db.js';
+
+export interface LoginCode {
+  accountId: string;
+  provider: string;
+  accountCreated: boolean;
+}
+
+export class LoginCodeStore {
+  constructor(private readonly db: Db) {}
+
+  async save(codeHash: string, c: LoginCode & { createdAt: Date; expiresAt: Date }): Promise<void> {
+    await query(
+      this.db,
+      'LoginCodeStore.save',
+      sql`/* LoginCodeStore.save */
+        insert into ${loginCodes} (code_hash, account_id, provider, account_created, created_at, expires_at)
+        values (${codeHash}, ${c.accountId}, ${c.provider}, ${c.accountCreated}, ${c.createdAt.toISOString()}, ${c.expiresAt.toISOString()})`,
+    );
+  }
+
+  /**
+   * Marks the code used and returns it, in one statement, only when it is unused and unexpired: of two concurrent
+   * exchanges exactly one gets it. Undefined for an unknown, used or expired code.
+   */
+  async consume(codeHash: string, now: Date): Promise<LoginCode | undefined> {
+    const rows = await query<{ account_id: string; provider: string; account_created: boolean }>(
+      this.db,
+      'LoginCodeStore.consume',
+      sql`/* LoginCodeStore.consume */
+        update ${loginCodes} set consumed_at = ${now.toISOString()}
+        where code_hash = ${codeHash} and consumed_at is null and expires_at > ${now.toISOString()}
+        returning account_id, provider, account_created`,
+    );
+    const r = rows[0];
+    return r && { accountId: r.account_id, provider: r.provider, accountCreated: r.account_created };
+  }
+
+  /** Deletes codes that expired before `before`. */
+  async purge(before: Date): Promise<void> {
+    await query(this.db, 'LoginCodeStore.purge', sql`/* LoginCodeStore.purge */ delete from ${loginCodes} where expires_at < ${before.toISOString()}`);
+  }
+}

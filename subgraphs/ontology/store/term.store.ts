@@ -1,0 +1,573 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../../lib/db/relational.js';
+import { BadInput, Conflict } from '../../../lib/errors.js';
+
+export type TermStatus = 'active' | 'deprecated';
+
+/** A term as the service sees it. */
+export interface TermRecord {
+  id: string;
+  vocabulary: string;
+  code: string;
+  label: string;
+  uri: string | null;
+  parentId: string | null;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  synonyms: string[];
+  status: TermStatus;
+  replacedBy: string | null;
+  deprecatedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface VocabularyRecord {
+  name: string;
+  description: string | null;
+  termCount: number;
+  deprecatedCount: number;
+}
+
+/** The fields of a term that the hierarchy and CSV import compare; no synonyms or metadata. */
+export interface TermNode {
+  id: string;
+  code: string;
+  label: string;
+  uri: string | null;
+  parentId: string | null;
+  description: string | null;
+  status: TermStatus;
+}
+
+/** A short reference to a term, as validation reports it. */
+export interface TermRef {
+  id: string;
+  vocabulary: string;
+  code: string;
+  label: string;
+}
+
+export interface ExactMatch {
+  /** The input exactly as given. */
+  input: string;
+  kind: 'code' | 'label' | 'synonym';
+  term: TermRef & { status: TermStatus; replacedBy: TermRef | null };
+}
+
+export interface Suggestion extends TermRef {
+  input: string;
+  /** 0 exact code or label, 1 exact synonym, 2 similar */
+  rank: number;
+  /** max of pg_trgm similarity and word_similarity over the term's code, label and synonyms, 0..1 */
+  score: number;
+  /** The code, label or synonym that came closest. */
+  matched: string;
+}
+
+export interface NewTerm {
+  id: string;
+  vocabulary: string;
+  code: string;
+  label: string;
+  uri: string | null;
+  parentId: string | null;
+  description: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export interface TermChange {
+  id: string;
+  label?: string;
+  uri?: string | null;
+  parentId?: string | null;
+  description?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+export interface NewSynonym {
+  vocabulary: string;
+  code: string;
+  synonym: string;
+  synonymType: string | null;
+  source: string | null;
+}
+
+type Row = Record<string, unknown>;
+
+const toDate = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
+const toDateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : toDate(v));
+/** jsonb arrives parsed from both drivers; text only if a driver ever stops parsing it. */
+const fromJson = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+/** One bound parameter holding a whole batch; the server unpacks it with jsonb_to_recordset / jsonb_array_elements. */
+const jsonParam = (v: unknown): SQL => sql`${JSON.stringify(v)}::jsonb`;
+
+/** Select list of a full term; synonyms are aggregated from term_names. */
+const TERM_COLUMNS = sql.raw(`t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
+  t.replaced_by, t.deprecated_at, t.created_at, t.updated_at,
+  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms`);
+
+function toTerm(r: Row): TermRecord {
+  return {
+    id: r.id as string,
+    vocabulary: r.vocabulary as string,
+    code: r.code as string,
+    label: r.label as string,
+    uri: (r.uri as string | null) ?? null,
+    parentId: (r.parent_id as string | null) ?? null,
+    description: (r.description as string | null) ?? null,
+    metadata: fromJson<Record<string, unknown>>(r.metadata) ?? {},
+    synonyms: fromJson<string[]>(r.synonyms) ?? [],
+    status: r.status as TermStatus,
+    replacedBy: (r.replaced_by as string | null) ?? null,
+    deprecatedAt: toDateOrNull(r.deprecated_at),
+    createdAt: toDate(r.created_at),
+    updatedAt: toDate(r.updated_at),
+  };
+}
+
+const toNode = (r: Row): TermNode => ({
+  id: r.id as string,
+  code: r.code as string,
+  label: r.label as string,
+  uri: (r.uri as string | null) ?? null,
+  parentId: (r.parent_id as string | null) ?? null,
+  description: (r.description as string | null) ?? null,
+  status: r.status as TermStatus,
+});
+
+function driverError(e: unknown): { code?: string; constraint?: string } | undefined {
+  let cur = e as { code?: unknown; constraint?: string; cause?: unknown } | undefined;
+  for (let i = 0; cur && i < 5; i++) {
+    if (typeof cur.code === 'string' && /^[0-9A-Z]{5}$/.test(cur.code)) return cur as { code: string; constraint?: string };
+    cur = cur.cause as typeof cur;
+  }
+  return undefined;
+}
+
+/**
+ * Drizzle queries of the ontology schema. Every statement is plain SQL with a leading `/* TermStore.method *\/`
+ * comment, so logs and pg_stat_statements name it, and every value is a bound parameter. Batches travel as one
+ * jsonb parameter, which keeps a 1,400-term import to a handful of statements on both drivers.
+ */
+export class TermStore {
+  constructor(private readonly db: Db) {}
+
+  /** Runs `fn` in one transaction with a store bound to it; an error rolls everything back. */
+  transaction<T>(fn: (store: TermStore) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(new TermStore(tx as unknown as Db)));
+  }
+
+  private async run(name: string, query: SQL): Promise<Row[]> {
+    try {
+      const res = (await this.db.execute(sql`/* TermStore.${sql.raw(name)} */ ${query}`)) as unknown as { rows: Row[] };
+      return res.rows;
+    } catch (e) {
+      const err = driverError(e);
+      if (err?.code === '23505') throw new Conflict(`a term with this code already exists in the vocabulary (${err.constraint ?? 'unique'})`);
+      if (err?.code === '23503') throw new Conflict('a referenced term or vocabulary changed while the request ran; retry');
+      if (err?.code === '22P02') throw new BadInput('a value has the wrong format');
+      throw new Error(`query TermStore.${name} failed`, { cause: e });
+    }
+  }
+
+  /**
+   * Refreshes planner statistics after a bulk load. Without them the planner guesses the vocabulary filter keeps a
+   * handful of rows and sorts the whole table instead of walking the trigram index (20 ms instead of 2 per lookup);
+   * PGlite has no autovacuum to do it later.
+   */
+  async analyze(): Promise<void> {
+    await this.run('analyzeTerms', sql`ANALYZE ontology.terms`);
+    await this.run('analyzeTermNames', sql`ANALYZE ontology.term_names`);
+  }
+
+  /**
+   * Serialises hierarchy writes within one vocabulary until the transaction ends, so two writers cannot each pass
+   * the cycle check and together close a cycle. Vocabularies are locked in name order by callers that take several.
+   */
+  async lockVocabulary(vocabulary: string): Promise<void> {
+    await this.run('lockVocabulary', sql`SELECT pg_advisory_xact_lock(hashtext(${`ontology.vocabulary:${vocabulary}`}))`);
+  }
+
+  /** Creates the vocabulary if it is new; a given description replaces the stored one. */
+  async ensureVocabulary(name: string, description: string | null, now: Date): Promise<void> {
+    await this.run(
+      'ensureVocabulary',
+      sql`INSERT INTO ontology.vocabularies (name, description, created_at, updated_at) VALUES (${name}, ${description}, ${now}, ${now})
+          ON CONFLICT (name) DO UPDATE SET description = coalesce(EXCLUDED.description, ontology.vocabularies.description),
+            updated_at = CASE WHEN EXCLUDED.description IS NOT NULL AND EXCLUDED.description IS DISTINCT FROM ontology.vocabularies.description
+                              THEN EXCLUDED.updated_at ELSE ontology.vocabularies.updated_at END`,
+    );
+  }
+
+  /** Vocabularies in name order, with active and deprecated term counts. */
+  async listVocabularies(): Promise<VocabularyRecord[]> {
+    const rows = await this.run(
+      'listVocabularies',
+      sql`SELECT v.name, v.description,
+                 count(t.id) FILTER (WHERE t.status = 'active')::int AS term_count,
+                 count(t.id) FILTER (WHERE t.status = 'deprecated')::int AS deprecated_count
+          FROM ontology.vocabularies v LEFT JOIN ontology.terms t ON t.vocabulary = v.name
+          GROUP BY v.name, v.description
+          ORDER BY v.name COLLATE "C"`,
+    );
+    return rows.map((r) => ({
+      name: r.name as string,
+      description: (r.description as string | null) ?? null,
+      termCount: Number(r.term_count),
+      deprecatedCount: Number(r.deprecated_count),
+    }));
+  }
+
+  async vocabularyExists(name: string): Promise<boolean> {
+    const rows = await this.run('vocabularyExists', sql`SELECT 1 FROM ontology.vocabularies WHERE name = ${name}`);
+    return rows.length > 0;
+  }
+
+  async countTerms(vocabulary: string): Promise<number> {
+    const rows = await this.run('countTerms', sql`SELECT count(*)::int AS n FROM ontology.terms WHERE vocabulary = ${vocabulary}`);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async findById(id: string): Promise<TermRecord | undefined> {
+    const rows = await this.run('findById', sql`SELECT ${TERM_COLUMNS} FROM ontology.terms t WHERE t.id = ${id}`);
+    return rows[0] ? toTerm(rows[0]) : undefined;
+  }
+
+  /** Terms by id, in no particular order; unknown ids are left out. */
+  async findByIds(ids: readonly string[]): Promise<TermRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.run(
+      'findByIds',
+      sql`SELECT ${TERM_COLUMNS} FROM ontology.terms t WHERE t.id IN (SELECT value::uuid FROM jsonb_array_elements_text(${jsonParam(ids)}))`,
+    );
+    return rows.map(toTerm);
+  }
+
+  async findByCode(vocabulary: string, code: string): Promise<TermRecord | undefined> {
+    const rows = await this.run('findByCode', sql`SELECT ${TERM_COLUMNS} FROM ontology.terms t WHERE t.vocabulary = ${vocabulary} AND t.code = ${code}`);
+    return rows[0] ? toTerm(rows[0]) : undefined;
+  }
+
+  /** Active terms whose label equals `label` exactly, in a vocabulary. */
+  async findActiveByLabel(vocabulary: string, label: string): Promise<TermNode[]> {
+    const rows = await this.run(
+      'findActiveByLabel',
+      sql`SELECT t.id, t.code, t.label, t.uri, t.parent_id, t.description, t.status FROM ontology.terms t
+          WHERE t.vocabulary = ${vocabulary} AND t.label = ${label} AND t.status = 'active'`,
+    );
+    return rows.map(toNode);
+  }
+
+  /** Direct children of a term, by label. */
+  async children(id: string, includeDeprecated: boolean): Promise<TermRecord[]> {
+    const rows = await this.run(
+      'children',
+      sql`SELECT ${TERM_COLUMNS} FROM ontology.terms t
+          WHERE t.parent_id = ${id} AND (${includeDeprecated} OR t.status = 'active')
+          ORDER BY lower(t.label) COLLATE "C", t.label COLLATE "C", t.id`,
+    );
+    return rows.map(toTerm);
+  }
+
+  /**
+   * The term itself (depth 0) and its ancestors up to the root, nearest first, in one recursive query. The depth
+   * cap only bounds the work if a cycle ever slipped in; real vocabularies are at most 10 deep.
+   */
+  async selfAndAncestors(id: string): Promise<{ depth: number; term: TermRecord }[]> {
+    const rows = await this.run(
+      'selfAndAncestors',
+      sql`WITH RECURSIVE chain (id, depth) AS (
+            SELECT id, 0 FROM ontology.terms WHERE id = ${id}
+            UNION ALL
+            SELECT p.parent_id, c.depth + 1 FROM chain c JOIN ontology.terms p ON p.id = c.id
+            WHERE p.parent_id IS NOT NULL AND c.depth < 1000
+          )
+          SELECT c.depth, ${TERM_COLUMNS} FROM chain c JOIN ontology.terms t ON t.id = c.id ORDER BY c.depth`,
+    );
+    return rows.map((r) => ({ depth: Number(r.depth), term: toTerm(r) }));
+  }
+
+  /** True when `candidateAncestor` is `id` itself or one of its ancestors. */
+  async isSelfOrAncestor(id: string, candidateAncestor: string): Promise<boolean> {
+    const rows = await this.run(
+      'isSelfOrAncestor',
+      sql`WITH RECURSIVE chain (id, depth) AS (
+            SELECT id, 0 FROM ontology.terms WHERE id = ${id}
+            UNION ALL
+            SELECT p.parent_id, c.depth + 1 FROM chain c JOIN ontology.terms p ON p.id = c.id
+            WHERE p.parent_id IS NOT NULL AND c.depth < 1000
+          )
+          SELECT 1 FROM chain WHERE id = ${candidateAncestor} LIMIT 1`,
+    );
+    return rows.length > 0;
+  }
+
+  /** One page of terms in a stable order (vocabulary, label, id), with the total before paging. */
+  async list(p: { vocabulary?: string; includeDeprecated: boolean; limit: number; offset: number }): Promise<{ items: TermRecord[]; total: number }> {
+    const vocabulary = p.vocabulary ?? null;
+    const filter = sql`(${vocabulary}::text IS NULL OR t.vocabulary = ${vocabulary}) AND (${p.includeDeprecated} OR t.status = 'active')`;
+    const rows = await this.run(
+      'list',
+      sql`SELECT ${TERM_COLUMNS}, count(*) OVER ()::int AS total FROM ontology.terms t WHERE ${filter}
+          ORDER BY t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
+          LIMIT ${p.limit} OFFSET ${p.offset}`,
+    );
+    if (rows.length === 0 && p.offset > 0) {
+      const count = await this.run('listCount', sql`SELECT count(*)::int AS total FROM ontology.terms t WHERE ${filter}`);
+      return { items: [], total: Number(count[0]?.total ?? 0) };
+    }
+    return { items: rows.map(toTerm), total: Number(rows[0]?.total ?? 0) };
+  }
+
+  /**
+   * Text search over codes, labels and synonyms, compared as lower(unaccent(...)). A term matches when one of its
+   * names equals the query, starts with it, or is trigram-similar (pg_trgm `%`, similarity >= 0.3, or `<%`, word
+   * similarity >= 0.6). Ranked: exact code or label, exact synonym, prefix, fuzzy; then by the better of similarity
+   * and word similarity, then by plain similarity (so "Hippocampal region" beats "dorsal hippocampal commissure" for
+   * "hippocampus"), label, id.
+   */
+  async search(p: { vocabulary?: string; q: string; includeDeprecated: boolean; limit: number; offset: number }): Promise<{ items: TermRecord[]; total: number }> {
+    const vocabulary = p.vocabulary ?? null;
+    const hits = sql`
+      q AS (
+        SELECT n, replace(replace(replace(n, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' AS prefix
+        FROM (SELECT lower(unaccent(${p.q})) AS n) s
+      ),
+      hits AS (
+        SELECT tn.term_id,
+               min(CASE WHEN tn.norm = q.n AND tn.kind <> 'synonym' THEN 0
+                        WHEN tn.norm = q.n THEN 1
+                        WHEN tn.norm LIKE q.prefix THEN 2
+                        ELSE 3 END) AS rank,
+               max(greatest(similarity(tn.norm, q.n), word_similarity(q.n, tn.norm))) AS score,
+               max(similarity(tn.norm, q.n)) AS closeness
+        FROM ontology.term_names tn CROSS JOIN q
+        WHERE (${vocabulary}::text IS NULL OR tn.vocabulary = ${vocabulary})
+          AND (tn.norm = q.n OR tn.norm LIKE q.prefix OR tn.norm % q.n OR q.n <% tn.norm)
+        GROUP BY tn.term_id
+      )`;
+    const rows = await this.run(
+      'search',
+      sql`WITH ${hits}
+          SELECT ${TERM_COLUMNS}, h.rank, h.score, count(*) OVER ()::int AS total
+          FROM hits h JOIN ontology.terms t ON t.id = h.term_id
+          WHERE (${p.includeDeprecated} OR t.status = 'active')
+          ORDER BY h.rank, h.score DESC, h.closeness DESC, lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
+          LIMIT ${p.limit} OFFSET ${p.offset}`,
+    );
+    if (rows.length === 0 && p.offset > 0) {
+      const count = await this.run(
+        'searchCount',
+        sql`WITH ${hits} SELECT count(*)::int AS total FROM hits h JOIN ontology.terms t ON t.id = h.term_id
+            WHERE (${p.includeDeprecated} OR t.status = 'active')`,
+      );
+      return { items: [], total: Number(count[0]?.total ?? 0) };
+    }
+    return { items: rows.map(toTerm), total: Number(rows[0]?.total ?? 0) };
+  }
+
+  /** Every term of a vocabulary with the fields an import compares; read under the vocabulary lock. */
+  async vocabularyNodes(vocabulary: string): Promise<TermNode[]> {
+    const rows = await this.run(
+      'vocabularyNodes',
+      sql`SELECT t.id, t.code, t.label, t.uri, t.parent_id, t.description, t.status FROM ontology.terms t WHERE t.vocabulary = ${vocabulary}`,
+    );
+    return rows.map(toNode);
+  }
+
+  /**
+   * Inserts terms and their code and label names in two statements. Parents may be later in the batch: the
+   * foreign key is checked at the end of the statement.
+   */
+  async insertTerms(terms: NewTerm[], now: Date): Promise<void> {
+    if (terms.length === 0) return;
+    const batch = terms.map((t) => ({
+      id: t.id,
+      vocabulary: t.vocabulary,
+      code: t.code,
+      label: t.label,
+      uri: t.uri,
+      parent_id: t.parentId,
+      description: t.description,
+      metadata: t.metadata,
+    }));
+    await this.run(
+      'insertTerms',
+      sql`INSERT INTO ontology.terms (id, vocabulary, code, label, uri, parent_id, description, metadata, status, created_at, updated_at)
+          SELECT x.id, x.vocabulary, x.code, x.label, x.uri, x.parent_id, x.description, coalesce(x.metadata, '{}'::jsonb), 'active', ${now}, ${now}
+          FROM jsonb_to_recordset(${jsonParam(batch)})
+            AS x(id uuid, vocabulary text, code text, label text, uri text, parent_id uuid, description text, metadata jsonb)`,
+    );
+    await this.run(
+      'insertTermNames',
+      sql`INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm)
+          SELECT x.id, x.vocabulary, k.kind, k.name, lower(unaccent(k.name))
+          FROM jsonb_to_recordset(${jsonParam(batch.map(({ id, vocabulary, code, label }) => ({ id, vocabulary, code, label })))})
+            AS x(id uuid, vocabulary text, code text, label text)
+          CROSS JOIN LATERAL (VALUES ('code', x.code), ('label', x.label)) AS k(kind, name)`,
+    );
+  }
+
+  /**
+   * Applies field changes to existing terms in one statement (a field left undefined is kept) and renames their
+   * label entries in term_names.
+   */
+  async updateTerms(changes: TermChange[], now: Date): Promise<void> {
+    if (changes.length === 0) return;
+    const batch = changes.map((c) => ({
+      id: c.id,
+      set_label: c.label !== undefined,
+      label: c.label ?? null,
+      set_uri: c.uri !== undefined,
+      uri: c.uri ?? null,
+      set_parent: c.parentId !== undefined,
+      parent_id: c.parentId ?? null,
+      set_description: c.description !== undefined,
+      description: c.description ?? null,
+      set_metadata: c.metadata !== undefined,
+      metadata: c.metadata ?? null,
+    }));
+    await this.run(
+      'updateTerms',
+      sql`UPDATE ontology.terms t SET
+            label = CASE WHEN x.set_label THEN x.label ELSE t.label END,
+            uri = CASE WHEN x.set_uri THEN x.uri ELSE t.uri END,
+            parent_id = CASE WHEN x.set_parent THEN x.parent_id ELSE t.parent_id END,
+            description = CASE WHEN x.set_description THEN x.description ELSE t.description END,
+            metadata = CASE WHEN x.set_metadata THEN x.metadata ELSE t.metadata END,
+            updated_at = ${now}
+          FROM jsonb_to_recordset(${jsonParam(batch)}) AS x(id uuid, set_label boolean, label text, set_uri boolean, uri text,
+            set_parent boolean, parent_id uuid, set_description boolean, description text, set_metadata boolean, metadata jsonb)
+          WHERE t.id = x.id`,
+    );
+    const relabelled = changes.filter((c) => c.label !== undefined).map((c) => ({ id: c.id, label: c.label }));
+    if (relabelled.length) {
+      await this.run(
+        'relabelTermNames',
+        sql`UPDATE ontology.term_names n SET name = x.label, norm = lower(unaccent(x.label))
+            FROM jsonb_to_recordset(${jsonParam(relabelled)}) AS x(id uuid, label text)
+            WHERE n.term_id = x.id AND n.kind = 'label'`,
+      );
+    }
+  }
+
+  /** Flags a term deprecated (idempotent); `replacedBy` null keeps an earlier replacement. */
+  async deprecate(id: string, replacedBy: string | null, now: Date): Promise<void> {
+    await this.run(
+      'deprecate',
+      sql`UPDATE ontology.terms SET status = 'deprecated', replaced_by = coalesce(${replacedBy}::uuid, replaced_by),
+            deprecated_at = coalesce(deprecated_at, ${now}), updated_at = ${now}
+          WHERE id = ${id}`,
+    );
+  }
+
+  /** Replaces a term's synonyms with `synonyms`. */
+  async setSynonyms(termId: string, vocabulary: string, synonyms: string[]): Promise<void> {
+    await this.run('clearSynonyms', sql`DELETE FROM ontology.term_names WHERE term_id = ${termId} AND kind = 'synonym'`);
+    if (synonyms.length === 0) return;
+    await this.run(
+      'insertSynonyms',
+      sql`INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm)
+          SELECT ${termId}::uuid, ${vocabulary}, 'synonym', s.value, lower(unaccent(s.value))
+          FROM (SELECT DISTINCT value FROM jsonb_array_elements_text(${jsonParam(synonyms)})) s`,
+    );
+  }
+
+  /** Adds synonyms to terms found by vocabulary and code; existing ones and unknown codes are skipped. Returns how many were added. */
+  async addSynonyms(rows: NewSynonym[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const batch = rows.map((r) => ({ vocabulary: r.vocabulary, code: r.code, synonym: r.synonym, synonym_type: r.synonymType, source: r.source }));
+    const res = await this.run(
+      'addSynonyms',
+      sql`WITH inserted AS (
+            INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm, synonym_type, source)
+            SELECT DISTINCT ON (t.id, x.synonym) t.id, t.vocabulary, 'synonym', x.synonym, lower(unaccent(x.synonym)), x.synonym_type, x.source
+            FROM jsonb_to_recordset(${jsonParam(batch)}) AS x(vocabulary text, code text, synonym text, synonym_type text, source text)
+            JOIN ontology.terms t ON t.vocabulary = x.vocabulary AND t.code = x.code
+            ON CONFLICT (term_id, kind, name) DO NOTHING
+            RETURNING 1
+          ) SELECT count(*)::int AS n FROM inserted`,
+    );
+    return Number(res[0]?.n ?? 0);
+  }
+
+  /**
+   * Inputs whose lower(unaccent(trim(input))) equals a code, label or synonym, one row per (input, name) hit, with
+   * the term's status and replacement. Inputs without a hit are absent.
+   */
+  async matchExact(inputs: readonly string[], vocabulary?: string): Promise<ExactMatch[]> {
+    if (inputs.length === 0) return [];
+    const voc = vocabulary ?? null;
+    const rows = await this.run(
+      'matchExact',
+      sql`WITH input AS (
+            SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(inputs)})
+          )
+          SELECT i.input, tn.kind, t.id, t.vocabulary, t.code, t.label, t.status,
+                 r.id AS r_id, r.vocabulary AS r_vocabulary, r.code AS r_code, r.label AS r_label
+          FROM input i
+          JOIN ontology.term_names tn ON tn.norm = i.norm AND (${voc}::text IS NULL OR tn.vocabulary = ${voc})
+          JOIN ontology.terms t ON t.id = tn.term_id
+          LEFT JOIN ontology.terms r ON r.id = t.replaced_by`,
+    );
+    return rows.map((r) => ({
+      input: r.input as string,
+      kind: r.kind as ExactMatch['kind'],
+      term: {
+        id: r.id as string,
+        vocabulary: r.vocabulary as string,
+        code: r.code as string,
+        label: r.label as string,
+        status: r.status as TermStatus,
+        replacedBy: r.r_id ? { id: r.r_id as string, vocabulary: r.r_vocabulary as string, code: r.r_code as string, label: r.r_label as string } : null,
+      },
+    }));
+  }
+
+  /**
+   * Up to `limit` active terms close to each input: the 20 names nearest by trigram distance (pg_trgm `<->`, a KNN
+   * walk of the GiST index), regrouped per term and ranked exact code/label, exact synonym, then by the better of
+   * similarity and word similarity. Candidates scoring below `minScore` are dropped unless they match exactly. A
+   * second walk by word distance (`<<->`) found nothing better for misspelled values and doubled the cost, so
+   * word-only matches are left to the search route.
+   */
+  async suggest(inputs: readonly string[], opts: { vocabulary?: string; limit: number; minScore: number }): Promise<Suggestion[]> {
+    if (inputs.length === 0) return [];
+    const voc = opts.vocabulary ?? null;
+    const rows = await this.run(
+      'suggest',
+      sql`WITH input AS (
+            SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(inputs)})
+          )
+          SELECT i.input, s.* FROM input i CROSS JOIN LATERAL (
+            SELECT t.id, t.vocabulary, t.code, t.label, min(c.rank) AS rank, max(c.score) AS score, max(c.sim) AS closeness,
+                   (array_agg(c.name ORDER BY c.rank, c.score DESC, c.sim DESC))[1] AS matched
+            FROM (
+              SELECT x.term_id, x.name, greatest(x.sim, x.wsim) AS score, x.sim,
+                     CASE WHEN x.norm = i.norm AND x.kind <> 'synonym' THEN 0 WHEN x.norm = i.norm THEN 1 ELSE 2 END AS rank
+              FROM (
+                SELECT tn.term_id, tn.kind, tn.name, tn.norm, 1 - (tn.norm <-> i.norm) AS sim, word_similarity(i.norm, tn.norm) AS wsim
+                FROM ontology.term_names tn WHERE (${voc}::text IS NULL OR tn.vocabulary = ${voc})
+                ORDER BY tn.norm <-> i.norm LIMIT 20
+              ) x
+            ) c
+            JOIN ontology.terms t ON t.id = c.term_id AND t.status = 'active'
+            GROUP BY t.id, t.vocabulary, t.code, t.label
+            HAVING min(c.rank) < 2 OR max(c.score) >= ${opts.minScore}
+            ORDER BY 5, 6 DESC, 7 DESC, lower(t.label) COLLATE "C", t.id
+            LIMIT ${opts.limit}
+          ) s`,
+    );
+    return rows.map((r) => ({
+      input: r.input as string,
+      id: r.id as string,
+      vocabulary: r.vocabulary as string,
+      code: r.code as string,
+      label: r.label as string,
+      rank: Number(r.rank),
+      score: Math.round(Number(r.score) * 1000) / 1000,
+      matched: r.matched as string,
+    }));
+  }
+}

@@ -1,0 +1,141 @@
+import { BadInput } from '../../lib/errors.js';
+import type { ExactMatch, Suggestion, TermRef, TermStore } from './store/term.store.js';
+import { VALIDATE_MAX_TERMS, vocabularyName } from './term.rules.js';
+
+export type ValidationStatus = 'valid' | 'deprecated' | 'unrecognized';
+
+export interface TermSuggestion extends TermRef {
+  score: number;
+  matched: string;
+}
+
+export interface ValidationResult {
+  input: string;
+  status: ValidationStatus;
+  /** How a valid or deprecated input matched: by the term's code or its label. */
+  matchedBy: 'code' | 'label' | null;
+  term: TermRef | null;
+  replacedBy: TermRef | null;
+  /** Up to five active terms; empty for valid inputs. */
+  suggestions: TermSuggestion[];
+}
+
+export interface ValidationReport {
+  valid: string[];
+  deprecated: string[];
+  unrecognized: string[];
+  results: ValidationResult[];
+}
+
+export const SUGGESTIONS_MAX = 5;
+/** Below this trigram score a candidate is noise rather than a suggestion ("hipocampus" scores 0.54 on Hippocampal region). */
+export const SUGGESTION_MIN_SCORE = 0.3;
+
+/**
+ * Checks values against the vocabularies. The rule: after trimming, a value is valid when it equals the code or
+ * the label of an active term, compared case- and accent-insensitively (lower(unaccent(...))). A value that names
+ * a deprecated term that way is reported deprecated, with its replacement. Anything else, synonyms included, is
+ * unrecognized: a synonym such as "CA1" or "mouse" is ambiguous across species ("MB" is Midbrain and the mushroom
+ * body), so it is offered as the first suggestion instead of being accepted.
+ */
+export class TermValidationService {
+  constructor(private readonly store: TermStore) {}
+
+  async validate(terms: readonly string[], vocabulary?: string | null): Promise<ValidationReport> {
+    if (!Array.isArray(terms)) throw new BadInput('terms: expected an array of strings');
+    if (terms.length > VALIDATE_MAX_TERMS) throw new BadInput(`terms: at most ${VALIDATE_MAX_TERMS} values per request (got ${terms.length})`);
+    const voc = vocabulary?.trim() ? vocabularyName(vocabulary) : undefined;
+    if (voc && !(await this.store.vocabularyExists(voc))) {
+      const known = (await this.store.listVocabularies()).map((v) => v.name);
+      throw new BadInput(`vocabulary: unknown vocabulary ${JSON.stringify(voc)}; known vocabularies: ${known.join(', ') || '(none)'}`);
+    }
+
+    const best = new Map<string, ExactMatch>();
+    for (const m of await this.store.matchExact([...new Set(terms.filter((t) => t.trim()))], voc)) {
+      if (m.kind === 'synonym') continue;
+      const prev = best.get(m.input);
+      if (!prev || preference(m) < preference(prev)) best.set(m.input, m);
+    }
+    const needSuggestions = [...new Set(terms.filter((t) => t.trim() && best.get(t)?.term.status !== 'active'))];
+    const suggestions = new Map<string, Suggestion[]>();
+    for (const s of await this.store.suggest(needSuggestions, { vocabulary: voc, limit: SUGGESTIONS_MAX, minScore: SUGGESTION_MIN_SCORE })) {
+      suggestions.set(s.input, [...(suggestions.get(s.input) ?? []), s]);
+    }
+
+    const report: ValidationReport = { valid: [], deprecated: [], unrecognized: [], results: [] };
+    for (const input of terms) {
+      const match = best.get(input);
+      const status: ValidationStatus = !match ? 'unrecognized' : match.term.status === 'active' ? 'valid' : 'deprecated';
+      let list: TermSuggestion[] = [];
+      if (status !== 'valid') {
+        list = (suggestions.get(input) ?? []).map(({ id, vocabulary: v, code, label, score, matched }) => ({ id, vocabulary: v, code, label, score, matched }));
+        const replacement = match?.term.replacedBy;
+        // The curated replacement of a deprecated term beats any string similarity.
+        if (replacement) list = [{ ...replacement, score: 1, matched: replacement.label }, ...list.filter((s) => s.id !== replacement.id)].slice(0, SUGGESTIONS_MAX);
+      }
+      report[status].push(input);
+      report.results.push({
+        input,
+        status,
+        matchedBy: match ? (match.kind as 'code' | 'label') : null,
+        term: match ? { id: match.term.id, vocabulary: match.term.vocabulary, code: match.term.code, label: match.term.label } : null,
+        replacedBy: match?.term.replacedBy ?? null,
+        suggestions: list,
+      });
+    }
+    return report;
+  }
+}
+
+/** Active before deprecated, exact case before case-folded, code before label. */
+function preference(m: ExactMatch): number {
+  return (m.term.status === 'active' ? 0 : 4) + (m.input.trim() === (m.kind === 'code' ? m.term.code : m.term.label) ? 0 : 2) + (m.kind === 'code' ? 0 : 1);
+}
+
+/** Dataset metadata fields checked against the ontology (GUIDE 4, spec 7), and the vocabulary each one uses. */
+export const METADATA_VOCABULARIES = {
+  brain_region: 'brain_region',
+  species: 'species',
+  microscopy: 'microscopy_technique',
+  neurotransmitter: 'neurotransmitter',
+} as const;
+
+export type MetadataTermField = keyof typeof METADATA_VOCABULARIES;
+export type MetadataTermValues = Partial<Record<MetadataTermField, string | readonly string[] | null | undefined>>;
+
+/**
+ * Checks dataset metadata values; returns the matched terms per field. Throws BadInput naming each rejected value
+ * with its closest terms (spec 7). Deprecated terms are rejected with their replacement unless `allowDeprecated`.
+ */
+export async function checkMetadataTerms(
+  service: TermValidationService,
+  values: MetadataTermValues,
+  opts: { allowDeprecated?: boolean } = {},
+): Promise<Partial<Record<MetadataTermField, TermRef[]>>> {
+  const out: Partial<Record<MetadataTermField, TermRef[]>> = {};
+  const problems: string[] = [];
+  for (const field of Object.keys(METADATA_VOCABULARIES) as MetadataTermField[]) {
+    const raw = values[field];
+    if (raw === null || raw === undefined) continue;
+    const list = (typeof raw === 'string' ? [raw] : [...raw]).map(String);
+    const vocabulary = METADATA_VOCABULARIES[field];
+    const report = await service.validate(list, vocabulary);
+    out[field] = [];
+    for (const r of report.results) {
+      if (r.status === 'valid' || (r.status === 'deprecated' && opts.allowDeprecated)) {
+        out[field]!.push(r.term!);
+        continue;
+      }
+      const closest = r.suggestions.map((s) => `${JSON.stringify(s.label)} (${s.code})`).join(', ');
+      if (r.status === 'deprecated') {
+        problems.push(
+          `${field}: ${JSON.stringify(r.input)} is a deprecated term of vocabulary ${vocabulary}${r.replacedBy ? `; use ${JSON.stringify(r.replacedBy.label)} (${r.replacedBy.code}) instead` : closest ? `; closest active terms: ${closest}` : ''}`,
+        );
+      } else {
+        problems.push(`${field}: ${JSON.stringify(r.input)} is not a term of vocabulary ${vocabulary}; ${closest ? `closest terms: ${closest}` : 'no close terms; search GET /v1/ontology/terms?vocabulary=' + vocabulary + '&q=...'}`);
+      }
+    }
+  }
+  if (problems.length) throw new BadInput(problems.join('; '));
+  return out;
+}

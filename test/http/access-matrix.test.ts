@@ -1,0 +1,154 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { GraphQLArgument, GraphQLEnumType, GraphQLField, GraphQLInputObjectType, GraphQLInputType, GraphQLSchema } from 'graphql';
+import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
+import { createUser, type TestAccountType } from '../../lib/testkit/users.js';
+import { ROUTES } from '../../rest-compat/routes/index.js';
+import { pathParams, type Route } from '../../rest-compat/route-table.js';
+import { AccessClass, accessRegistry, satisfies } from '../../lib/access.js';
+
+// The app's schema comes from the CommonJS build of graphql (through Apollo) and this file would load the ESM one,
+// whose instanceof-based predicates refuse the other's types: classify types by their constructor names instead.
+const kind = (type: unknown) => (type as { constructor: { name: string } }).constructor.name;
+const isNonNullType = (t: GraphQLInputType): t is GraphQLInputType & { ofType: GraphQLInputType } => kind(t) === 'GraphQLNonNull';
+const isListType = (t: GraphQLInputType) => kind(t) === 'GraphQLList';
+const isEnumType = (t: GraphQLInputType): t is GraphQLEnumType => kind(t) === 'GraphQLEnumType';
+const isInputObjectType = (t: GraphQLInputType): t is GraphQLInputObjectType => kind(t) === 'GraphQLInputObjectType';
+const isScalarType = (t: GraphQLInputType): t is GraphQLInputType & { name: string } => kind(t) === 'GraphQLScalarType';
+const getNamedType = (t: GraphQLInputType): GraphQLInputType => ('ofType' in t ? getNamedType(t.ofType as GraphQLInputType) : t);
+
+/** The smallest value GraphQL accepts for a type: required input fields only, empty lists. */
+function minimalValue(type: GraphQLInputType): unknown {
+  if (isNonNullType(type)) return minimalValue(type.ofType);
+  if (isListType(type)) return [];
+  if (isEnumType(type)) return type.getValues()[0].name;
+  if (isInputObjectType(type)) {
+    const out: Record<string, unknown> = {};
+    for (const f of Object.values(type.getFields())) if (isRequired(f)) out[f.name] = minimalValue(f.type);
+    return out;
+  }
+  if (isScalarType(type)) {
+    switch (type.name) {
+      case 'Int':
+      case 'Float':
+        return 1;
+      case 'Boolean':
+        return false;
+      case 'ID':
+      case 'UUID':
+        return randomUUID();
+      case 'DateTime':
+        return new Date().toISOString();
+      case 'JSON':
+      case 'JSONObject':
+        return {};
+      default:
+        return 'x';
+    }
+  }
+  return 'x';
+}
+
+const isRequired = (a: { type: GraphQLInputType; defaultValue?: unknown }) => isNonNullType(a.type) && a.defaultValue === undefined;
+
+function rootField(schema: GraphQLSchema, coordinate: string): GraphQLField<unknown, unknown> {
+  const [typeName, fieldName] = coordinate.split('.');
+  const type = typeName === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  const field = type?.getFields()[fieldName];
+  if (!field) throw new Error(`route field ${coordinate} is not in the API schema`);
+  return field;
+}
+
+interface Request {
+  url: string;
+  body?: unknown;
+  headers: Record<string, string>;
+}
+
+/** A request that satisfies the route's required arguments, with random UUIDs for path parameters. */
+function minimalRequest(route: Route, schema: GraphQLSchema): Request {
+  const path = pathParams(route.path);
+  let url = route.path;
+  for (const p of path) url = url.replace(`{${p}}`, randomUUID());
+  const headers: Record<string, string> = {};
+  const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+  if (route.kind === 'handler') return { url, headers, body: hasBody ? {} : undefined };
+  const rename = route.rename ?? {};
+  const restName = (arg: string) => Object.entries(rename).find(([, a]) => a === arg)?.[0] ?? arg;
+  const fromPath = new Set(path.map((p) => rename[p] ?? p));
+  const fromHeader = new Map(Object.entries(route.headerArgs ?? {}).map(([h, a]) => [a, h]));
+  const query = new URLSearchParams();
+  let body: Record<string, unknown> | undefined = hasBody ? {} : undefined;
+  for (const arg of rootField(schema, route.field).args as readonly GraphQLArgument[]) {
+    if (!isRequired(arg) || fromPath.has(arg.name)) continue;
+    const value = minimalValue(arg.type);
+    if (fromHeader.has(arg.name)) headers[fromHeader.get(arg.name)!] = String(value);
+    else if (route.bodyArg === arg.name) body = value as Record<string, unknown>;
+    else if (hasBody) body![arg.name] = value;
+    else query.set(restName(arg.name), isInputObjectType(getNamedType(arg.type)) ? JSON.stringify(value) : String(value));
+  }
+  const qs = query.toString();
+  return { url: qs ? `${url}?${qs}` : url, body, headers };
+}
+
+const CALLERS: { name: string; accountType?: TestAccountType; holds: AccessClass }[] = [
+  { name: 'anonymous', holds: AccessClass.Public },
+  { name: 'Regular', accountType: 'REGULAR', holds: AccessClass.User },
+  { name: 'Academic (verified)', accountType: 'ACADEMIC', holds: AccessClass.Academic },
+  { name: 'Service', accountType: 'SERVICE', holds: AccessClass.Academic },
+  { name: 'SuperUser', accountType: 'SUPERUSER', holds: AccessClass.SuperUser },
+];
+
+describe('access matrix: every route × every account type', () => {
+  let t: TestApp;
+  const tokens = new Map<string, string | undefined>();
+  beforeAll(async () => {
+    // Hundreds of calls from one address: the rate limit is not what this test is about.
+    t = await startTestApp({ RATE_LIMIT_BURST: '1000000', RATE_LIMIT_REFILL_PER_SEC: '1000000' });
+    for (const c of CALLERS) tokens.set(c.name, c.accountType ? (await createUser(t, { accountType: c.accountType })).accessToken : undefined);
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 401 to anonymous callers of non-Public routes, 403 to too-low classes, and neither to sufficient ones', async () => {
+    const schema = t.app.composition.apiSchema;
+    const failures: string[] = [];
+    const checked = { unauthenticated: 0, forbidden: 0, allowed: 0 };
+    for (const route of ROUTES) {
+      const required = route.kind === 'graphql' ? accessRegistry.get(route.field) : route.access;
+      if (!required) {
+        failures.push(`${route.method} ${route.path}: ${route.kind === 'graphql' ? route.field : ''} declares no access class`);
+        continue;
+      }
+      const req = minimalRequest(route, schema);
+      const statuses = new Map<string, number>();
+      for (const caller of CALLERS) {
+        const r = await call(t.url, route.method, req.url, { body: req.body, token: tokens.get(caller.name), headers: req.headers });
+        statuses.set(caller.name, r.status);
+        const denied = r.status === 401 || r.status === 403;
+        let expected: string | undefined;
+        if (required !== AccessClass.Public && caller.holds === AccessClass.Public) {
+          checked.unauthenticated++;
+          expected = r.status === 401 ? undefined : '401';
+        } else if (!satisfies(caller.holds, required)) {
+          checked.forbidden++;
+          expected = r.status === 403 ? undefined : '403';
+        } else {
+          checked.allowed++;
+          // A Public route may refuse the credentials in its own body (login, refresh): then it refuses everyone alike.
+          if (denied && !(required === AccessClass.Public && statuses.get('anonymous') === r.status)) expected = 'neither 401 nor 403';
+        }
+        if (expected) failures.push(`${route.method} ${req.url} [${required}] as ${caller.name}: expected ${expected}, got ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(checked.unauthenticated).toBeGreaterThan(0);
+    expect(checked.forbidden).toBeGreaterThan(0);
+    expect(checked.allowed).toBeGreaterThan(0);
+  });
+
+  it('covers every route of the table', () => {
+    const graphqlRoutes = ROUTES.filter((r) => r.kind === 'graphql');
+    expect(graphqlRoutes.length).toBeGreaterThan(0);
+    for (const r of graphqlRoutes) expect(accessRegistry.has(r.field), r.field).toBe(true);
+  });
+});

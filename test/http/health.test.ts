@@ -1,0 +1,100 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { startTestApp, call } from '../../lib/testkit/app.js';
+
+const hasClickhouseServer = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v clickhouse-server'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+const script = path.resolve(import.meta.dirname, '../../scripts/clickhouse-server.sh');
+
+describe('GET /health', () => {
+  // chDB allows one data directory per process, so each test stops its app before the next starts one.
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.reverse()) await c();
+    cleanups.length = 0;
+  });
+
+  it('is healthy with a measured latency for each required component and search not configured', async () => {
+    const t = await startTestApp();
+    const r = await call(t.url, 'GET', '/health');
+    await t.close();
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe('healthy');
+    expect(Object.keys(r.body.components).sort()).toEqual(['column_db', 'relational_db', 'search', 'storage']);
+    for (const name of ['relational_db', 'column_db', 'storage']) {
+      expect(r.body.components[name].status).toBe('ok');
+      expect(Number.isInteger(r.body.components[name].latency_ms)).toBe(true);
+      expect(r.body.components[name].latency_ms).toBeGreaterThanOrEqual(0);
+    }
+    expect(r.body.components.search).toEqual({ status: 'not_configured' });
+  });
+
+  it('is degraded (503) when a configured Typesense cannot be reached', async () => {
+    const port = await freePort();
+    const t = await startTestApp({ TYPESENSE_URL: `http://127.0.0.1:${port}`, TYPESENSE_API_KEY: 'key', HEALTH_TIMEOUT_MS: '1000' });
+    const r = await call(t.url, 'GET', '/health');
+    await t.close();
+    expect(r.status).toBe(503);
+    expect(r.body.status).toBe('degraded');
+    expect(r.body.components.search.status).toBe('error');
+    expect(r.body.components.search.latency_ms).toBeUndefined();
+    expect(r.body.components.relational_db.status).toBe('ok');
+  });
+
+  it('is degraded when the ClickHouse server is unreachable, and the service still starts', async () => {
+    const port = await freePort();
+    const t = await startTestApp({ CLICKHOUSE_URL: `http://127.0.0.1:${port}`, HEALTH_TIMEOUT_MS: '1000' });
+    cleanups.push(() => t.close());
+    const r = await call(t.url, 'GET', '/health');
+    expect(r.status).toBe(503);
+    expect(r.body.status).toBe('degraded');
+    expect(r.body.components.column_db.status).toBe('error');
+    expect(Number.isInteger(r.body.components.column_db.latency_ms)).toBe(true);
+    // Operations that do not need the column store keep working.
+    expect((await call(t.url, 'GET', '/v1/federation/ping')).status).toBe(200);
+  });
+
+  it.skipIf(!hasClickhouseServer)('turns degraded when a running ClickHouse server stops', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ch-health-'));
+    const port = await freePort();
+    execFileSync('bash', [script, 'start', dir, String(port)], { stdio: 'ignore' });
+    cleanups.push(() => {
+      execFileSync('bash', [script, 'stop', dir], { stdio: 'ignore' });
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const t = await startTestApp({ CLICKHOUSE_URL: `http://127.0.0.1:${port}`, HEALTH_TIMEOUT_MS: '1500' });
+    cleanups.push(() => t.close());
+    const before = await call(t.url, 'GET', '/health');
+    expect(before.status).toBe(200);
+    expect(before.body.components.column_db.status).toBe('ok');
+
+    execFileSync('bash', [script, 'stop', dir], { stdio: 'ignore' });
+    let after = await call(t.url, 'GET', '/health');
+    for (let i = 0; i < 20 && after.status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      after = await call(t.url, 'GET', '/health');
+    }
+    expect(after.status).toBe(503);
+    expect(after.body.status).toBe('degraded');
+    expect(after.body.components.column_db.status).toBe('error');
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { existsSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
+import { ROUTES } from '../../rest-compat/routes/index.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+describe('GET /openapi.json and /docs', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const r = await call(t.url, 'GET', '/openapi.json');
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toBe('3.1.0');
+    const validator = new Validator();
+    const result = await validator.validate(r.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('lists every route of the route table with its access class and error model', async () => {
+    const { body } = await call(t.url, 'GET', '/openapi.json');
+    for (const route of ROUTES) {
+      const op = body.paths[route.path]?.[route.method.toLowerCase()];
+      expect(op, `${route.method} ${route.path}`).toBeDefined();
+      expect(op['x-access-class']).toMatch(/^(Public|User|Academic|SuperUser)$/);
+      expect(op.responses['429']).toBeDefined();
+    }
+    expect(body.components.schemas.Error.required).toEqual(['error']);
+  });
+
+  it('answers every documented route (no path in the document is unserved)', async () => {
+    const { body } = await call(t.url, 'GET', '/openapi.json');
+    for (const [p, ops] of Object.entries<Record<string, unknown>>(body.paths)) {
+      for (const method of Object.keys(ops)) {
+        const url = p.replace(/\{[^}]+\}/g, '01890a5d-ac96-774b-bcce-b302099a8057');
+        const r = await call(t.url, method.toUpperCase(), url, method === 'get' || method === 'delete' ? {} : { body: {} });
+        expect(r.body?.error ?? '', `${method} ${p}`).not.toMatch(/^no route for/);
+      }
+    }
+  });
+
+  it.skipIf(!existsSync(CHROMIUM))('renders the interactive documentation offline in a browser', async () => {
+    const { chromium } = await import('playwright-core');
+    // Playwright gives the browser a fresh profile; these flags keep Chromium from calling out on its own.
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage();
+      const external: string[] = [];
+      page.on('request', (req) => {
+        if (!req.url().startsWith(t.url) && !req.url().startsWith('data:')) external.push(req.url());
+      });
+      await page.goto(`${t.url}/docs`);
+      await page.waitForSelector('.swagger-ui .opblock', { timeout: 30_000 });
+      const title = await page.textContent('.swagger-ui .info .title');
+      expect(title).toContain('Neuroscience Data Service API');
+      const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path')));
+      expect(paths).toContain('/health');
+      expect(external).toEqual([]);
+
+      await page.goto(`${t.url}/graphql`);
+      await page.waitForSelector('.graphiql-container', { timeout: 30_000 });
+    } finally {
+      await browser.close();
+    }
+  });
+});

@@ -1,0 +1,172 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import net from 'node:net';
+import http from 'node:http';
+import { generateKeyPairSync } from 'node:crypto';
+import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
+import { isUuidV7 } from '../../lib/ids.js';
+
+/** A fresh Ed25519 key as PASERK k4.secret (seed followed by public key, base64url). */
+function paserkSecret(): string {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const jwk = privateKey.export({ format: 'jwk' });
+  return `k4.secret.${Buffer.concat([Buffer.from(jwk.d!, 'base64url'), Buffer.from(jwk.x!, 'base64url')]).toString('base64url')}`;
+}
+
+/** A TCP server that accepts connections and never answers: a component that hangs. */
+async function blackHole(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((s) => sockets.add(s));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+describe('request pipeline', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('gives every response a fresh UUID v7 request id and the api-version header', async () => {
+    const a = await call(t.url, 'GET', '/health');
+    const b = await call(t.url, 'GET', '/health');
+    expect(isUuidV7(a.headers.get('x-request-id'))).toBe(true);
+    expect(isUuidV7(b.headers.get('x-request-id'))).toBe(true);
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+    expect(a.headers.get('api-version')).toBe('v1');
+  });
+
+  it('ignores a request id sent by the client', async () => {
+    const r = await call(t.url, 'GET', '/health', { headers: { 'x-request-id': '01890a5d-ac96-774b-bcce-b302099a8057' } });
+    expect(r.headers.get('x-request-id')).not.toBe('01890a5d-ac96-774b-bcce-b302099a8057');
+  });
+
+  it('answers an unknown route with 404, the error body and the pipeline headers', async () => {
+    const r = await call(t.url, 'GET', '/v1/no/such/route');
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ error: expect.stringContaining('/v1/no/such/route') });
+    expect(r.headers.get('api-version')).toBe('v1');
+    expect(isUuidV7(r.headers.get('x-request-id'))).toBe(true);
+  });
+
+  it('answers malformed JSON with 400 and exactly one error field', async () => {
+    const r = await call(t.url, 'POST', '/graphql', { body: '{"query": ', headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(400);
+    expect(Object.keys(r.body)).toEqual(['error']);
+    expect(r.body.error).toMatch(/JSON/);
+    expect(r.headers.get('api-version')).toBe('v1');
+  });
+
+  it('is permissive with CORS outside production', async () => {
+    const r = await call(t.url, 'GET', '/health', { headers: { origin: 'http://localhost:3000' } });
+    expect(r.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    const pre = await fetch(`${t.url}/graphql`, { method: 'OPTIONS', headers: { origin: 'https://lab.example.org', 'access-control-request-method': 'POST' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('https://lab.example.org');
+  });
+
+  it('compresses a large response when the client asks for br or gzip', async () => {
+    for (const encoding of ['br', 'gzip']) {
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http.get(`${t.url}/openapi.json`, { headers: { 'accept-encoding': encoding } }, resolve).on('error', reject),
+      );
+      res.resume();
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['api-version']).toBe('v1');
+    }
+    const plain = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(`${t.url}/openapi.json`, resolve).on('error', reject));
+    plain.resume();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+});
+
+describe('request pipeline limits', () => {
+  it('answers 429 with Retry-After and RateLimit headers when the bucket is empty', async () => {
+    const t = await startTestApp({ RATE_LIMIT_BURST: '3', RATE_LIMIT_REFILL_PER_SEC: '0.01' });
+    try {
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 5; i++) {
+        last = await call(t.url, 'GET', '/v1/federation/ping');
+        statuses.push(last.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      expect(last!.body).toEqual({ error: expect.stringMatching(/rate limit/) });
+      expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(last!.headers.get('ratelimit-limit')).toBe('3');
+      expect(last!.headers.get('ratelimit-remaining')).toBe('0');
+      expect(last!.headers.get('api-version')).toBe('v1');
+      expect(isUuidV7(last!.headers.get('x-request-id'))).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 413 for a body over the limit without waiting for the rest of it', async () => {
+    const t = await startTestApp({ BODY_LIMIT_BYTES: '1000' });
+    try {
+      const big = await call(t.url, 'POST', '/graphql', { body: { query: `{ federationPing { status } }`, pad: 'x'.repeat(5000) } });
+      expect(big.status).toBe(413);
+      expect(big.body).toEqual({ error: expect.stringContaining('1000') });
+      expect(big.headers.get('api-version')).toBe('v1');
+
+      // Announce 50 MB, send 10 bytes: the answer must come without the rest of the body.
+      const { port } = new URL(t.url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const s = net.connect(Number(port), '127.0.0.1', () => {
+          s.write('POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 52428800\r\n\r\n{"query":');
+        });
+        let data = '';
+        s.on('data', (d) => {
+          data += d.toString();
+          if (data.includes('\r\n\r\n') && data.includes('}')) {
+            s.destroy();
+            resolve(data);
+          }
+        });
+        s.on('error', reject);
+        setTimeout(() => reject(new Error('no answer before the body was complete')), 5000).unref();
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 413/);
+      expect(answer).toContain('{"error":');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 408 when the request exceeds the configured timeout, and aborts the work', async () => {
+    const hole = await blackHole();
+    const t = await startTestApp({ REQUEST_TIMEOUT_MS: '300', HEALTH_TIMEOUT_MS: '20000', TYPESENSE_URL: hole.url, TYPESENSE_API_KEY: 'k' });
+    try {
+      const started = Date.now();
+      const r = await call(t.url, 'GET', '/health');
+      expect(r.status).toBe(408);
+      expect(r.body).toEqual({ error: expect.stringContaining('300 ms') });
+      expect(r.headers.get('api-version')).toBe('v1');
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      await t.close();
+      await hole.close();
+    }
+  });
+
+  it('allows only the configured origin in production', async () => {
+    const t = await startTestApp({ NODE_ENV: 'production', API_DOMAIN: 'https://neurodata.example.org', TOKEN_SECRET_KEY: paserkSecret() });
+    try {
+      const good = await call(t.url, 'GET', '/health', { headers: { origin: 'https://neurodata.example.org' } });
+      expect(good.headers.get('access-control-allow-origin')).toBe('https://neurodata.example.org');
+      const bad = await call(t.url, 'GET', '/health', { headers: { origin: 'https://elsewhere.example.com' } });
+      expect(bad.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});
