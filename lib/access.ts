@@ -1,4 +1,4 @@
-import { Authorized, Extensions, type AuthChecker } from 'type-graphql';
+import { Authorized, Extensions, type AuthCheckerFn } from 'type-graphql';
 import type { RequestContext } from './context.js';
 import { Forbidden, Unauthenticated } from './errors.js';
 import type { Viewer } from './auth/viewer.js';
@@ -40,11 +40,19 @@ export function Access(required: AccessClass): MethodDecorator {
   };
 }
 
-export const authChecker: AuthChecker<RequestContext, AccessClass> = ({ context }, roles) => {
+export const authChecker: AuthCheckerFn<RequestContext, AccessClass> = async ({ context }, roles) => {
   const required = roles[0] ?? AccessClass.User;
   if (context.authError) throw new Unauthenticated(context.authError);
-  const held = classOf(context.viewer);
+  let held = classOf(context.viewer);
   if (held === AccessClass.Public) throw new Unauthenticated();
+  if (!satisfies(held, required) && context.reloadViewer) {
+    // Only on the refusal path: an account verified or promoted after its token was issued is let in at once.
+    const current = await context.reloadViewer().catch(() => null);
+    if (current && satisfies(classOf(current), required)) {
+      context.viewer = current;
+      held = classOf(current);
+    }
+  }
   if (!satisfies(held, required)) {
     throw new Forbidden(
       required === AccessClass.Academic

@@ -7,6 +7,8 @@ export interface RequestContext {
   viewer: Viewer | null;
   /** Set when a token was presented but is invalid or expired: protected fields answer 401 with this message. */
   authError?: string;
+  /** Re-reads the viewer's account type and verification from the store; set when a viewer is known. */
+  reloadViewer?: () => Promise<Viewer | null>;
   /** The raw Authorization header, forwarded to remote subgraphs. */
   authorization?: string;
   /** Aborted when the request times out or the client goes away. */

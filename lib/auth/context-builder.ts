@@ -23,7 +23,15 @@ export async function buildRequestContext(
     return ctx;
   }
   try {
-    ctx.viewer = await verifier.verifyAccessToken(match[1]);
+    const viewer = await verifier.verifyAccessToken(match[1]);
+    ctx.viewer = viewer;
+    if (verifier.currentStanding) {
+      const standing = verifier.currentStanding.bind(verifier);
+      ctx.reloadViewer = async () => {
+        const now = await standing(viewer.id);
+        return now ? { ...viewer, ...now } : null;
+      };
+    }
   } catch (e) {
     ctx.authError = (e as Error).message || 'invalid access token';
   }

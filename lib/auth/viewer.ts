@@ -17,4 +17,10 @@ export interface Viewer {
 export interface TokenVerifier {
   /** Resolves to the viewer, or throws Unauthenticated with a message saying what is wrong with the token. */
   verifyAccessToken(token: string): Promise<Viewer>;
+  /**
+   * The account's type and verification as stored now. A token's claims are fixed when it is issued, so an
+   * account verified or promoted since then is looked up here before a too-low class is refused. Null when the
+   * account no longer exists.
+   */
+  currentStanding?(accountId: string): Promise<Pick<Viewer, 'accountType' | 'verified'> | null>;
 }

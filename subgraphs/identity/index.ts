@@ -38,7 +38,7 @@ export function createAccountAdmin(deps: { config: Config; db: Db; clock?: Clock
  * TOKEN_PUBLIC_KEYS, the public half of TOKEN_SECRET_KEY, or the key pair under `<DATA_DIR>/keys/`.
  */
 export async function createTokenVerifier(deps: SubgraphDeps): Promise<TokenVerifier> {
-  return new PasetoTokenVerifier(await loadVerificationKeys(deps.config), deps.clock);
+  return new PasetoTokenVerifier(await loadVerificationKeys(deps.config), deps.clock, new AccountStore(deps.stores.relational.db));
 }
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {

@@ -35,7 +35,8 @@ export interface InstitutionClaims {
 }
 
 const MAX_AFFILIATIONS = 20;
-export const REFRESH_HINT = 'refresh your tokens at POST /v1/user/auth/refresh: access tokens issued before this change still carry the old account type';
+export const REFRESH_HINT =
+  'Academic routes are open now with your current token; refresh it at POST /v1/user/auth/refresh so that its claims (read by other clusters) show the new account type';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 

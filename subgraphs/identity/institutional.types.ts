@@ -39,7 +39,7 @@ export class InstitutionalVerification {
 
 @ObjectType({ description: 'Result of completing an institutional login.' })
 export class InstitutionalVerificationResult extends InstitutionalVerification {
-  @Field(() => Boolean, { description: 'true when tokens issued before this call carry an outdated account type or verified claim' })
+  @Field(() => Boolean, { description: 'true when tokens issued before this call carry an outdated account type or verified claim (this service re-reads the account, so they work here at once; a refresh updates the claims for other clusters)' })
   refresh_required!: boolean;
 
   @Field(() => String, { description: 'what to do next' })

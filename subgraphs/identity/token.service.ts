@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { Unauthenticated } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import type { SigningKey, VerificationKeys } from './token.keys.js';
+import type { AccountStore } from './store/account.store.js';
 
 const k4 = new PublicProtocol(SignFactory, VerifyFactory);
 
@@ -134,8 +135,18 @@ export class TokenSigner {
 export class PasetoTokenVerifier implements TokenVerifier {
   private readonly checker: TokenChecker;
 
-  constructor(keys: VerificationKeys, clock: Clock) {
+  constructor(
+    keys: VerificationKeys,
+    clock: Clock,
+    private readonly accounts?: Pick<AccountStore, 'findById'>,
+  ) {
     this.checker = new TokenChecker(async () => keys, clock);
+  }
+
+  async currentStanding(accountId: string): Promise<Pick<Viewer, 'accountType' | 'verified'> | null> {
+    if (!this.accounts) return null;
+    const account = await this.accounts.findById(accountId);
+    return account ? { accountType: account.accountType, verified: account.verified } : null;
   }
 
   async verifyAccessToken(token: string): Promise<Viewer> {
