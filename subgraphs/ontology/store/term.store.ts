@@ -30,15 +30,7 @@ export interface VocabularyRecord {
 }
 
 /** The fields of a term that the hierarchy and CSV import compare; no synonyms or metadata. */
-export interface TermNode {
-  id: string;
-  code: string;
-  label: string;
-  uri: string | null;
-  parentId: string | null;
-  description: string | null;
-  status: TermStatus;
-}
+export type TermNode = Pick<TermRecord, 'id' | 'code' | 'label' | 'uri' | 'parentId' | 'description' | 'status'>;
 
 /** A short reference to a term, as validation reports it. */
 export interface TermRef {
@@ -65,16 +57,7 @@ export interface Suggestion extends TermRef {
   matched: string;
 }
 
-export interface NewTerm {
-  id: string;
-  vocabulary: string;
-  code: string;
-  label: string;
-  uri: string | null;
-  parentId: string | null;
-  description: string | null;
-  metadata: Record<string, unknown>;
-}
+export type NewTerm = Pick<TermRecord, 'id' | 'vocabulary' | 'code' | 'label' | 'uri' | 'parentId' | 'description' | 'metadata'>;
 
 export interface TermChange {
   id: string;
