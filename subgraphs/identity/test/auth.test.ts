@@ -234,12 +234,18 @@ describe('promotion to SuperUser', () => {
   });
   afterAll(async () => t?.close());
 
-  it('lets a SuperUser promote a Regular account over REST, effective from the next token', async () => {
+  it('lets a SuperUser promote a Regular account over REST, effective at once and in the next token', async () => {
     const admin = await createUser(t, { accountType: 'SUPERUSER' });
     const u = await createUser(t);
+    const other = await createUser(t);
+    const before = await call(t.url, 'POST', `/v1/user/${other.id}/promote`, { token: u.accessToken });
+    expect(before.status).toBe(403);
     const r = await call(t.url, 'POST', `/v1/user/${u.id}/promote`, { token: admin.accessToken });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ id: u.id, account_type: 'SUPERUSER' });
+    // The token issued before the promotion still claims REGULAR; the access check reads the account.
+    const withOldToken = await call(t.url, 'POST', `/v1/user/${other.id}/promote`, { token: u.accessToken });
+    expect(withOldToken.status, JSON.stringify(withOldToken.body)).toBe(200);
     const next = await refresh(t, u.refreshToken);
     expect((await profile(t, next.body.access_token)).body.account_type).toBe('SUPERUSER');
   });
