@@ -41,32 +41,36 @@ export function Access(required: AccessClass): MethodDecorator {
 }
 
 export const authChecker: AuthCheckerFn<RequestContext, AccessClass> = async ({ context }, roles) => {
-  const required = roles[0] ?? AccessClass.User;
-  if (context.authError) throw new Unauthenticated(context.authError);
-  let held = classOf(context.viewer);
-  if (held === AccessClass.Public) throw new Unauthenticated();
-  if (!satisfies(held, required) && context.reloadViewer) {
-    // Only on the refusal path: an account verified or promoted after its token was issued is let in at once.
-    const current = await context.reloadViewer().catch(() => null);
-    if (current && satisfies(classOf(current), required)) {
-      context.viewer = current;
-      held = classOf(current);
-    }
-  }
-  if (!satisfies(held, required)) {
-    throw new Forbidden(
-      required === AccessClass.Academic
-        ? 'this operation needs a verified academic account: complete institutional verification at /v1/user/authenticate/institutional/authorize'
-        : `this operation needs the ${required} access class`,
-    );
-  }
+  await requireClass(context, roles[0] ?? AccessClass.User);
   return true;
 };
 
-/** For services that check access on something other than a root field. */
-export function requireClass(viewer: Viewer | null, required: AccessClass, authError?: string): Viewer {
-  if (authError) throw new Unauthenticated(authError);
-  if (!viewer) throw new Unauthenticated();
-  if (!satisfies(classOf(viewer), required)) throw new Forbidden(`this operation needs the ${required} access class`);
-  return viewer;
+/**
+ * The one access decision, for root fields (through `authChecker`) and for services that check access on
+ * something else. Throws Unauthenticated without a valid token and Forbidden when the class is too low; resolves
+ * to the viewer, whose claims are refreshed from the store when the account was upgraded after its token was issued.
+ */
+export async function requireClass(
+  context: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>,
+  required: AccessClass,
+): Promise<Viewer> {
+  if (context.authError) throw new Unauthenticated(context.authError);
+  if (!context.viewer) throw new Unauthenticated();
+  if (satisfies(classOf(context.viewer), required)) return context.viewer;
+  // Only on the refusal path: an account verified or promoted after its token was issued is let in at once.
+  const current = context.reloadViewer
+    ? await context.reloadViewer().catch((err: unknown) => {
+        context.log.warn({ err }, 'could not re-read the account; deciding on the token claims');
+        return null;
+      })
+    : null;
+  if (current && satisfies(classOf(current), required)) {
+    context.viewer = current;
+    return current;
+  }
+  throw new Forbidden(
+    required === AccessClass.Academic
+      ? 'this operation needs a verified academic account: complete institutional verification at /v1/user/authenticate/institutional/authorize'
+      : `this operation needs the ${required} access class`,
+  );
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext } from '../context.js';
-import type { TokenVerifier } from './viewer.js';
+import type { TokenVerifier, Viewer } from './viewer.js';
 
 /**
  * Builds the request context from the Authorization header. A missing token makes an anonymous context; a bad one
@@ -26,11 +26,10 @@ export async function buildRequestContext(
     const viewer = await verifier.verifyAccessToken(match[1]);
     ctx.viewer = viewer;
     if (verifier.currentStanding) {
-      const standing = verifier.currentStanding.bind(verifier);
-      ctx.reloadViewer = async () => {
-        const now = await standing(viewer.id);
-        return now ? { ...viewer, ...now } : null;
-      };
+      // One lookup per request, however many fields ask.
+      let reloaded: Promise<Viewer | null> | undefined;
+      ctx.reloadViewer = () =>
+        (reloaded ??= verifier.currentStanding!(viewer.id).then((now) => (now ? { ...viewer, ...now } : null)));
     }
   } catch (e) {
     ctx.authError = (e as Error).message || 'invalid access token';

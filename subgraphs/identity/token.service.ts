@@ -138,13 +138,12 @@ export class PasetoTokenVerifier implements TokenVerifier {
   constructor(
     keys: VerificationKeys,
     clock: Clock,
-    private readonly accounts?: Pick<AccountStore, 'findById'>,
+    private readonly accounts: Pick<AccountStore, 'findById'>,
   ) {
     this.checker = new TokenChecker(async () => keys, clock);
   }
 
   async currentStanding(accountId: string): Promise<Pick<Viewer, 'accountType' | 'verified'> | null> {
-    if (!this.accounts) return null;
     const account = await this.accounts.findById(accountId);
     return account ? { accountType: account.accountType, verified: account.verified } : null;
   }

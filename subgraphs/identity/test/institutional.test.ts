@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { ManualClock } from '../../../lib/clock.js';
-import { AccessClass, authChecker } from '../../../lib/access.js';
+import { AccessClass, requireClass } from '../../../lib/access.js';
 import { buildRequestContext } from '../../../lib/auth/context-builder.js';
 import { ConfigError, configFrom } from '../../../lib/config.js';
 import type { TokenVerifier } from '../../../lib/auth/viewer.js';
@@ -93,8 +93,7 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
       { requestId: 'academic-check', authorization: `Bearer ${accessToken}`, signal: new AbortController().signal, log: t.app.http.log },
       verifier,
     );
-    await authChecker({ context, root: {}, args: {}, info: {} as never }, [AccessClass.Academic]);
-    return context.viewer;
+    return requireClass(context, AccessClass.Academic);
   };
 
   it('a Regular user becomes a verified Academic after institutional login, with the token it already holds', async () => {
