@@ -1,5 +1,5 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { ApolloServer, type GraphQLRequestContext } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
@@ -15,14 +15,17 @@ import { GENERIC_SERVER_ERROR, codeOf, statusForCode } from '../lib/errors.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import { SUBGRAPH_NAMES } from '../lib/config.js';
 import { registerPipeline } from './pipeline/index.js';
-import { sendError } from './pipeline/errors.js';
+import { clientErrorHandler, frameworkErrorHandler, sendError } from './pipeline/errors.js';
+import { operationGuardsPlugin } from './operation-guards.js';
+import { operationLimits } from './operation-limits.js';
+import { narrowEmbeddedFiles, prepareStart } from './startup.js';
 import { composeSupergraph, createGateway, type Composition } from './compose.js';
 import { checkHealth } from './health.js';
 import { SUBGRAPHS } from './subgraphs.js';
 import { ROUTES } from '../rest-compat/routes/index.js';
 import { buildSofaRoutes, mountSofaRoutes } from '../rest-compat/sofa.js';
 import { buildOpenApi } from '../rest-compat/openapi.js';
-import { docsPage, graphiqlPage, readAsset } from '../rest-compat/pages.js';
+import { docsPage, graphiqlPage, readAsset, sendPage } from '../rest-compat/pages.js';
 import type { GraphqlRoute, HandlerRoute } from '../rest-compat/route-table.js';
 import { colonPath } from '../rest-compat/route-table.js';
 import { createTokenVerifier } from './token-verifier.js';
@@ -68,16 +71,22 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
     bodyLimit: config.limits.bodyLimitBytes,
     trustProxy: config.http.trustProxy.length ? config.http.trustProxy : false,
     return503OnClosing: true,
+    // Refusals before any hook runs (431, 414, malformed requests) still get the error body and the pipeline's headers.
+    clientErrorHandler: clientErrorHandler(config),
+    frameworkErrors: frameworkErrorHandler(config),
   };
 }
 
 /** Builds the whole service: pipeline, stores, subgraphs, gateway, /graphql, REST /v1, /health, /openapi.json, /docs. */
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const http = Fastify(fastifyOptions(config, opts.logStream));
-  await registerPipeline(http, config);
+  await prepareStart(config, http.log);
+  // Stores first: the pipeline's rate limit keeps its buckets in the shared limits.
+  const stores = await openStores(config, http.log.child({ component: 'limits' }));
+  await narrowEmbeddedFiles(config);
+  await registerPipeline(http, config, stores.limits);
   http.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  const stores = await openStores(config);
   const clock = opts.clock ?? systemClock;
   const deps: SubgraphDeps = { config, stores, clock, log: http.log };
   for (const name of SUBGRAPH_NAMES) {
@@ -87,19 +96,23 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
 
   const composition = await composeSupergraph(deps);
   const gateway = createGateway(composition, config.subgraphs.urls);
+  const limits = operationLimits(config.limits.operation);
   const apollo = new ApolloServer<RequestContext>({
     gateway,
+    validationRules: limits.validationRules,
+    parseOptions: limits.parseOptions,
+    // GRAPHQL_INTROSPECTION is enforced by operationGuardsPlugin, whose refusal names the setting.
     introspection: true,
     // Bearer tokens, never cookies: a cross-site form cannot act for a user, so GET queries need no preflight header.
     csrfPrevention: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), errorLoggingPlugin()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), errorLoggingPlugin(), ...(limits.plugins as ApolloServerPlugin<RequestContext>[]), operationGuardsPlugin({ introspection: config.api.introspection })],
     formatError: maskServerErrors,
   });
   await apollo.start();
 
   const makeContext = async (request: FastifyRequest): Promise<RequestContext> => {
     const ctx = await buildRequestContext(
-      { requestId: request.id, authorization: request.headers.authorization, signal: request.abort.signal, log: request.log },
+      { requestId: request.id, authorization: request.headers.authorization, clientIp: request.ip, signal: request.abort.signal, log: request.log },
       verifier,
     );
     if (ctx.viewer) request.userId = ctx.viewer.id;
@@ -142,10 +155,11 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       return reply.code(report.status === 'healthy' ? 200 : 503).send(report);
     },
     openapi: async (_request, reply) => reply.send(openapi),
-    docs: async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage()),
+    // API_DOCS off: the pages answer like routes that do not exist.
+    docs: async (_request, reply) => (config.api.docs ? sendPage(reply, docsPage()) : reply.callNotFound()),
     graphql: async (request, reply) => {
       const wantsPage = request.method === 'GET' && !(request.query as Record<string, unknown>)?.query && String(request.headers.accept ?? '').includes('text/html');
-      if (wantsPage) return reply.type('text/html; charset=utf-8').send(graphiqlPage());
+      if (wantsPage) return config.api.docs ? sendPage(reply, graphiqlPage()) : reply.callNotFound();
       return graphqlHandler.call(http, request as never, reply as never);
     },
   };
@@ -155,6 +169,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     http.route({ method: route.method, url: colonPath(route.path), handler: handler as never });
   }
   http.get('/docs/assets/:name', async (request, reply) => {
+    if (!config.api.docs) return reply.callNotFound();
     const asset = await readAsset((request.params as { name: string }).name);
     if (!asset) return sendError(reply, 404, 'no such asset');
     return reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(asset.body);

@@ -7,7 +7,7 @@ import {
   RemoteGraphQLDataSource,
   type GraphQLDataSourceProcessOptions,
 } from '@apollo/gateway';
-import { SUBGRAPH_NAMES, type SubgraphName } from '../lib/config.js';
+import { SUBGRAPH_NAMES, disableVendorTelemetry, type SubgraphName } from '../lib/config.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import type { RequestContext } from '../lib/context.js';
 import { ServiceUnavailable } from '../lib/errors.js';
@@ -44,7 +44,7 @@ export async function composeSupergraph(deps: SubgraphDeps): Promise<Composition
 /** The API schema as SDL, for docs and diffing. */
 export const printApiSchema = (c: Composition) => printSchema(c.apiSchema);
 
-/** Forwards identity and request id to a remote subgraph, and turns "cannot reach it" into a clear 503. */
+/** Forwards identity, client IP and request id to a remote subgraph, and turns "cannot reach it" into a clear 503. */
 class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<RequestContext> {
   constructor(
     readonly subgraph: string,
@@ -57,6 +57,8 @@ class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<RequestContext>
     const ctx = context as Partial<RequestContext>;
     if (ctx.requestId) request.http?.headers.set('x-request-id', ctx.requestId);
     if (ctx.authorization) request.http?.headers.set('authorization', ctx.authorization);
+    // Replaces whatever the client sent: a subgraph that lists this gateway in TRUST_PROXY takes its client IP from here.
+    if (ctx.clientIp) request.http?.headers.set('x-forwarded-for', ctx.clientIp);
   }
 
   async process(options: GraphQLDataSourceProcessOptions<RequestContext>) {
@@ -79,6 +81,7 @@ class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<RequestContext>
 
 /** The gateway over the composed supergraph, with in-process or remote data sources per subgraph. */
 export function createGateway(composition: Composition, urls: Partial<Record<SubgraphName, string>>): ApolloGateway {
+  disableVendorTelemetry();
   return new ApolloGateway({
     supergraphSdl: composition.supergraphSdl,
     buildService: ({ name }) => {

@@ -3,16 +3,7 @@ import { createApp } from './app.js';
 
 /** Starts the service; configuration problems are printed together and exit 1. */
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(1);
-    }
-    throw e;
-  }
+  const config = loadConfig();
   const app = await createApp(config);
   await app.http.listen({ host: config.http.host, port: config.http.port });
   const stop = async () => {
@@ -24,6 +15,8 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e);
+  // A configuration problem found while starting (a key, an engine missing on this platform) is the operator's to
+  // fix: its message says how; a stack trace would bury it.
+  console.error(e instanceof ConfigError ? e.message : e);
   process.exit(1);
 });

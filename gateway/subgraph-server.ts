@@ -11,6 +11,7 @@ import { buildRequestContext } from '../lib/auth/context-builder.js';
 import { registerPipeline } from './pipeline/index.js';
 import { fastifyOptions, maskServerErrors } from './app.js';
 import { SUBGRAPHS } from './subgraphs.js';
+import { narrowEmbeddedFiles, prepareStart } from './startup.js';
 import { createTokenVerifier } from './token-verifier.js';
 
 export interface SubgraphServer {
@@ -31,8 +32,11 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
       return typeof forwarded === 'string' && isUuid(forwarded) ? forwarded : newId();
     },
   });
-  await registerPipeline(http, config);
-  const stores = await openStores(config);
+  await prepareStart(config, http.log, [name]);
+  const stores = await openStores(config, http.log.child({ component: 'limits' }));
+  await narrowEmbeddedFiles(config);
+  // Its own bucket scope: a request through the gateway has already taken a token there.
+  await registerPipeline(http, config, stores.limits, `subgraph-${name}`);
   const deps = { config, stores, clock: opts.clock ?? systemClock, log: http.log.child({ subgraph: name }) };
   const module = SUBGRAPHS[name];
   await module.onStart?.(deps);
@@ -48,7 +52,11 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
   await apollo.start();
   const handler = fastifyApolloHandler(apollo, {
     context: async (request) =>
-      buildRequestContext({ requestId: request.id, authorization: request.headers.authorization, signal: request.abort.signal, log: request.log }, verifier),
+      buildRequestContext(
+        // request.ip is the client's when TRUST_PROXY lists the gateway, which forwards it in X-Forwarded-For.
+        { requestId: request.id, authorization: request.headers.authorization, clientIp: request.ip, signal: request.abort.signal, log: request.log },
+        verifier,
+      ),
   });
   http.route({ method: ['GET', 'POST'], url: '/graphql', handler });
   http.get('/health', async () => ({ subgraph: name, status: 'ok' }));

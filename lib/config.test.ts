@@ -38,6 +38,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/TOKEN_SECRET_KEY[\s\S]*API_DOMAIN|API_DOMAIN[\s\S]*TOKEN_SECRET_KEY/);
   });
 
+  it('turns introspection and the documentation pages off in production unless asked for', () => {
+    const production = { NODE_ENV: 'production', TOKEN_SECRET_KEY: 'k4.secret.x', API_DOMAIN: 'https://nd.example.org' };
+    expect(loadConfig({}).api).toEqual({ introspection: true, docs: true });
+    expect(loadConfig(production).api).toEqual({ introspection: false, docs: false });
+    expect(loadConfig({ ...production, GRAPHQL_INTROSPECTION: 'true', API_DOCS: 'true' }).api).toEqual({ introspection: true, docs: true });
+    expect(loadConfig({ GRAPHQL_INTROSPECTION: 'false', API_DOCS: 'false' }).api).toEqual({ introspection: false, docs: false });
+    expect(() => loadConfig({ API_DOCS: 'yes' })).toThrow(/API_DOCS/);
+  });
+
   it('documents every variable it reads, and nothing else in the code reads the environment', () => {
     const root = path.resolve(import.meta.dirname, '..');
     const hits = execFileSync('git', ['grep', '-l', 'process\\.env', '--', '*.ts', ':!**/*.test.ts', ':!lib/testkit/**'], { cwd: root, encoding: 'utf8' })

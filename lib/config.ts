@@ -15,8 +15,19 @@ export const ENV_DOCS = {
   TRUST_PROXY: 'comma-separated proxy addresses or CIDRs whose X-Forwarded-For is trusted for the client IP (default: none)',
   RATE_LIMIT_BURST: 'token-bucket size per client IP (default 300 requests)',
   RATE_LIMIT_REFILL_PER_SEC: 'tokens added back per second per client IP (default 50)',
+  PASSWORD_CHECK_BURST: 'password checks and password registrations one client IP may make at once, across all accounts (default 30)',
+  PASSWORD_CHECK_REFILL_PER_MIN: 'password checks added back per minute per client IP (default 10)',
+  REDIS_URL: 'Redis server that holds the rate limits and login throttles, shared by every replica, e.g. redis://127.0.0.1:6379; unset means per process',
+  REDIS_KEY_PREFIX: 'prefix of every key this service writes to REDIS_URL, so deployments can share one Redis (default nd:)',
   REQUEST_TIMEOUT_MS: 'per-request timeout before a 408 (default 60000)',
   BODY_LIMIT_BYTES: 'maximum request body before a 413 (default 104857600 = 100 MB)',
+  GRAPHQL_MAX_ALIASES: 'aliased fields one GraphQL operation may hold, on /graphql and /v1 alike (default 15)',
+  GRAPHQL_MAX_DEPTH: 'deepest selection one GraphQL operation may nest (default 12)',
+  GRAPHQL_MAX_TOKENS: 'lexical tokens one GraphQL document may hold (default 5000)',
+  GRAPHQL_MAX_COST: 'static cost of an operation: 1 per scalar and 2 per object field, weighted by depth (default 20000)',
+  GRAPHQL_MAX_ITEMS: 'list items an operation may ask for, estimated from limit arguments multiplied along the selection (default 10000)',
+  GRAPHQL_INTROSPECTION: 'true | false: answer GraphQL introspection (__schema, __type) at /graphql (default true, false in production)',
+  API_DOCS: 'true | false: serve the interactive documentation at /docs and the GraphiQL explorer at GET /graphql (default true, false in production)',
   DATABASE_URL: 'PostgreSQL connection string; unset means embedded PGlite under DATA_DIR/pglite',
   CLICKHOUSE_URL: 'ClickHouse HTTP endpoint, e.g. http://127.0.0.1:8123; unset means embedded chDB under DATA_DIR/chdb',
   CLICKHOUSE_USER: 'ClickHouse user (default default)',
@@ -88,8 +99,19 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   RATE_LIMIT_BURST: int(300, 1),
   RATE_LIMIT_REFILL_PER_SEC: z.coerce.number().positive().default(50),
+  PASSWORD_CHECK_BURST: int(30, 1),
+  PASSWORD_CHECK_REFILL_PER_MIN: z.coerce.number().positive().default(10),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_KEY_PREFIX: z.string().max(64).default('nd:'),
   REQUEST_TIMEOUT_MS: int(60_000, 1),
   BODY_LIMIT_BYTES: int(100 * 1024 * 1024, 1),
+  GRAPHQL_MAX_ALIASES: int(15, 0),
+  GRAPHQL_MAX_DEPTH: int(12, 1),
+  GRAPHQL_MAX_TOKENS: int(5000, 10),
+  GRAPHQL_MAX_COST: int(20_000, 10),
+  GRAPHQL_MAX_ITEMS: int(10_000, 1),
+  GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional(),
+  API_DOCS: z.enum(['true', 'false']).optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   CLICKHOUSE_URL: optionalUrl,
   CLICKHOUSE_USER: z.string().default('default'),
@@ -201,9 +223,23 @@ export interface Config {
   readonly limits: {
     rateLimitBurst: number;
     rateLimitRefillPerSec: number;
+    /** Per client IP, across accounts: argon2 checks and hashes (login, registration, password and email changes). */
+    passwordCheckBurst: number;
+    passwordCheckRefillPerSec: number;
+    /** Unset: counters live in each process. */
+    redisUrl?: string;
+    redisKeyPrefix: string;
     requestTimeoutMs: number;
     bodyLimitBytes: number;
     healthTimeoutMs: number;
+    /** Per GraphQL operation, on /graphql and every /v1 route (docs/architecture.md "Limits"). */
+    operation: { maxAliases: number; maxDepth: number; maxTokens: number; maxCost: number; maxItems: number };
+  };
+  /** What the API tells about itself; both default to on outside production and off in production. */
+  readonly api: {
+    introspection: boolean;
+    /** /docs and the GraphiQL page of GET /graphql. */
+    docs: boolean;
   };
   readonly logLevel: string;
   readonly dataDir: string;
@@ -270,9 +306,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limits: {
       rateLimitBurst: e.RATE_LIMIT_BURST,
       rateLimitRefillPerSec: e.RATE_LIMIT_REFILL_PER_SEC,
+      passwordCheckBurst: e.PASSWORD_CHECK_BURST,
+      passwordCheckRefillPerSec: e.PASSWORD_CHECK_REFILL_PER_MIN / 60,
+      redisUrl: e.REDIS_URL,
+      redisKeyPrefix: e.REDIS_KEY_PREFIX,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
       healthTimeoutMs: e.HEALTH_TIMEOUT_MS,
+      operation: {
+        maxAliases: e.GRAPHQL_MAX_ALIASES,
+        maxDepth: e.GRAPHQL_MAX_DEPTH,
+        maxTokens: e.GRAPHQL_MAX_TOKENS,
+        maxCost: e.GRAPHQL_MAX_COST,
+        maxItems: e.GRAPHQL_MAX_ITEMS,
+      },
+    },
+    api: {
+      introspection: e.GRAPHQL_INTROSPECTION ? e.GRAPHQL_INTROSPECTION === 'true' : e.NODE_ENV !== 'production',
+      docs: e.API_DOCS ? e.API_DOCS === 'true' : e.NODE_ENV !== 'production',
     },
     logLevel: e.LOG_LEVEL,
     dataDir,
@@ -382,10 +433,24 @@ export function engineEnvFromProcess(): Partial<Record<EnvName, string>> {
   return out;
 }
 
+/** The Redis server the tests of shared limits use: TEST_REDIS_URL, by default the local one on port 6379. */
+export function testRedisUrl(): string {
+  return process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+}
+
 function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object') {
     for (const v of Object.values(o)) deepFreeze(v);
     Object.freeze(o);
   }
   return o;
+}
+
+/**
+ * @apollo/gateway exports usage metrics to Apollo's servers, and probes cloud metadata endpoints (169.254.169.254)
+ * to label them, unless APOLLO_TELEMETRY_DISABLED is set: a research cluster's service must not call out on its
+ * own, so it is always set before a gateway is built.
+ */
+export function disableVendorTelemetry(): void {
+  process.env.APOLLO_TELEMETRY_DISABLED = 'true';
 }

@@ -11,6 +11,11 @@ export interface RequestContext {
   reloadViewer?: () => Promise<Viewer | null>;
   /** The raw Authorization header, forwarded to remote subgraphs. */
   authorization?: string;
+  /**
+   * The caller's IP address as the HTTP host established it (X-Forwarded-For only from TRUST_PROXY addresses);
+   * forwarded to remote subgraphs. Login throttling and the password-check budget are kept per address.
+   */
+  clientIp?: string;
   /** Aborted when the request times out or the client goes away. */
   signal: AbortSignal;
   log: FastifyBaseLogger;

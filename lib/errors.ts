@@ -16,7 +16,10 @@ export const ERROR_STATUS: Record<string, number> = {
   TIMEOUT: 408,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  REQUEST_HEADER_FIELDS_TOO_LARGE: 431,
   SERVICE_UNAVAILABLE: 503,
 };
 
@@ -73,6 +76,22 @@ export class Timeout extends AppError {
 export class PayloadTooLarge extends AppError {
   constructor(message = 'request body too large') {
     super('PAYLOAD_TOO_LARGE', message);
+  }
+}
+/** A path segment is longer than the router reads (a whole request line that is too long is a 431). */
+export class UriTooLong extends AppError {
+  constructor(message = 'the URI is too long') {
+    super('URI_TOO_LONG', message);
+  }
+}
+export class UnsupportedMediaType extends AppError {
+  constructor(message = 'unsupported Content-Type: send application/json') {
+    super('UNSUPPORTED_MEDIA_TYPE', message);
+  }
+}
+export class HeadersTooLarge extends AppError {
+  constructor(message = 'the request headers (with the request line) are too large') {
+    super('REQUEST_HEADER_FIELDS_TOO_LARGE', message);
   }
 }
 export class RateLimited extends AppError {

@@ -15,6 +15,12 @@ export interface SubgraphDeps {
 export interface SubgraphModule {
   SUBGRAPH_NAME: string;
   buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema>;
+  /**
+   * Problems with this subgraph's settings that the environment's shape cannot show (a key that does not import, a
+   * password that breaks the rules), each naming its variable. Checked before any store opens; start-up reports
+   * them all at once.
+   */
+  checkConfig?(config: Config): Promise<string[]>;
   /** Seeds or prepares the subgraph's data on start-up (idempotent). */
   onStart?(deps: SubgraphDeps): Promise<void>;
   /** Re-applies the subgraph's shipped seed data (npm run seed; idempotent), reporting progress line by line. */

@@ -16,8 +16,10 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<Fastify
  */
 export function loginRedirectHandlers(run: RunOperation, opts: { secureCookies: boolean }): Record<string, Handler> {
   const handlers: Record<string, Handler> = {
-    institutionalAuthorize: authorizeHandler(run, 'startInstitutionalVerification'),
-    orcidAuthorize: authorizeHandler(run, 'startOrcidLink'),
+    institutionalAuthorize: authorizeHandler(run, 'startInstitutionalVerification', {}, { bindTo: 'institutional', secureCookies: opts.secureCookies }),
+    institutionalCallback: boundCallbackHandler(run, 'institutional', 'completeInstitutionalVerification', INSTITUTIONAL_RESULT, opts.secureCookies),
+    orcidAuthorize: authorizeHandler(run, 'startOrcidLink', {}, { bindTo: 'orcid', secureCookies: opts.secureCookies }),
+    orcidCallback: boundCallbackHandler(run, 'orcid', 'completeOrcidLink', ORCID_RESULT, opts.secureCookies),
   };
   for (const provider of SOCIAL_LOGIN_PROVIDERS) {
     handlers[`${provider}Login`] = socialLoginHandler(run, provider, opts.secureCookies);
@@ -30,24 +32,64 @@ export function loginRedirectHandlers(run: RunOperation, opts: { secureCookies: 
 /** The social login providers' path segments (GraphQL `provider` argument values). */
 export const SOCIAL_LOGIN_PROVIDERS = ['social', 'gitlab', 'github'] as const;
 
-/** Holds the browser-binding value of a redirect-mode sign-in, from /login to /callback of the same provider. */
+/**
+ * Holds the browser-binding value of a flow, from where it starts (/login, or /authorize of institutional
+ * verification and ORCID linking) to /callback of the same provider.
+ */
 export const BINDING_COOKIE = 'login_binding';
 
-function authorizeHandler(run: RunOperation, field: string, args: Record<string, string> = {}): Handler {
-  const params = Object.keys(args);
-  const signature = params.length ? `(${params.map((p) => `$${p}: String!`).join(', ')})` : '';
-  const call = params.length ? `(${params.map((p) => `${p}: $${p}`).join(', ')})` : '';
+const INSTITUTIONAL_RESULT = 'verified account_type issuer institution email email_domain affiliations verified_at refresh_required message';
+const ORCID_RESULT = 'linked orcid orcid_url name linked_at';
+
+/**
+ * `GET /v1/user/authenticate/<provider>/authorize`. With `bindTo`, the flow is bound to this browser in both modes:
+ * a random value goes into an HttpOnly cookie scoped to the provider's callback, and the flow keeps its hash. In
+ * json mode the cookie reaches the browser when the page calls this route itself (fetch with credentials).
+ */
+function authorizeHandler(
+  run: RunOperation,
+  field: string,
+  args: Record<string, string> = {},
+  bind?: { bindTo: string; secureCookies: boolean },
+): Handler {
+  const params = [...Object.keys(args).map((p) => `$${p}: String!`), ...(bind ? ['$browser_binding: String'] : [])];
+  const passed = [...Object.keys(args), ...(bind ? ['browser_binding'] : [])].map((p) => `${p}: $${p}`);
+  const signature = params.length ? `(${params.join(', ')})` : '';
+  const call = passed.length ? `(${passed.join(', ')})` : '';
   const document = `mutation ${field}${signature} { ${field}${call} { authorization_url expires_at } }`;
   return async (request, reply) => {
     const mode = queryOf(request).mode ?? 'redirect';
     if (mode !== 'redirect' && mode !== 'json') return sendError(reply, 400, `mode: expected redirect or json, got ${JSON.stringify(mode)}`);
-    const result = await run(request, document, args);
+    const binding = bind ? randomBytes(32).toString('base64url') : null;
+    const result = await run(request, document, bind ? { ...args, browser_binding: binding } : args);
     if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], 'authorize failed');
     const started = (result.data as Record<string, { authorization_url: string; expires_at: string }>)[field];
     // The URL carries a one-time state; no cache may keep it.
     reply.header('cache-control', 'no-store');
+    if (bind) reply.header('set-cookie', bindingCookie(bind.bindTo, binding!, 600, bind.secureCookies));
     if (mode === 'json') return reply.code(200).type('application/json; charset=utf-8').send(started);
     return reply.redirect(started.authorization_url, 302);
+  };
+}
+
+/**
+ * `GET /v1/user/authenticate/<provider>/callback` of a flow bound by its authorize route (institutional
+ * verification, ORCID linking): passes the binding cookie to the completing mutation, which refuses a browser
+ * without it, and answers the mutation's result as JSON.
+ */
+function boundCallbackHandler(run: RunOperation, provider: string, field: string, selection: string, secureCookies: boolean): Handler {
+  const document = `mutation ${field}($state: String!, $code: String, $iss: String, $error: String, $error_description: String, $browser_binding: String) {
+    ${field}(state: $state, code: $code, iss: $iss, error: $error, error_description: $error_description, browser_binding: $browser_binding) { ${selection} }
+  }`;
+  return async (request, reply) => {
+    const q = queryOf(request);
+    const binding = cookieOf(request, BINDING_COOKIE);
+    const variables = { state: q.state ?? '', code: q.code, iss: q.iss, error: q.error, error_description: q.error_description, browser_binding: binding };
+    const result = await run(request, document, variables);
+    if (binding) reply.header('set-cookie', bindingCookie(provider, '', 0, secureCookies));
+    reply.header('cache-control', 'no-store');
+    if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], `${provider} callback failed`);
+    return reply.code(200).type('application/json; charset=utf-8').send((result.data as Record<string, unknown>)[field]);
   };
 }
 

@@ -30,7 +30,10 @@ const STATUS_TEXT: Record<number, string> = {
   408: 'the request exceeded the timeout',
   409: 'conflict',
   413: 'request body too large',
+  414: 'a path segment (or the whole URI) is too long',
+  415: 'unsupported Content-Type: send application/json',
   429: 'rate limited (see Retry-After)',
+  431: 'the request line and headers are too large',
   500: 'internal error (the message carries no detail; quote X-Request-ID)',
   503: 'a service this operation needs is unavailable',
 };
@@ -75,7 +78,8 @@ export function buildOpenApi(input: OpenApiInput): Json {
         'x-graphql-field': route.field,
       };
       const responses = (op.responses as Json) ?? {};
-      op.responses = { ...responses, ...errorResponses(access, [404, 409]) };
+      const hasBody = route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH';
+      op.responses = { ...responses, ...errorResponses(access, [404, 409, ...(hasBody ? [415] : [])]) };
       if (route.textBodyArg) {
         const json = ((op.requestBody as Json | undefined)?.content as Json | undefined) ?? {};
         op.requestBody = {

@@ -1,17 +1,36 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { GENERIC_SERVER_ERROR, codeOf, statusForCode } from '../../lib/errors.js';
+import { STATUS_CODES, maxHeaderSize } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../lib/config.js';
+import { newId } from '../../lib/ids.js';
+import {
+  type AppError,
+  BadInput,
+  GENERIC_SERVER_ERROR,
+  HeadersTooLarge,
+  PayloadTooLarge,
+  Timeout,
+  UnsupportedMediaType,
+  UriTooLong,
+  codeOf,
+  statusForCode,
+} from '../../lib/errors.js';
+import { corsHeaders, responseHeaders } from './headers.js';
 
 /** Sends the one error shape of the API. */
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
 }
 
+/** Sends an AppError with the status of its code. */
+export const sendAppError = (reply: FastifyReply, err: AppError): FastifyReply => sendError(reply, err.status, err.message);
+
 /** Framework and application errors -> status and `{"error"}`; real faults are logged and masked. */
 export function handleError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const code = err.code;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 413, `request body exceeds the limit of ${request.server.initialConfig.bodyLimit} bytes`);
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendAppError(reply, new PayloadTooLarge(`request body exceeds the limit of ${request.server.initialConfig.bodyLimit} bytes`));
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return sendError(reply, 415, `unsupported Content-Type ${JSON.stringify(request.headers['content-type'] ?? '')}: send application/json`);
+    return sendAppError(reply, new UnsupportedMediaType(`unsupported Content-Type ${JSON.stringify(request.headers['content-type'] ?? '')}: send application/json`));
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, 400, 'the JSON body is empty');
   if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return sendError(reply, 400, 'Content-Length does not match the body');
   if (err instanceof SyntaxError || code === 'FST_ERR_CTP_INVALID_JSON_BODY') return sendError(reply, 400, `malformed JSON body: ${err.message}`);
@@ -23,4 +42,57 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
     return sendError(reply, status === 503 && appCode ? 503 : 500, status === 503 && appCode ? err.message : GENERIC_SERVER_ERROR);
   }
   return sendError(reply, status, err.message);
+}
+
+/**
+ * Errors the router raises before any hook runs (a path parameter over maxParamLength, an undecodable URL): the
+ * pipeline's headers are added here, since its hooks never see these requests. The URL is not logged: it may
+ * carry what its sender should not have put there.
+ */
+export function frameworkErrorHandler(config: Config) {
+  const headers = responseHeaders(config);
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('X-Request-ID', request.id).headers({ ...headers, ...corsHeaders(config, request.headers.origin) });
+    const appError =
+      err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new UriTooLong(`a path segment is longer than ${request.server.initialConfig.maxParamLength} characters`)
+        : err.code === 'FST_ERR_BAD_URL'
+          ? new BadInput('the URL is not validly percent-encoded')
+          : undefined;
+    if (!appError) return handleError(err, request, reply);
+    request.log.info({ method: request.method, status: appError.status, ip: request.ip }, 'request refused by the router');
+    return sendAppError(reply, appError);
+  };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (431 when the request line and headers exceed
+ * Node's limit, 408, 400 for anything malformed): the API's error body and headers, written on the raw socket.
+ * No CORS headers: the request's own headers were never parsed.
+ */
+export function clientErrorHandler(config: Config) {
+  const headers = responseHeaders(config);
+  return function onClientError(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex) {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const appError =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? new HeadersTooLarge(`the request line and headers exceed ${maxHeaderSize} bytes`)
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new Timeout('the request was not received in time')
+          : new BadInput('malformed HTTP request');
+    const requestId = newId();
+    this.log.info({ requestId, status: appError.status, parserError: err.code }, 'request refused by the HTTP parser');
+    if (socket.writable) {
+      const body = JSON.stringify({ error: appError.message });
+      const lines = Object.entries({
+        ...headers,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-request-id': requestId,
+        connection: 'close',
+      }).map(([k, v]) => `${k}: ${v}\r\n`);
+      socket.write(`HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n${lines.join('')}\r\n${body}`);
+    }
+    socket.destroy(err);
+  };
 }

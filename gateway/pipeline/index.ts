@@ -2,8 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import type { Config } from '../../lib/config.js';
-import { TokenBuckets } from './rate-limit.js';
+import type { Limits } from '../../lib/limits/limits.js';
+import { RequestBuckets } from './rate-limit.js';
 import { sendError, handleError } from './errors.js';
+import { CORS_EXPOSED_HEADERS, CORS_METHODS, corsOrigin, responseHeaders } from './headers.js';
+import { registerInputGuards } from './input-guards.js';
+import { runInRequestScope } from '../../lib/request-scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,18 +20,28 @@ declare module 'fastify' {
 
 /**
  * The request pipeline of spec 4.6, in its order: request id (assigned by Fastify's genReqId), structured logs,
- * rate limit, timeout, CORS, compression, body limit (Fastify's bodyLimit), api-version header.
+ * rate limit, timeout, CORS, compression, body limit (Fastify's bodyLimit), api-version header. CORS headers are
+ * added right after the request id, so that the answers of the layers before it carry them too.
  */
-export async function registerPipeline(app: FastifyInstance, config: Config): Promise<void> {
-  const buckets = new TokenBuckets(config.limits.rateLimitBurst, config.limits.rateLimitRefillPerSec);
+export async function registerPipeline(app: FastifyInstance, config: Config, limits: Limits, rateLimitScope = 'gateway'): Promise<void> {
+  const buckets = new RequestBuckets(limits, config.limits, rateLimitScope);
 
-  // 1. request id, and 8. api-version: set first so that every response, errors included, carries them.
+  // 1. request id, and 8. api-version with the security headers: set first so that every response, errors included,
+  // carries them.
+  const headers = responseHeaders(config);
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = performance.now();
     request.abort = new AbortController();
     reply.header('X-Request-ID', request.id);
-    reply.header('api-version', 'v1');
+    reply.headers(headers);
   });
+  // Everything the request starts (resolvers, stores, worker tasks) sees its id and abort signal.
+  app.addHook('onRequest', (request, _reply, done) => runInRequestScope({ requestId: request.id, signal: request.abort.signal }, done));
+
+  // 5. CORS, ahead of its place in the order so that its headers are on every answer after this one, the rate
+  // limit's 429 and the timeout's 408 included: without them a browser cannot read those answers. Preflights are
+  // answered here too, before the rate limit: a 429 to a preflight is unreadable, and they cost nothing.
+  await app.register(cors, { origin: corsOrigin(config), methods: CORS_METHODS, credentials: true, exposedHeaders: CORS_EXPOSED_HEADERS });
 
   // 2. tracing: one structured line per response.
   app.addHook('onResponse', async (request, reply) => {
@@ -46,7 +60,7 @@ export async function registerPipeline(app: FastifyInstance, config: Config): Pr
 
   // 3. rate limit.
   app.addHook('onRequest', async (request, reply) => {
-    const r = buckets.take(request.ip);
+    const r = await buckets.take(request.ip);
     reply.header('RateLimit-Limit', String(config.limits.rateLimitBurst));
     reply.header('RateLimit-Remaining', String(r.remaining));
     reply.header('RateLimit-Reset', String(r.resetSec));
@@ -73,13 +87,8 @@ export async function registerPipeline(app: FastifyInstance, config: Config): Pr
     });
   });
 
-  // 5. CORS.
-  await app.register(cors, {
-    // In production only the API's own origin, and nothing at all for others (an array makes cors compare).
-    origin: config.env === 'production' ? [new URL(config.http.apiDomain!).origin] : true,
-    credentials: true,
-    exposedHeaders: ['X-Request-ID', 'api-version', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
-  });
+  // Untrusted input: credentials or NUL characters in URL parameters, and the JSON body's nesting depth.
+  registerInputGuards(app);
 
   // 6. compression.
   await app.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'], threshold: 1024 });

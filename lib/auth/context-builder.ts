@@ -7,10 +7,17 @@ import type { TokenVerifier, Viewer } from './viewer.js';
  * is remembered as `authError`, so public fields still answer and protected ones say why the token was refused.
  */
 export async function buildRequestContext(
-  input: { requestId: string; authorization?: string; signal: AbortSignal; log: FastifyBaseLogger },
+  input: { requestId: string; authorization?: string; clientIp?: string; signal: AbortSignal; log: FastifyBaseLogger },
   verifier: TokenVerifier | null,
 ): Promise<RequestContext> {
-  const ctx: RequestContext = { requestId: input.requestId, viewer: null, authorization: input.authorization, signal: input.signal, log: input.log };
+  const ctx: RequestContext = {
+    requestId: input.requestId,
+    viewer: null,
+    authorization: input.authorization,
+    clientIp: input.clientIp,
+    signal: input.signal,
+    log: input.log,
+  };
   const header = input.authorization?.trim();
   if (!header) return ctx;
   const match = /^Bearer\s+(\S+)$/i.exec(header);

@@ -8,6 +8,8 @@ export interface Viewer {
   /** True for institution-verified Academic accounts, Service accounts and SuperUsers. */
   verified: boolean;
   tokenId: string;
+  /** The login (refresh family) the access token was issued for; absent in tokens that do not name one. */
+  sessionId?: string;
 }
 
 /**

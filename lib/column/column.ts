@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
-import type { ColumnConfig } from '../config.js';
+import { ConfigError, type ColumnConfig } from '../config.js';
 import { ch, type ChQuery, bindValues, inline, ident } from './sql.js';
+import { currentRequestScope } from '../request-scope.js';
 
 export interface ColumnQueryOptions {
   /** Name of the store method, carried as a leading comment and (on a server) in the query id. */
@@ -27,6 +28,13 @@ export interface ColumnStore {
 
 const named = (q: ChQuery, opts: ColumnQueryOptions): ChQuery => ({ sql: `/* ${opts.name} */ ${q.sql}`, params: q.params });
 
+/** The caller's options, with the current request's id and abort signal where the caller gave none. */
+function scoped(opts: ColumnQueryOptions): ColumnQueryOptions {
+  const scope = currentRequestScope();
+  if (!scope) return opts;
+  return { ...opts, signal: opts.signal ?? scope.signal, requestId: opts.requestId ?? scope.requestId };
+}
+
 function parseEachRow<T>(text: string): T[] {
   const out: T[] = [];
   for (const line of text.split('\n')) if (line.trim()) out.push(JSON.parse(line) as T);
@@ -37,8 +45,27 @@ export async function openColumn(cfg: ColumnConfig): Promise<ColumnStore> {
   return cfg.kind === 'chdb' ? openChdb(cfg.dataDir, cfg.database) : openClickhouseServer(cfg);
 }
 
+type ChdbModule = typeof import('chdb');
+
+/**
+ * Loads chDB. Its native library comes in a per-platform package that the lock file holds for linux-x64 only, so
+ * npm may leave it out elsewhere: start-up then says what is missing and how to proceed instead of crashing.
+ */
+export async function loadChdb(load: () => Promise<ChdbModule> = () => import('chdb')): Promise<ChdbModule> {
+  try {
+    return await load();
+  } catch (e) {
+    const platform = `${process.platform}-${process.arch}`;
+    throw new ConfigError([
+      `CLICKHOUSE_URL: unset, and the embedded column store (chDB) is unavailable on this platform (${platform}): ${(e as Error).message}. ` +
+        "Install chDB's native package for this platform (npm install --include=optional, or reinstall without the lock file), " +
+        'or set CLICKHOUSE_URL to a ClickHouse server (see README, Platforms)',
+    ]);
+  }
+}
+
 async function openChdb(dataDir: string, database: string): Promise<ColumnStore> {
-  const { Session } = await import('chdb');
+  const { Session } = await loadChdb();
   await mkdir(dataDir, { recursive: true });
   const session = new Session(dataDir);
   session.query(`CREATE DATABASE IF NOT EXISTS ${ident(database).text} ENGINE = Atomic`);
@@ -57,10 +84,10 @@ async function openChdb(dataDir: string, database: string): Promise<ColumnStore>
     kind: 'chdb',
     database,
     async query<T>(q: ChQuery, opts: ColumnQueryOptions) {
-      return parseEachRow<T>(await run(q, opts, 'JSONEachRow'));
+      return parseEachRow<T>(await run(q, scoped(opts), 'JSONEachRow'));
     },
     async command(q, opts) {
-      await run(q, opts, 'CSV');
+      await run(q, scoped(opts), 'CSV');
     },
     async insert(table, rows, opts) {
       if (rows.length === 0) return;
@@ -120,7 +147,8 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
   return {
     kind: 'clickhouse',
     database: cfg.database,
-    async query<T>(q: ChQuery, opts: ColumnQueryOptions) {
+    async query<T>(q: ChQuery, given: ColumnQueryOptions) {
+      const opts = scoped(given);
       const rs = await client.query({
         ...(await prepare(q, opts)),
         format: 'JSONEachRow',
@@ -130,11 +158,13 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
       });
       return rs.json<T>();
     },
-    async command(q, opts) {
+    async command(q, given) {
+      const opts = scoped(given);
       await client.command({ ...(await prepare(q, opts)), abort_signal: opts.signal, query_id: queryId(opts) });
     },
-    async insert(table, rows, opts) {
+    async insert(table, rows, given) {
       if (rows.length === 0) return;
+      const opts = scoped(given);
       await ensureReady();
       await client.insert({ table: ident(table).text, values: rows, format: 'JSONEachRow', abort_signal: opts.signal, query_id: queryId(opts) });
     },

@@ -44,6 +44,71 @@ export function authorizeRoute(provider: string, handler: string, summary: strin
   };
 }
 
+/**
+ * The provider callback of a flow bound to the browser that started it at /authorize (the login_binding cookie):
+ * a browser without that cookie is refused and nothing changes.
+ */
+function boundCallbackRoute(provider: string, handler: string, summary: string, result: { description: string; schema: unknown }): HandlerRoute {
+  const param = (name: string, description: string, required = false) => ({ name, in: 'query', required, schema: { type: 'string' }, description });
+  return {
+    kind: 'handler',
+    method: 'GET',
+    path: `/v1/user/authenticate/${provider}/callback`,
+    handler,
+    access: AccessClass.Public,
+    tag: 'identity',
+    summary,
+    openapi: {
+      parameters: [
+        param('state', 'the state of the authorization request', true),
+        param('code', 'the authorization code'),
+        param('iss', 'the issuer (RFC 9207), when the provider sends it'),
+        param('error', "the provider's error, e.g. access_denied"),
+        param('error_description', "the provider's error description"),
+      ],
+      responses: {
+        '200': { description: result.description, content: { 'application/json': { schema: result.schema } } },
+        '400': {
+          description: 'the request is unknown, used, expired, refused by the provider, or was started in another browser (no or another login_binding cookie); nothing changed',
+          content: errorBody,
+        },
+        '404': { description: 'the provider is not configured on this server', content: errorBody },
+        '409': { description: 'the identity at the provider already belongs to another account', content: errorBody },
+        '503': { description: 'the provider cannot be reached', content: errorBody },
+      },
+    },
+  };
+}
+
+const institutionalResult = {
+  type: 'object',
+  required: ['verified', 'account_type', 'affiliations', 'refresh_required', 'message'],
+  properties: {
+    verified: { type: 'boolean' },
+    account_type: { type: 'string', enum: ['REGULAR', 'ACADEMIC', 'SERVICE', 'SUPERUSER'] },
+    issuer: { type: ['string', 'null'] },
+    institution: { type: ['string', 'null'] },
+    email: { type: ['string', 'null'] },
+    email_domain: { type: ['string', 'null'] },
+    affiliations: { type: 'array', items: { type: 'string' } },
+    verified_at: { type: ['string', 'null'], format: 'date-time' },
+    refresh_required: { type: 'boolean' },
+    message: { type: 'string' },
+  },
+};
+
+const orcidResult = {
+  type: 'object',
+  required: ['linked'],
+  properties: {
+    linked: { type: 'boolean' },
+    orcid: { type: ['string', 'null'] },
+    orcid_url: { type: ['string', 'null'] },
+    name: { type: ['string', 'null'] },
+    linked_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+
 /** Institutional verification (spec 4.2, 5.8) and ORCID iD linking (5.7); docs/identity-providers.md. */
 export const institutionalRoutes: Route[] = [
   {
@@ -54,15 +119,13 @@ export const institutionalRoutes: Route[] = [
     tag: 'identity',
     summary: 'Academic metadata of the current user: account type, verified, institution, affiliations (verified=false before verification)',
   },
-  authorizeRoute('institutional', 'institutionalAuthorize', 'Starts institutional verification (OAuth 2.0 with PKCE): 302 to the institutional provider, or JSON with mode=json'),
-  {
-    kind: 'graphql',
-    method: 'GET',
-    path: '/v1/user/authenticate/institutional/callback',
-    field: 'Mutation.completeInstitutionalVerification',
-    tag: 'identity',
-    summary: 'Where the institutional provider sends the browser back; marks the account verified Academic. Refresh tokens afterwards.',
-  },
+  authorizeRoute('institutional', 'institutionalAuthorize', 'Starts institutional verification (OAuth 2.0 with PKCE): 302 to the institutional provider, or JSON with mode=json; both set the login_binding cookie only this browser can complete it with'),
+  boundCallbackRoute(
+    'institutional',
+    'institutionalCallback',
+    'Where the institutional provider sends the browser back (with the cookie set at /authorize); marks the account verified Academic. Refresh tokens afterwards.',
+    { description: 'the account is verified; the institutional metadata', schema: institutionalResult },
+  ),
   {
     kind: 'graphql',
     method: 'GET',
@@ -71,15 +134,13 @@ export const institutionalRoutes: Route[] = [
     tag: 'identity',
     summary: 'The ORCID iD linked to the current account (linked=false when none)',
   },
-  authorizeRoute('orcid', 'orcidAuthorize', 'Starts linking an ORCID iD to the current account (OAuth 2.0 with PKCE): 302 to the provider, or JSON with mode=json'),
-  {
-    kind: 'graphql',
-    method: 'GET',
-    path: '/v1/user/authenticate/orcid/callback',
-    field: 'Mutation.completeOrcidLink',
-    tag: 'identity',
-    summary: 'Where the researcher-ID provider sends the browser back; links the ORCID iD to the account that started the request',
-  },
+  authorizeRoute('orcid', 'orcidAuthorize', 'Starts linking an ORCID iD to the current account (OAuth 2.0 with PKCE): 302 to the provider, or JSON with mode=json; both set the login_binding cookie only this browser can complete it with'),
+  boundCallbackRoute(
+    'orcid',
+    'orcidCallback',
+    'Where the researcher-ID provider sends the browser back (with the cookie set at /authorize); links the ORCID iD to the account that started the request',
+    { description: 'the linked ORCID iD', schema: orcidResult },
+  ),
   {
     kind: 'graphql',
     method: 'DELETE',

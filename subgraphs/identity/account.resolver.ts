@@ -63,8 +63,9 @@ export class AuthResolver {
     @Arg('email', () => String) email: string,
     @Arg('password', () => String) password: string,
     @Arg('display_name', () => String) display_name: string,
+    @Ctx() ctx: RequestContext,
   ): Promise<Account> {
-    return toAccount(await this.accounts.register({ email, password, display_name }));
+    return toAccount(await this.accounts.register({ email, password, display_name }, ctx.clientIp));
   }
 
   @Mutation(() => Account, { description: 'Registers a verified Service account; needs the server’s service secret (REST: header X-Service-Secret).' })
@@ -72,16 +73,17 @@ export class AuthResolver {
   async registerServiceAccount(
     @Arg('email', () => String) email: string,
     @Arg('password', () => String) password: string,
-    @Arg('service_secret', () => String, { nullable: true }) service_secret?: string | null,
-    @Arg('display_name', () => String, { nullable: true }) display_name?: string | null,
+    @Arg('service_secret', () => String, { nullable: true }) service_secret: string | null | undefined,
+    @Arg('display_name', () => String, { nullable: true }) display_name: string | null | undefined,
+    @Ctx() ctx: RequestContext,
   ): Promise<Account> {
-    return toAccount(await this.accounts.registerService({ email, password, display_name, service_secret }));
+    return toAccount(await this.accounts.registerService({ email, password, display_name, service_secret }, ctx.clientIp));
   }
 
   @Mutation(() => TokenPair, { description: 'Exchanges email and password for an access and a refresh token.' })
   @Access(AccessClass.Public)
-  async login(@Arg('email', () => String) email: string, @Arg('password', () => String) password: string): Promise<TokenPair> {
-    return this.auth.login(email, password);
+  async login(@Arg('email', () => String) email: string, @Arg('password', () => String) password: string, @Ctx() ctx: RequestContext): Promise<TokenPair> {
+    return this.auth.login(email, password, ctx.clientIp);
   }
 
   @Mutation(() => TokenPair, { description: 'Rotates a refresh token: returns a new pair; the old refresh token is used up.' })
@@ -125,7 +127,7 @@ export class ProfileResolver {
   @Mutation(() => Profile, { description: 'Updates the caller’s profile; absent fields stay, null clears; a new email needs current_password.' })
   @Access(AccessClass.User)
   async updateProfile(@Ctx() ctx: RequestContext, @Arg('input', () => UpdateProfileInput) input: UpdateProfileInput): Promise<Profile> {
-    return toProfile(await this.profiles.update(ctx.viewer!.id, { ...input }));
+    return toProfile(await this.profiles.update(ctx.viewer!.id, { ...input }, { clientIp: ctx.clientIp, sessionId: ctx.viewer!.sessionId }));
   }
 
   @Mutation(() => Profile, { description: 'Sets the caller’s password: the first one needs only the token (accounts created by a social sign-in have none); replacing one needs current_password.' })
@@ -135,7 +137,7 @@ export class ProfileResolver {
     @Arg('new_password', () => String) new_password: string,
     @Arg('current_password', () => String, { nullable: true }) current_password?: string | null,
   ): Promise<Profile> {
-    return toProfile(await this.profiles.setPassword(ctx.viewer!.id, new_password, current_password));
+    return toProfile(await this.profiles.setPassword(ctx.viewer!.id, new_password, current_password, { clientIp: ctx.clientIp, sessionId: ctx.viewer!.sessionId }));
   }
 
   @Mutation(() => ScientistTag, { description: 'Generates the caller’s scientist tag, or returns the one already generated.' })

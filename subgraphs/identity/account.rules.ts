@@ -3,6 +3,8 @@ import { BadInput } from '../../lib/errors.js';
 
 /** Pure input rules of the identity subgraph: each throws BadInput naming the field and what is accepted. */
 
+/** RFC 5321's limit on a forward path, less its angle brackets. */
+export const EMAIL_MAX = 254;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 1024;
 export const DISPLAY_NAME_MAX = 100;
@@ -28,18 +30,26 @@ export interface NormalizedEmail {
  */
 export function normalizeEmail(input: string, field = 'email'): NormalizedEmail {
   const trimmed = String(input ?? '').trim().normalize('NFC');
+  if (trimmed.length > EMAIL_MAX) throw new BadInput(`${field}: at most ${EMAIL_MAX} characters (got ${trimmed.length})`);
   const at = trimmed.lastIndexOf('@');
   const local = at > 0 ? trimmed.slice(0, at) : '';
   const domain = at > 0 ? trimmed.slice(at + 1).toLowerCase() : '';
-  if (!LOCAL_PART.test(local) || !DOMAIN.test(domain) || trimmed.length > 254) {
+  if (!LOCAL_PART.test(local) || !DOMAIN.test(domain)) {
     throw new BadInput(`${field}: expected an email address like name@example.org`);
   }
   const email = `${local}@${domain}`;
   return { email, key: email.toLowerCase() };
 }
 
-/** The lookup key for a login attempt; never throws, so a malformed email is refused like an unknown one. */
-export const emailKeyForLogin = (input: string): string => String(input ?? '').trim().normalize('NFC').toLowerCase();
+/**
+ * The lookup key for a login attempt. A malformed email is refused like an unknown one (401), except one longer
+ * than any account can have: that is refused at once, before it costs a password check or reaches a store.
+ */
+export function emailKeyForLogin(input: string, field = 'email'): string {
+  const key = String(input ?? '').trim().normalize('NFC').toLowerCase();
+  if (key.length > EMAIL_MAX) throw new BadInput(`${field}: at most ${EMAIL_MAX} characters (got ${key.length})`);
+  return key;
+}
 
 export function validatePassword(password: string, email: NormalizedEmail, field = 'password'): void {
   const length = [...String(password ?? '')].length;
@@ -47,6 +57,25 @@ export function validatePassword(password: string, email: NormalizedEmail, field
     throw new BadInput(`${field}: must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long (got ${length})`);
   }
   if (password.trim().toLowerCase() === email.key) throw new BadInput(`${field}: must not be the email address`);
+}
+
+/** SUPERUSER_EMAIL and SUPERUSER_PASSWORD against the account rules, as start-up problems naming the variables. */
+export function bootstrapSuperUserProblems(input: { email: string; password: string }): string[] {
+  const problems: string[] = [];
+  const collect = (check: () => void) => {
+    try {
+      check();
+    } catch (e) {
+      if (!(e instanceof BadInput)) throw e;
+      problems.push(e.message);
+    }
+  };
+  let email: NormalizedEmail = { email: input.email, key: input.email.trim().toLowerCase() };
+  collect(() => {
+    email = normalizeEmail(input.email, 'SUPERUSER_EMAIL');
+  });
+  collect(() => validatePassword(input.password, email, 'SUPERUSER_PASSWORD'));
+  return problems;
 }
 
 export function validateDisplayName(input: string, field = 'display_name'): string {

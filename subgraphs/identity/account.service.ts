@@ -7,6 +7,7 @@ import { isUuid, newId } from '../../lib/ids.js';
 import { AccountStore, type Account } from './store/account.store.js';
 import { hashPassword } from './password.js';
 import { normalizeEmail, validateDisplayName, validatePassword } from './account.rules.js';
+import type { PasswordThrottle } from './password-throttle.service.js';
 
 export type { Account } from './store/account.store.js';
 
@@ -29,30 +30,38 @@ export class AccountService {
     private readonly accounts: AccountStore,
     private readonly config: Config,
     private readonly clock: Clock,
+    /** Absent for the admin side (tools, tests), which makes no requests on behalf of a client. */
+    private readonly throttle?: PasswordThrottle,
   ) {}
 
-  /** Spec 4.1: a Regular, unverified account. Throws BadInput for bad fields, Conflict for a taken email. */
-  async register(input: RegisterInput): Promise<Account> {
-    return this.create(input, 'REGULAR', false);
+  /**
+   * Spec 4.1: a Regular, unverified account. Throws BadInput for bad fields, Conflict for a taken email, and
+   * RateLimited when the client's password-check budget is spent (checked after the fields, before the hash).
+   */
+  async register(input: RegisterInput, clientIp?: string): Promise<Account> {
+    return this.create(input, 'REGULAR', false, () => this.throttle?.spend(clientIp));
   }
 
   /**
    * Spec 5.5: a verified Service account, only with the server's SERVICE_SECRET. The secret is checked before
    * anything else, so a caller without it learns nothing about the body or existing emails.
    */
-  async registerService(input: { email: string; password: string; display_name?: string | null; service_secret?: string | null }): Promise<Account> {
+  async registerService(
+    input: { email: string; password: string; display_name?: string | null; service_secret?: string | null },
+    clientIp?: string,
+  ): Promise<Account> {
     const expected = this.config.auth.serviceSecret;
     if (!expected) throw new Forbidden('service account registration is disabled on this server: SERVICE_SECRET is not set');
     if (!input.service_secret || !secretMatches(input.service_secret, expected)) {
       throw new Forbidden('the X-Service-Secret header is missing or wrong');
     }
-    return this.createServiceAccount(input);
+    return this.createServiceAccount(input, () => this.throttle?.spend(clientIp));
   }
 
   /** A verified Service account without the secret check: for the admin side (tools, tests) only. */
-  async createServiceAccount(input: { email: string; password: string; display_name?: string | null }): Promise<Account> {
+  async createServiceAccount(input: { email: string; password: string; display_name?: string | null }, beforeHash?: () => Promise<void> | undefined): Promise<Account> {
     const displayName = input.display_name ?? String(input.email ?? '').trim().split('@')[0];
-    return this.create({ email: input.email, password: input.password, display_name: displayName || 'service' }, 'SERVICE', true);
+    return this.create({ email: input.email, password: input.password, display_name: displayName || 'service' }, 'SERVICE', true, beforeHash);
   }
 
   /**
@@ -108,10 +117,11 @@ export class AccountService {
     return account;
   }
 
-  private async create(input: RegisterInput, accountType: AccountType, verified: boolean): Promise<Account> {
+  private async create(input: RegisterInput, accountType: AccountType, verified: boolean, beforeHash?: () => Promise<void> | undefined): Promise<Account> {
     const email = normalizeEmail(input.email);
     validatePassword(input.password, email);
     const displayName = validateDisplayName(input.display_name);
+    await beforeHash?.();
     return this.accounts.insert({
       id: newId(),
       email: email.email,

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
-import { BadInput, RateLimited, Unauthenticated } from '../../lib/errors.js';
+import { BadInput, Unauthenticated } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AccountStore, Account } from './store/account.store.js';
 import type { SessionStore } from './store/session.store.js';
 import { verifyPassword } from './password.js';
+import type { PasswordThrottle } from './password-throttle.service.js';
 import { emailKeyForLogin, PASSWORD_MAX } from './account.rules.js';
 import { ACCESS_TOKEN_TTL_SEC, REFRESH_TOKEN_TTL_SEC, type TokenChecker, type TokenSigner } from './token.service.js';
 
@@ -17,20 +18,9 @@ export interface TokenPair {
   refresh_expires_in: number;
 }
 
-/** Failed logins per email within the window before the account is locked. */
-export const LOGIN_FAILURE_THRESHOLD = 5;
-export const LOGIN_FAILURE_WINDOW_MS = 60 * 60 * 1000;
-/** The first lock lasts 15 s and doubles with each further failure, up to 15 minutes. */
-export const LOGIN_LOCK_BASE_MS = 15 * 1000;
-export const LOGIN_LOCK_MAX_MS = 15 * 60 * 1000;
-
-export function lockDurationMs(failures: number): number {
-  if (failures < LOGIN_FAILURE_THRESHOLD) return 0;
-  return Math.min(LOGIN_LOCK_MAX_MS, LOGIN_LOCK_BASE_MS * 2 ** Math.min(failures - LOGIN_FAILURE_THRESHOLD, 20));
-}
-
 const WRONG_CREDENTIALS = 'wrong email or password';
 const REUSED = 'this refresh token was already used or revoked: every session of that login is signed out; log in again';
+const CREDENTIALS_CHANGED = "this login was signed out because the account's password or email changed: log in again";
 
 const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
@@ -43,35 +33,35 @@ export class AuthService {
     private readonly checker: TokenChecker,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    private readonly throttle: PasswordThrottle,
   ) {}
 
   /**
-   * Spec 5.2. A wrong email and a wrong password get the same 401 after the same argon2 work. Failures are
-   * counted per email (registered or not) in the relational store; past the threshold the email is locked for
-   * a doubling period and answers 429 with Retry-After, without checking the password.
+   * Spec 5.2. A wrong email and a wrong password get the same 401 after the same argon2 work. The check runs inside
+   * the password throttle (per client IP budget, failures per email and IP, registered or not): past its limits
+   * login answers 429 with Retry-After without checking the password.
    */
-  async login(email: string, password: string): Promise<TokenPair> {
+  async login(email: string, password: string, clientIp: string | undefined): Promise<TokenPair> {
     if ([...String(password ?? '')].length > PASSWORD_MAX) throw new BadInput(`password: at most ${PASSWORD_MAX} characters`);
     const key = emailKeyForLogin(email);
-    const now = this.clock.now();
-    const state = await this.sessions.loginFailures(key);
-    if (state?.lockedUntil && state.lockedUntil > now) {
-      const retryAfter = Math.max(1, Math.ceil((state.lockedUntil.getTime() - now.getTime()) / 1000));
-      throw new RateLimited(`too many failed logins for this email: try again in ${retryAfter} s`, retryAfter);
-    }
-    const found = key.length <= 254 ? await this.accounts.findCredentials(key) : undefined;
-    const ok = await verifyPassword(found?.passwordHash, password);
-    if (!ok || !found) {
-      const failures = await this.sessions.recordLoginFailure(key, now, new Date(now.getTime() - LOGIN_FAILURE_WINDOW_MS));
-      const lockMs = lockDurationMs(failures);
-      if (lockMs > 0) {
-        await this.sessions.lockLogin(key, new Date(now.getTime() + lockMs));
-        this.log.warn({ failures, lockSeconds: lockMs / 1000 }, 'login locked after repeated failures');
-      }
-      throw new Unauthenticated(WRONG_CREDENTIALS);
-    }
-    if (state) await this.sessions.clearLoginFailures(key);
-    return this.startSession(found.account, 'password');
+    const checked: { account?: Account } = {};
+    const ok = await this.throttle.check(key, clientIp, async () => {
+      const found = key.length <= 254 ? await this.accounts.findCredentials(key) : undefined;
+      checked.account = found?.account;
+      return (await verifyPassword(found?.passwordHash, password)) && Boolean(found);
+    });
+    if (!ok || !checked.account) throw new Unauthenticated(WRONG_CREDENTIALS);
+    return this.startSession(checked.account, 'password');
+  }
+
+  /**
+   * Signs out every login of the account except `keepFamilyId` (the caller's own, when its access token names it;
+   * none otherwise): their refresh tokens stop working at once, their access tokens within 15 minutes.
+   */
+  async revokeOtherSessions(accountId: string, keepFamilyId: string | undefined): Promise<number> {
+    const revoked = await this.sessions.revokeAccountFamilies(accountId, keepFamilyId ?? null, 'credentials_changed', this.clock.now());
+    this.log.info({ accountId, keptFamilyId: keepFamilyId ?? null, revoked }, 'other sessions signed out after a credential change');
+    return revoked;
   }
 
   /**
@@ -97,6 +87,7 @@ export class AuthService {
     if (!consumed) {
       const stored = await this.sessions.findToken(claims.jti);
       if (!stored || stored.tokenHash !== hash) throw new Unauthenticated('invalid refresh token');
+      if (stored.familyRevokedReason === 'credentials_changed') throw new Unauthenticated(CREDENTIALS_CHANGED);
       if (stored.usedAt || stored.revokedAt || stored.familyRevokedAt) {
         await this.sessions.revokeFamily(stored.familyId, 'reuse', now);
         this.log.warn({ accountId: stored.accountId, familyId: stored.familyId }, 'refresh token reused: family revoked');
@@ -120,7 +111,8 @@ export class AuthService {
 
   private async issuePair(account: Account, familyId: string, newFamily: boolean): Promise<TokenPair> {
     const subject = { accountId: account.id, accountType: account.accountType, verified: account.verified };
-    const [access, refresh] = await Promise.all([this.signer.issue('access', subject), this.signer.issue('refresh', subject, familyId)]);
+    // Access tokens carry the family too, so a password change can tell the caller's own login from the others.
+    const [access, refresh] = await Promise.all([this.signer.issue('access', subject, familyId), this.signer.issue('refresh', subject, familyId)]);
     const row = {
       id: refresh.jti,
       familyId,

@@ -12,7 +12,9 @@ import { SessionStore } from './store/session.store.js';
 import { AccountService } from './account.service.js';
 import { AuthService } from './auth.service.js';
 import { ProfileService } from './profile.service.js';
-import { loadSigningKey, loadVerificationKeys, type SigningKey, type VerificationKeys } from './token.keys.js';
+import { PasswordThrottle } from './password-throttle.service.js';
+import { keyConfigProblems, loadSigningKey, loadVerificationKeys, type SigningKey, type VerificationKeys } from './token.keys.js';
+import { bootstrapSuperUserProblems } from './account.rules.js';
 import { PasetoTokenVerifier, TokenChecker, TokenSigner } from './token.service.js';
 import { AuthResolver, ProfileResolver, toPublicProfile } from './account.resolver.js';
 import { InstitutionalResolver } from './institutional.resolver.js';
@@ -58,9 +60,10 @@ export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
   const verificationKeys = once<VerificationKeys>(() => loadVerificationKeys(deps.config));
   const signer = new TokenSigner(signingKey, deps.clock);
   const checker = new TokenChecker(verificationKeys, deps.clock);
-  const accounts = new AccountService(accountStore, deps.config, deps.clock);
-  const auth = new AuthService(accountStore, new SessionStore(db), signer, checker, deps.clock, deps.log.child({ component: 'AuthService' }));
-  const profiles = new ProfileService(accountStore, deps.clock);
+  const throttle = new PasswordThrottle(deps.stores.limits, deps.config.limits, deps.clock, deps.log.child({ component: 'PasswordThrottle' }));
+  const accounts = new AccountService(accountStore, deps.config, deps.clock, throttle);
+  const auth = new AuthService(accountStore, new SessionStore(db), signer, checker, deps.clock, deps.log.child({ component: 'AuthService' }), throttle);
+  const profiles = new ProfileService(accountStore, deps.clock, throttle, auth);
 
   const Ping = pingResolver(SUBGRAPH_NAME);
   return buildFederatedSchema({
@@ -91,4 +94,10 @@ export async function onStart(deps: SubgraphDeps): Promise<void> {
     const { account, action } = await createAccountAdmin({ ...deps, db: deps.stores.relational.db }).createSuperUser(bootstrap);
     if (action !== 'unchanged') deps.log.info({ accountId: account.id, action }, 'bootstrap SuperUser ready');
   }
+}
+
+/** Start-up checks of the identity settings: the token keys, and the first-start SuperUser against the account rules. */
+export async function checkConfig(config: Config): Promise<string[]> {
+  const bootstrap = config.auth.bootstrapSuperUser;
+  return [...(await keyConfigProblems(config)), ...(bootstrap ? bootstrapSuperUserProblems(bootstrap) : [])];
 }

@@ -43,15 +43,23 @@ export class InstitutionalResolver {
     return toVerification(await this.service.verificationStatus(ctx.viewer!));
   }
 
-  @Mutation(() => AuthorizationRedirect, { name: 'startInstitutionalVerification', description: 'Starts institutional login (OAuth 2.0 authorization code with PKCE S256)' })
+  @Mutation(() => AuthorizationRedirect, {
+    name: 'startInstitutionalVerification',
+    description:
+      'Starts institutional login (OAuth 2.0 authorization code with PKCE S256), bound to the browser that will complete it: browser_binding is required and must come back to the callback in the login_binding cookie (GET /v1/user/authenticate/institutional/authorize does both)',
+  })
   @Access(AccessClass.User)
-  async startInstitutionalVerification(@Ctx() ctx: RequestContext): Promise<AuthorizationRedirect> {
-    return toRedirect(await this.service.startVerification(ctx.viewer!));
+  async startInstitutionalVerification(
+    @Ctx() ctx: RequestContext,
+    @Arg('browser_binding', () => String, { nullable: true }) browser_binding: string | null,
+  ): Promise<AuthorizationRedirect> {
+    return toRedirect(await this.service.startVerification(ctx.viewer!, browser_binding));
   }
 
   @Mutation(() => InstitutionalVerificationResult, {
     name: 'completeInstitutionalVerification',
-    description: 'Completes institutional login from the provider callback and marks the account that started it as verified academic',
+    description:
+      'Completes institutional login from the provider callback and marks the account that started it as verified academic; browser_binding must be the value the flow was started with (the callback route reads it from the cookie)',
   })
   @Access(AccessClass.Public)
   async completeInstitutionalVerification(
@@ -60,10 +68,11 @@ export class InstitutionalResolver {
     @Arg('iss', () => String, { nullable: true }) iss: string | null,
     @Arg('error', () => String, { nullable: true }) error: string | null,
     @Arg('error_description', () => String, { nullable: true }) error_description: string | null,
+    @Arg('browser_binding', () => String, { nullable: true }) browser_binding: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<InstitutionalVerificationResult> {
     const params: CallbackParams = { state, code, iss, error, error_description };
-    const { status, accountChanged } = await this.service.completeVerification(params, ctx.viewer);
+    const { status, accountChanged } = await this.service.completeVerification(params, ctx.viewer, browser_binding);
     return {
       ...toVerification(status),
       refresh_required: accountChanged,
@@ -77,13 +86,20 @@ export class InstitutionalResolver {
     return toOrcidLink(await this.service.orcidStatus(ctx.viewer!));
   }
 
-  @Mutation(() => AuthorizationRedirect, { name: 'startOrcidLink', description: 'Starts linking an ORCID iD to the current account (OAuth 2.0 authorization code with PKCE S256)' })
+  @Mutation(() => AuthorizationRedirect, {
+    name: 'startOrcidLink',
+    description:
+      'Starts linking an ORCID iD to the current account (OAuth 2.0 authorization code with PKCE S256), bound to the browser that will complete it like startInstitutionalVerification',
+  })
   @Access(AccessClass.User)
-  async startOrcidLink(@Ctx() ctx: RequestContext): Promise<AuthorizationRedirect> {
-    return toRedirect(await this.service.startOrcidLink(ctx.viewer!));
+  async startOrcidLink(
+    @Ctx() ctx: RequestContext,
+    @Arg('browser_binding', () => String, { nullable: true }) browser_binding: string | null,
+  ): Promise<AuthorizationRedirect> {
+    return toRedirect(await this.service.startOrcidLink(ctx.viewer!, browser_binding));
   }
 
-  @Mutation(() => OrcidLink, { name: 'completeOrcidLink', description: 'Completes ORCID iD linking from the provider callback' })
+  @Mutation(() => OrcidLink, { name: 'completeOrcidLink', description: 'Completes ORCID iD linking from the provider callback; browser_binding as for completeInstitutionalVerification' })
   @Access(AccessClass.Public)
   async completeOrcidLink(
     @Arg('state', () => String) state: string,
@@ -91,9 +107,10 @@ export class InstitutionalResolver {
     @Arg('iss', () => String, { nullable: true }) iss: string | null,
     @Arg('error', () => String, { nullable: true }) error: string | null,
     @Arg('error_description', () => String, { nullable: true }) error_description: string | null,
+    @Arg('browser_binding', () => String, { nullable: true }) browser_binding: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<OrcidLink> {
-    return toOrcidLink(await this.service.completeOrcidLink({ state, code, iss, error, error_description }, ctx.viewer));
+    return toOrcidLink(await this.service.completeOrcidLink({ state, code, iss, error, error_description }, ctx.viewer, browser_binding));
   }
 
   @Mutation(() => OrcidLink, { name: 'unlinkOrcid', description: 'Removes the linked ORCID iD from the current account' })

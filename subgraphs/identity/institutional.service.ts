@@ -10,7 +10,15 @@ import { AccountStore, type Account } from './store/account.store.js';
 import { AccountService } from './account.service.js';
 import { normalizeOrcid } from './account.rules.js';
 import { InstitutionalStore, type InstitutionalVerification, type LinkedIdentity } from './store/institutional.store.js';
-import { LoginFlowService, authorizePath, type AuthorizationRequest, type CallbackParams, type ProviderIdentity } from './login-flow.service.js';
+import {
+  BROWSER_BINDING_MIN_LENGTH,
+  LoginFlowService,
+  authorizePath,
+  hashBrowserBinding,
+  type AuthorizationRequest,
+  type CallbackParams,
+} from './login-flow.service.js';
+import type { PendingFlow } from './store/institutional.store.js';
 
 /**
  * What `GET /v1/user/authenticate/institutional` shows: the account's stored standing (`verified` is the account's
@@ -70,7 +78,10 @@ export function orcidIdFrom(subject: string): string | null {
 /**
  * Academic verification through the institutional login federation (spec 3, 5.8) and ORCID iD linking (spec 5.7),
  * both on the login-flow machinery. Completing a flow changes the account the flow was started for, never the
- * caller of the callback: the browser arrives there without a token.
+ * caller of the callback: the browser arrives there without a token. So each flow is bound to the browser that
+ * started it (a random value the authorize route keeps in an HttpOnly cookie, stored here as a hash) and only that
+ * browser can complete it: otherwise anyone could hand the provider URL to a person at an institution (or with an
+ * ORCID iD) and have that person's login verify their own account.
  */
 export class InstitutionalService {
   constructor(
@@ -82,17 +93,21 @@ export class InstitutionalService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  startVerification(viewer: Viewer): Promise<AuthorizationRequest> {
-    return this.flows.start('institutional', 'verify', viewer.id);
+  /** BadInput without a browser binding: the callback could not tell the starting browser from any other. */
+  startVerification(viewer: Viewer, binding: string | null | undefined): Promise<AuthorizationRequest> {
+    return this.flows.start('institutional', 'verify', viewer.id, { bindingHash: this.bindingHash(binding, 'institutional') });
   }
 
   /**
    * Marks the account that started the flow as ACADEMIC and verified, with the institution's claims as evidence.
    * SuperUser and Service accounts keep their type. Nothing changes unless the whole flow validates.
    */
-  async completeVerification(params: CallbackParams, caller: Viewer | null): Promise<{ status: VerificationStatus; accountChanged: boolean }> {
-    const identity = await this.flows.complete('institutional', params);
-    this.assertCaller(identity, caller, 'verify');
+  async completeVerification(
+    params: CallbackParams,
+    caller: Viewer | null,
+    binding: string | null | undefined,
+  ): Promise<{ status: VerificationStatus; accountChanged: boolean }> {
+    const identity = await this.flows.complete('institutional', params, (flow) => this.assertStarter(flow, caller, binding, 'verify'));
     const claims = institutionClaims(identity.claims);
     const now = this.clock.now();
     const result = await this.store.transaction(async (store, tx) => {
@@ -122,14 +137,13 @@ export class InstitutionalService {
     return { verified: account.verified, accountType: account.accountType, verification };
   }
 
-  startOrcidLink(viewer: Viewer): Promise<AuthorizationRequest> {
-    return this.flows.start('orcid', 'link', viewer.id);
+  startOrcidLink(viewer: Viewer, binding: string | null | undefined): Promise<AuthorizationRequest> {
+    return this.flows.start('orcid', 'link', viewer.id, { bindingHash: this.bindingHash(binding, 'orcid') });
   }
 
   /** Links the ORCID iD the provider authenticated to the account that started the flow and shows it on its profile. */
-  async completeOrcidLink(params: CallbackParams, caller: Viewer | null): Promise<OrcidStatus> {
-    const identity = await this.flows.complete('orcid', params);
-    this.assertCaller(identity, caller, 'link');
+  async completeOrcidLink(params: CallbackParams, caller: Viewer | null, binding: string | null | undefined): Promise<OrcidStatus> {
+    const identity = await this.flows.complete('orcid', params, (flow) => this.assertStarter(flow, caller, binding, 'link'));
     const orcid = orcidIdFrom(identity.subject);
     if (!orcid) throw new BadInput(`the researcher-ID provider returned "${identity.subject}", which is not an ORCID iD; nothing was linked`);
     const given = str(identity.claims.given_name);
@@ -170,14 +184,25 @@ export class InstitutionalService {
     return account;
   }
 
+  private bindingHash(binding: string | null | undefined, provider: 'institutional' | 'orcid'): string {
+    if (!binding || binding.length < BROWSER_BINDING_MIN_LENGTH) {
+      throw new BadInput(
+        `browser_binding: required (a random value of at least ${BROWSER_BINDING_MIN_LENGTH} characters); GET ${authorizePath(provider)} sets it in a cookie for the callback`,
+      );
+    }
+    return hashBrowserBinding(binding);
+  }
+
   /**
-   * A callback that does carry a token must come from the account that started the flow; the usual browser
-   * callback carries none, and then the state alone identifies the account.
+   * Runs on the consumed flow before the code is exchanged. The callback must come from the browser that started
+   * the flow (its binding cookie); one that also carries a token must carry the starting account's.
    */
-  private assertCaller(identity: ProviderIdentity, caller: Viewer | null, purpose: 'verify' | 'link'): void {
-    if (identity.flow.purpose !== purpose) throw new BadInput('state belongs to another kind of request');
-    if (caller && caller.id !== identity.flow.accountId) {
-      throw new BadInput(`this request was started by another account; nothing was changed. Start again at ${authorizePath(identity.flow.provider as LoginProviderName)}`);
+  private assertStarter(flow: PendingFlow, caller: Viewer | null, binding: string | null | undefined, purpose: 'verify' | 'link'): void {
+    const again = `Start again at ${authorizePath(flow.provider as LoginProviderName)}`;
+    if (flow.purpose !== purpose) throw new BadInput('state belongs to another kind of request');
+    if (caller && caller.id !== flow.accountId) throw new BadInput(`this request was started by another account; nothing was changed. ${again}`);
+    if (!flow.bindingHash || !binding || hashBrowserBinding(binding) !== flow.bindingHash) {
+      throw new BadInput(`this request was started in another browser (or its cookie is gone); nothing was changed. ${again} in the browser that completes it`);
     }
   }
 }

@@ -58,6 +58,11 @@ export interface ProviderIdentity {
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('base64url');
 
+/** A browser-binding value (kept in an HttpOnly cookie by the REST routes): random, at least 128 bits. */
+export const BROWSER_BINDING_MIN_LENGTH = 22;
+/** What a flow stores of its browser binding. */
+export const hashBrowserBinding = (binding: string) => createHash('sha256').update(binding, 'utf8').digest('base64url');
+
 /**
  * GitHub answers token errors with HTTP 200 and an `error` member; as a 400 they reach openid-client's error
  * handling like any other provider's (`bad_verification_code`, `incorrect_client_credentials`).

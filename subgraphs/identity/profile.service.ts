@@ -3,6 +3,8 @@ import { BadInput, Conflict, Forbidden, NotFound, Unauthenticated } from '../../
 import { isUuid } from '../../lib/ids.js';
 import type { AccountStore, Account, ProfilePatch } from './store/account.store.js';
 import { hashPassword, verifyPassword } from './password.js';
+import type { PasswordThrottle } from './password-throttle.service.js';
+import type { AuthService } from './auth.service.js';
 import {
   AFFILIATION_MAX,
   BIO_MAX,
@@ -28,10 +30,21 @@ export interface ProfileUpdate {
 
 const TAG_ATTEMPTS = 8;
 
+/** Who is asking for a credential change: the client's address (throttling) and its login (kept signed in). */
+export interface CredentialCaller {
+  clientIp?: string;
+  /** The refresh family the caller's access token belongs to; unknown for tokens that do not name one. */
+  sessionId?: string;
+}
+
+const WRONG_CURRENT = 'wrong current_password attempts for this account';
+
 export class ProfileService {
   constructor(
     private readonly accounts: AccountStore,
     private readonly clock: Clock,
+    private readonly throttle: PasswordThrottle,
+    private readonly auth: AuthService,
   ) {}
 
   /** The caller's own account; a token whose account was deleted is refused. */
@@ -43,9 +56,10 @@ export class ProfileService {
 
   /**
    * Updates the caller's profile. Changing the email needs `current_password` (a stolen access token alone
-   * cannot take over the account); a wrong one is 403, an email held by another account 409.
+   * cannot take over the account); a wrong one is 403, an email held by another account 409. The password check
+   * is throttled like a login, and a changed email signs out every other login of the account.
    */
-  async update(accountId: string, input: ProfileUpdate): Promise<Account> {
+  async update(accountId: string, input: ProfileUpdate, caller: CredentialCaller = {}): Promise<Account> {
     const current = await this.own(accountId);
     const patch: ProfilePatch = {};
     if (input.display_name !== undefined) {
@@ -60,7 +74,13 @@ export class ProfileService {
       const email = normalizeEmail(input.email);
       if (email.email !== current.email) {
         if (!input.current_password) throw new BadInput('current_password: required to change the email');
-        const ok = await verifyPassword(await this.accounts.passwordHash(accountId), input.current_password);
+        const currentPassword = input.current_password;
+        const ok = await this.throttle.check(
+          normalizeEmail(current.email).key,
+          caller.clientIp,
+          async () => verifyPassword(await this.accounts.passwordHash(accountId), currentPassword),
+          WRONG_CURRENT,
+        );
         if (!ok) throw new Forbidden('current_password does not match');
         patch.email = email.email;
         patch.emailKey = email.key;
@@ -71,25 +91,32 @@ export class ProfileService {
     if (Object.keys(patch).length === 0) return current;
     const updated = await this.accounts.updateProfile(accountId, patch, this.clock.now());
     if (!updated) throw new Unauthenticated('the account of this access token no longer exists');
+    if (patch.email) await this.auth.revokeOtherSessions(accountId, caller.sessionId);
     return updated;
   }
 
   /**
    * Sets the caller's password. An account created by a social sign-in has none, and its first password needs only
    * the access token (the person proved who they are at the provider); replacing an existing password needs
-   * `current_password`, like an email change: missing is 400, wrong is 403.
+   * `current_password`, like an email change: missing is 400, wrong is 403, checked within the password throttle.
+   * Every other login of the account is signed out afterwards; the caller's own stays.
    */
-  async setPassword(accountId: string, newPassword: string, currentPassword?: string | null): Promise<Account> {
+  async setPassword(accountId: string, newPassword: string, currentPassword?: string | null, caller: CredentialCaller = {}): Promise<Account> {
     const current = await this.own(accountId);
+    const email = normalizeEmail(current.email);
     const stored = await this.accounts.passwordHash(accountId);
     if (stored) {
       if (!currentPassword) throw new BadInput('current_password: required to change an existing password');
-      if (!(await verifyPassword(stored, currentPassword))) throw new Forbidden('current_password does not match');
+      const ok = await this.throttle.check(email.key, caller.clientIp, () => verifyPassword(stored, currentPassword), WRONG_CURRENT);
+      if (!ok) throw new Forbidden('current_password does not match');
     }
-    validatePassword(newPassword, normalizeEmail(current.email), 'new_password');
+    validatePassword(newPassword, email, 'new_password');
+    // The first password costs a hash but no check: it still takes its token.
+    if (!stored) await this.throttle.spend(caller.clientIp);
     if (!(await this.accounts.setPasswordHash(accountId, await hashPassword(newPassword), this.clock.now()))) {
       throw new Unauthenticated('the account of this access token no longer exists');
     }
+    await this.auth.revokeOtherSessions(accountId, caller.sessionId);
     return this.own(accountId);
   }
 

@@ -90,6 +90,22 @@ async function importPublic(paserk: string, source: string): Promise<PublicKey> 
   }
 }
 
+/** Problems with TOKEN_SECRET_KEY and TOKEN_PUBLIC_KEYS, each naming its variable (never the key itself). */
+export async function keyConfigProblems(config: Config): Promise<string[]> {
+  const problems: string[] = [];
+  if (config.auth.tokenSecretKey) {
+    await k4.ImportSecretKey(config.auth.tokenSecretKey as PaserkSecret).catch((e: Error) => {
+      problems.push(`TOKEN_SECRET_KEY: not a valid PASERK k4.secret key (${e.message})`);
+    });
+  }
+  for (const [i, paserk] of config.auth.tokenPublicKeys.entries()) {
+    await k4.ImportPublicKey(paserk as PaserkPublic).catch((e: Error) => {
+      problems.push(`TOKEN_PUBLIC_KEYS: entry ${i + 1} is not a valid PASERK k4.public key (${e.message})`);
+    });
+  }
+  return problems;
+}
+
 /** The key this instance signs tokens with. */
 export async function loadSigningKey(config: Config): Promise<SigningKey> {
   const paserk = await loadSecretPaserk(config);

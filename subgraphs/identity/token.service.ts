@@ -27,7 +27,7 @@ export interface TokenSubject {
 export interface VerifiedClaims extends TokenSubject {
   kind: TokenKind;
   jti: string;
-  /** Refresh tokens only: the family (one per login). */
+  /** The family (one per login): always in refresh tokens; in access tokens issued since they carry it. */
   familyId?: string;
   issuedAt: Date;
   expiresAt: Date;
@@ -89,7 +89,7 @@ export class TokenChecker {
       isUuid(claims.jti) &&
       ACCOUNT_TYPES.includes(accountType) &&
       typeof claims.verified === 'boolean' &&
-      (kind === 'access' || isUuid(claims.fam));
+      (kind === 'access' ? claims.fam === undefined || isUuid(claims.fam) : isUuid(claims.fam));
     if (!wellFormed) throw new Unauthenticated(`invalid ${what}: malformed claims`);
     return {
       kind,
@@ -97,7 +97,7 @@ export class TokenChecker {
       accountType,
       verified: claims.verified as boolean,
       jti: claims.jti!,
-      familyId: kind === 'refresh' ? (claims.fam as string) : undefined,
+      familyId: claims.fam as string | undefined,
       issuedAt: new Date(claims.iat!),
       expiresAt: new Date(claims.exp!),
     };
@@ -150,6 +150,6 @@ export class PasetoTokenVerifier implements TokenVerifier {
 
   async verifyAccessToken(token: string): Promise<Viewer> {
     const c = await this.checker.check(token, 'access');
-    return { id: c.accountId, accountType: c.accountType, verified: c.verified, tokenId: c.jti };
+    return { id: c.accountId, accountType: c.accountType, verified: c.verified, tokenId: c.jti, sessionId: c.familyId };
   }
 }

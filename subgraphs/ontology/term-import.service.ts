@@ -5,6 +5,7 @@ import { BadInput, Conflict } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { NewSynonym, NewTerm, TermChange, TermNode, TermStore } from './store/term.store.js';
 import { CODE_MAX, DESCRIPTION_MAX, LABEL_MAX, URI_MAX } from './term.rules.js';
+import { runTask } from '../../lib/workers/pool.js';
 
 /** Current form `code,label,uri,parent_code`; older form `name,vocabulary,parent_name,description` (spec 2.3). */
 export type CsvForm = 'current' | 'older';
@@ -194,7 +195,12 @@ export function planImport(form: CsvForm, rows: CsvTermRow[], existing: TermNode
   const stored = new Map(existing.map((t) => [t.code, t]));
   const storedById = new Map(existing.map((t) => [t.id, t]));
   const byLabel = new Map<string, TermNode[]>();
-  for (const t of existing) if (t.status === 'active') byLabel.set(t.label, [...(byLabel.get(t.label) ?? []), t]);
+  for (const t of existing) {
+    if (t.status !== 'active') continue;
+    const same = byLabel.get(t.label);
+    if (same) same.push(t);
+    else byLabel.set(t.label, [t]);
+  }
 
   const inFile = new Map<string, CsvTermRow>();
   for (const r of rows) {
@@ -272,6 +278,19 @@ export function planImport(form: CsvForm, rows: CsvTermRow[], existing: TermNode
   return { creates, updates, unchanged };
 }
 
+/** What a task of term-import.task.ts returns: its result, or the problem its input has. */
+export type TaskResult<T> = { ok: T } | { problem: { message: string; conflict: boolean } };
+
+// Named by URL, not imported: the task module runs on worker threads.
+const IMPORT_TASKS = new URL('./term-import.task.ts', import.meta.url);
+
+/** Runs a parse or plan step on a worker thread and turns a reported problem back into its error. */
+async function offThread<T>(name: 'parseCsvTask' | 'planImportTask', input: unknown): Promise<T> {
+  const result = await runTask<TaskResult<T>>(IMPORT_TASKS, name, input);
+  if ('ok' in result) return result.ok;
+  throw result.problem.conflict ? new Conflict(result.problem.message) : new BadInput(result.problem.message);
+}
+
 /** Bulk CSV import: all rows in one transaction, or none. */
 export class TermImportService {
   constructor(
@@ -290,16 +309,20 @@ export class TermImportService {
     if (vocabulary !== null && !VOCABULARY_NAME.test(vocabulary)) {
       throw new BadInput(`vocabulary: expected a vocabulary name in lower-case snake_case, such as brain_region (got ${JSON.stringify(vocabulary)})`);
     }
-    const parsed = parseTermCsv(p.csvData, vocabulary);
+    const parsed = await offThread<ParsedCsv>('parseCsvTask', { text: p.csvData, vocabulary });
     const groups = new Map<string, CsvTermRow[]>();
-    for (const r of parsed.rows) groups.set(r.vocabulary, [...(groups.get(r.vocabulary) ?? []), r]);
+    for (const r of parsed.rows) {
+      const group = groups.get(r.vocabulary);
+      if (group) group.push(r);
+      else groups.set(r.vocabulary, [r]);
+    }
     const names = [...groups.keys()].sort();
     const now = this.clock.now();
     const report: ImportReport = { created: 0, updated: 0, unchanged: 0, vocabularies: names, synonymsAdded: 0 };
     await this.store.transaction(async (tx) => {
       for (const name of names) await tx.lockVocabulary(name);
       for (const name of names) {
-        const plan = planImport(parsed.form, groups.get(name)!, await tx.vocabularyNodes(name));
+        const plan = await offThread<ImportPlan>('planImportTask', { form: parsed.form, rows: groups.get(name)!, existing: await tx.vocabularyNodes(name) });
         await tx.ensureVocabulary(name, names.length === 1 ? (p.vocabularyDescription ?? null) : null, now);
         await tx.insertTerms(plan.creates, now);
         await tx.updateTerms(plan.updates, now);

@@ -30,6 +30,7 @@ export class TermValidationResolver {
         replaced_by: r.replacedBy,
         suggestions: r.suggestions,
       })),
+      suggestions_omitted: report.suggestionsOmitted,
     };
   }
 }

@@ -1,4 +1,4 @@
-import { Field, Float, ID, ObjectType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A short reference to a term.' })
 export class TermRef {
@@ -61,4 +61,10 @@ export class TermValidation {
 
   @Field(() => [TermValidationResult], { description: 'one result per value, in request order' })
   results!: TermValidationResult[];
+
+  @Field(() => Int, {
+    description:
+      'distinct values that needed suggestions beyond the first 1,000 of the request: they are classified but their suggestions are empty; send them again in a smaller batch to get suggestions',
+  })
+  suggestions_omitted!: number;
 }

@@ -1,48 +1,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
-import { createTestEngines, startTestApp, call, gql, type TestEngines } from '../../lib/testkit/app.js';
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-/** Serves one subgraph alone in its own process, as an operator would with npm run subgraph. */
-async function serveSubgraph(name: string, engines: TestEngines): Promise<{ url: string; logs: () => string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  let out = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'gateway/cli/serve-subgraph.ts', name, '--port', String(port)], {
-    cwd: root,
-    env: { ...process.env, ...engines.env, LOG_LEVEL: 'info', NODE_ENV: 'test' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = `http://127.0.0.1:${port}/graphql`;
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (child.exitCode !== null) throw new Error(`subgraph exited: ${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    logs: () => out,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+import { createTestEngines, startTestApp, call, gql } from '../../lib/testkit/app.js';
+import { freePort, serveSubgraph } from '../../lib/testkit/processes.js';
 
 describe('gateway over remote subgraphs', () => {
   const cleanups: (() => Promise<void>)[] = [];

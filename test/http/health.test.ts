@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
+import { freePort } from '../../lib/testkit/processes.js';
 import { startTestApp, call } from '../../lib/testkit/app.js';
 
 const hasClickhouseServer = (() => {
@@ -14,14 +14,6 @@ const hasClickhouseServer = (() => {
     return false;
   }
 })();
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 const script = path.resolve(import.meta.dirname, '../../scripts/clickhouse-server.sh');
 

@@ -58,6 +58,11 @@ describe('GET /openapi.json and /docs', () => {
       page.on('request', (req) => {
         if (!req.url().startsWith(t.url) && !req.url().startsWith('data:')) external.push(req.url());
       });
+      // The pages run under their own Content-Security-Policy: nothing they need may be blocked by it.
+      const blocked: string[] = [];
+      page.on('console', (msg) => {
+        if (/Content Security Policy/i.test(msg.text())) blocked.push(msg.text());
+      });
       await page.goto(`${t.url}/docs`);
       await page.waitForSelector('.swagger-ui .opblock', { timeout: 30_000 });
       const title = await page.textContent('.swagger-ui .info .title');
@@ -68,6 +73,10 @@ describe('GET /openapi.json and /docs', () => {
 
       await page.goto(`${t.url}/graphql`);
       await page.waitForSelector('.graphiql-container', { timeout: 30_000 });
+      // The explorer runs its example query against /graphql.
+      await page.click('.graphiql-execute-button');
+      await page.waitForFunction(() => document.querySelector('.graphiql-response')?.textContent?.includes('"status": "ok"'), undefined, { timeout: 30_000 });
+      expect(blocked).toEqual([]);
     } finally {
       await browser.close();
     }

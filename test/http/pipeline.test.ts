@@ -1,16 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import net from 'node:net';
 import http from 'node:http';
-import { generateKeyPairSync } from 'node:crypto';
 import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
+import { paserkSecret } from '../../lib/testkit/keys.js';
 import { isUuidV7 } from '../../lib/ids.js';
-
-/** A fresh Ed25519 key as PASERK k4.secret (seed followed by public key, base64url). */
-function paserkSecret(): string {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const jwk = privateKey.export({ format: 'jwk' });
-  return `k4.secret.${Buffer.concat([Buffer.from(jwk.d!, 'base64url'), Buffer.from(jwk.x!, 'base64url')]).toString('base64url')}`;
-}
 
 /** A TCP server that accepts connections and never answers: a component that hangs. */
 async function blackHole(): Promise<{ url: string; close: () => Promise<void> }> {

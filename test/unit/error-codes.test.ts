@@ -1,5 +1,20 @@
 import { describe, it, expect } from 'vitest';
-import { BadInput, Conflict, Forbidden, NotFound, RateLimited, Timeout, Unauthenticated, PayloadTooLarge, ServiceUnavailable, statusForCode, codeOf } from '../../lib/errors.js';
+import {
+  BadInput,
+  Conflict,
+  Forbidden,
+  HeadersTooLarge,
+  NotFound,
+  RateLimited,
+  Timeout,
+  Unauthenticated,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  UnsupportedMediaType,
+  UriTooLong,
+  statusForCode,
+  codeOf,
+} from '../../lib/errors.js';
 import { restMessage } from '../../rest-compat/sofa.js';
 import { maskServerErrors } from '../../gateway/app.js';
 
@@ -13,6 +28,9 @@ describe('error codes', () => {
       [new Timeout(), 408],
       [new Conflict('x'), 409],
       [new PayloadTooLarge(), 413],
+      [new UriTooLong(), 414],
+      [new UnsupportedMediaType(), 415],
+      [new HeadersTooLarge(), 431],
       [new RateLimited(), 429],
       [new ServiceUnavailable('x'), 503],
     ];

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
-import { loginFailures, refreshFamilies, refreshTokens } from './tables.js';
+import { refreshFamilies, refreshTokens } from './tables.js';
 import { query, toDate, toDateOrNull } from './db.js';
 
 export interface NewRefreshToken {
@@ -24,12 +24,11 @@ export interface StoredRefreshToken {
   usedAt: Date | null;
   revokedAt: Date | null;
   familyRevokedAt: Date | null;
+  familyRevokedReason: RevokeReason | null;
 }
 
-export interface LoginFailureState {
-  failures: number;
-  lockedUntil: Date | null;
-}
+/** Why a family was revoked: logged out, a refresh token replayed, or the account's password or email changed. */
+export type RevokeReason = 'logout' | 'reuse' | 'credentials_changed';
 
 export class SessionStore {
   constructor(private readonly db: Db) {}
@@ -88,11 +87,12 @@ export class SessionStore {
       used_at: string | null;
       revoked_at: string | null;
       family_revoked_at: string | null;
+      family_revoked_reason: RevokeReason | null;
     }>(
       this.db,
       'SessionStore.findToken',
       sql`/* SessionStore.findToken */
-        select t.id, t.family_id, t.account_id, t.token_hash, t.expires_at, t.used_at, t.revoked_at, f.revoked_at as family_revoked_at
+        select t.id, t.family_id, t.account_id, t.token_hash, t.expires_at, t.used_at, t.revoked_at, f.revoked_at as family_revoked_at, f.revoked_reason as family_revoked_reason
         from ${refreshTokens} t join ${refreshFamilies} f on f.id = t.family_id
         where t.id = ${id}`,
     );
@@ -107,12 +107,13 @@ export class SessionStore {
         usedAt: toDateOrNull(r.used_at),
         revokedAt: toDateOrNull(r.revoked_at),
         familyRevokedAt: toDateOrNull(r.family_revoked_at),
+        familyRevokedReason: r.family_revoked_reason,
       }
     );
   }
 
   /** Revokes a family and every token in it; the first reason recorded is kept. */
-  async revokeFamily(familyId: string, reason: 'logout' | 'reuse', now: Date): Promise<void> {
+  async revokeFamily(familyId: string, reason: RevokeReason, now: Date): Promise<void> {
     await query(
       this.db,
       'SessionStore.revokeFamily',
@@ -127,42 +128,25 @@ export class SessionStore {
     );
   }
 
-  async loginFailures(emailKey: string): Promise<LoginFailureState | undefined> {
-    const rows = await query<{ failures: number; locked_until: string | null }>(
-      this.db,
-      'SessionStore.loginFailures',
-      sql`/* SessionStore.loginFailures */ select failures, locked_until from ${loginFailures} where email_key = ${emailKey}`,
-    );
-    return rows[0] && { failures: rows[0].failures, lockedUntil: toDateOrNull(rows[0].locked_until) };
-  }
-
   /**
-   * Counts one failed login for the email key in a single upsert: failures older than the window start a new
-   * count. Returns the count, so the caller can set a lock.
+   * Revokes every live family of the account (and their tokens) except `keepFamilyId`, in one statement. Returns
+   * how many families were revoked.
    */
-  async recordLoginFailure(emailKey: string, now: Date, windowStart: Date): Promise<number> {
-    const rows = await query<{ failures: number }>(
+  async revokeAccountFamilies(accountId: string, keepFamilyId: string | null, reason: RevokeReason, now: Date): Promise<number> {
+    const rows = await query<{ revoked: number | string }>(
       this.db,
-      'SessionStore.recordLoginFailure',
-      sql`/* SessionStore.recordLoginFailure */
-        insert into ${loginFailures} as lf (email_key, failures, window_started_at) values (${emailKey}, 1, ${now.toISOString()})
-        on conflict (email_key) do update set
-          failures = case when lf.window_started_at < ${windowStart.toISOString()} then 1 else lf.failures + 1 end,
-          window_started_at = case when lf.window_started_at < ${windowStart.toISOString()} then ${now.toISOString()} else lf.window_started_at end
-        returning failures`,
+      'SessionStore.revokeAccountFamilies',
+      sql`/* SessionStore.revokeAccountFamilies */
+        with families as (
+          update ${refreshFamilies} set revoked_at = ${now.toISOString()}, revoked_reason = ${reason}
+          where account_id = ${accountId} and revoked_at is null and (${keepFamilyId}::uuid is null or id <> ${keepFamilyId}::uuid)
+          returning id
+        ), tokens as (
+          update ${refreshTokens} set revoked_at = ${now.toISOString()}
+          where family_id in (select id from families) and revoked_at is null
+        )
+        select count(*) as revoked from families`,
     );
-    return Number(rows[0].failures);
-  }
-
-  async lockLogin(emailKey: string, until: Date): Promise<void> {
-    await query(
-      this.db,
-      'SessionStore.lockLogin',
-      sql`/* SessionStore.lockLogin */ update ${loginFailures} set locked_until = ${until.toISOString()} where email_key = ${emailKey}`,
-    );
-  }
-
-  async clearLoginFailures(emailKey: string): Promise<void> {
-    await query(this.db, 'SessionStore.clearLoginFailures', sql`/* SessionStore.clearLoginFailures */ delete from ${loginFailures} where email_key = ${emailKey}`);
+    return Number(rows[0]?.revoked ?? 0);
   }
 }

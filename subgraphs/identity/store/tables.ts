@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** The identity subgraph's Postgres schema; other identity table files add their tables to it. */
 export const identity = pgSchema('identity');
@@ -39,7 +39,7 @@ export const refreshFamilies = identity.table(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     revokedAt: timestamp({ withTimezone: true }),
-    /** logout | reuse | expired */
+    /** logout | reuse | credentials_changed (the account's password or email changed) */
     revokedReason: text(),
   },
   (t) => [index().on(t.accountId)],
@@ -64,14 +64,3 @@ export const refreshTokens = identity.table(
   },
   (t) => [index().on(t.familyId)],
 );
-
-/**
- * Failed logins per email key, whether or not an account has that email, so throttling reveals nothing about
- * which emails are registered. Kept in the relational store because several processes may answer logins.
- */
-export const loginFailures = identity.table('login_failures', {
-  emailKey: text().primaryKey(),
-  failures: integer().notNull(),
-  windowStartedAt: timestamp({ withTimezone: true }).notNull(),
-  lockedUntil: timestamp({ withTimezone: true }),
-});

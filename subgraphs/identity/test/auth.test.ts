@@ -82,7 +82,7 @@ describe('POST /v1/user/auth/login', () => {
     expect(wrongPassword.body).toEqual(unknownEmail.body);
   });
 
-  it('locks an email after five failures, answers 429 with Retry-After, and unlocks after the delay', async () => {
+  it('locks an email for the address that failed five times, answers 429 with Retry-After, and unlocks after the delay', async () => {
     const u = await createUser(t);
     for (let i = 0; i < 5; i++) expectError(await login(t, u.email, `wrong-${i}`), 401);
     const locked = await login(t, u.email, u.password);

@@ -30,6 +30,8 @@ const IDENTITIES = {
   'dave@example.edu': { email: 'dave@example.edu', email_verified: true, idp_name: 'Example University', affiliation: 'member@example.edu' },
   'frank@example.edu': { email: 'frank@example.edu', email_verified: true, idp_name: 'Example University', affiliation: 'member@example.edu' },
   'erin@example.edu': { email: 'erin@example.edu', email_verified: true, idp_name: 'Example University', affiliation: 'faculty@example.edu' },
+  'grace@example.edu': { email: 'grace@example.edu', email_verified: true, idp_name: 'Example University', affiliation: 'faculty@example.edu' },
+  'heidi@example.edu': { email: 'heidi@example.edu', email_verified: true, idp_name: 'Example University', affiliation: 'staff@example.edu' },
   [ORCID_ID]: { given_name: 'Josiah', family_name: 'Carberry' },
 };
 
@@ -74,17 +76,20 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
     await op?.close();
   });
 
-  /** What the user's client does: GET the authorize route with its token, read where to send the browser. */
-  async function authorize(u: TestUser, provider = 'institutional'): Promise<URL> {
+  /**
+   * What the user's page does: GET the authorize route with its token, read where to send the browser. The browser
+   * keeps the binding cookie the route sets (`cookie`, ready for a Cookie header).
+   */
+  async function authorize(u: TestUser, provider = 'institutional'): Promise<URL & { cookie: string }> {
     const r = await call(t.url, 'GET', `/v1/user/authenticate/${provider}/authorize?mode=json`, { token: u.accessToken });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return new URL(r.body.authorization_url);
+    return Object.assign(new URL(r.body.authorization_url), { cookie: r.headers.get('set-cookie')!.split(';')[0] });
   }
 
-  /** The browser at the provider: logs in as `subject`, comes back to the service's callback without a token. */
-  async function completeAt(url: URL, subject: string) {
+  /** The browser at the provider: logs in as `subject`, comes back to the service's callback with its cookie, without a token. */
+  async function completeAt(url: URL & { cookie: string }, subject: string) {
     op.loginAs(subject);
-    return call(t.url, 'GET', await followToService(url.href, PUBLIC_URL));
+    return call(t.url, 'GET', await followToService(url.href, PUBLIC_URL), { headers: { cookie: url.cookie } });
   }
 
   /** The check every Academic-only field runs before its resolver (the same context the HTTP host builds). */
@@ -109,6 +114,9 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
     });
     expect(start.status).toBe(302);
     expect(start.headers.get('cache-control')).toBe('no-store');
+    // The browser binding: only the browser holding this cookie can complete the verification.
+    const setCookie = start.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/^login_binding=[A-Za-z0-9_-]{43}; Path=\/v1\/user\/authenticate\/institutional\/callback; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/);
     const location = new URL(start.headers.get('location')!);
     expect(location.origin).toBe(op.issuer);
     expect(Object.fromEntries(location.searchParams)).toMatchObject({
@@ -125,8 +133,9 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
     op.loginAs('alice@example.edu');
     const callback = await followToService(location.href, PUBLIC_URL);
     expect(callback.startsWith('/v1/user/authenticate/institutional/callback?')).toBe(true);
-    const done = await call(t.url, 'GET', callback);
+    const done = await call(t.url, 'GET', callback, { headers: { cookie: setCookie.split(';')[0] } });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.headers.get('set-cookie')).toMatch(/^login_binding=; .*Max-Age=0/);
     expect(done.body).toMatchObject({
       verified: true,
       account_type: 'ACADEMIC',
@@ -158,8 +167,8 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
     const url = await authorize(u);
     op.loginAs('bob@example.edu');
     const callback = await followToService(url.href, PUBLIC_URL);
-    expect((await call(t.url, 'GET', callback)).status).toBe(200);
-    const again = await call(t.url, 'GET', callback);
+    expect((await call(t.url, 'GET', callback, { headers: { cookie: url.cookie } })).status).toBe(200);
+    const again = await call(t.url, 'GET', callback, { headers: { cookie: url.cookie } });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ error: expect.stringMatching(/state is unknown or was already used/) });
   });
@@ -170,7 +179,7 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
     op.loginAs('carol@example.edu');
     const callback = await followToService(url.href, PUBLIC_URL);
     clock.advance(10 * 60 * 1000 + 1000);
-    const late = await call(t.url, 'GET', callback);
+    const late = await call(t.url, 'GET', callback, { headers: { cookie: url.cookie } });
     expect(late.status).toBe(400);
     expect(late.body.error).toMatch(/expired/);
     await expectUnchanged(u);
@@ -208,8 +217,11 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
     expect(missing.status).toBe(400);
 
     const u = await createUser(t);
-    const state = (await authorize(u)).searchParams.get('state')!;
-    const denied = await call(t.url, 'GET', `/v1/user/authenticate/institutional/callback?state=${state}&error=access_denied&error_description=user+cancelled`);
+    const started = await authorize(u);
+    const state = started.searchParams.get('state')!;
+    const denied = await call(t.url, 'GET', `/v1/user/authenticate/institutional/callback?state=${state}&error=access_denied&error_description=user+cancelled`, {
+      headers: { cookie: started.cookie },
+    });
     expect(denied.status).toBe(400);
     expect(denied.body.error).toMatch(/access_denied \(user cancelled\)/);
     await expectUnchanged(u);
@@ -230,11 +242,49 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
     const other = await createUser(t);
     const url = await authorize(starter);
     op.loginAs('frank@example.edu');
-    const r = await call(t.url, 'GET', await followToService(url.href, PUBLIC_URL), { token: other.accessToken });
+    const r = await call(t.url, 'GET', await followToService(url.href, PUBLIC_URL), { token: other.accessToken, headers: { cookie: url.cookie } });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(/started by another account; nothing was changed/);
     await expectUnchanged(starter);
     await expectUnchanged(other);
+  });
+
+  it('a Regular user who hands the provider URL to someone at an institution stays Regular: a callback without the starting browser\'s cookie is refused', async () => {
+    const requester = await createUser(t);
+    const url = await authorize(requester);
+    // Someone else's browser: logs in at their institution and arrives at the callback without the cookie.
+    op.loginAs('grace@example.edu');
+    const callback = await followToService(url.href, PUBLIC_URL);
+    const r = await call(t.url, 'GET', callback);
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: expect.stringMatching(/started in another browser \(or its cookie is gone\); nothing was changed\. Start again at \/v1\/user\/authenticate\/institutional\/authorize/) });
+    await expectUnchanged(requester);
+    // The state is used up: the requester cannot replay the callback with the cookie either.
+    expect((await call(t.url, 'GET', callback, { headers: { cookie: url.cookie } })).status).toBe(400);
+    await expectUnchanged(requester);
+    // And Grace's institutional identity is still free to verify her own account.
+    const grace = await createUser(t);
+    expect((await completeAt(await authorize(grace), 'grace@example.edu')).status).toBe(200);
+  });
+
+  it('a callback with another browser\'s binding cookie is refused and nothing changes', async () => {
+    const requester = await createUser(t);
+    const url = await authorize(requester);
+    const otherBrowser = await authorize(await createUser(t));
+    const r = await completeAt(Object.assign(url, { cookie: otherBrowser.cookie }), 'heidi@example.edu');
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/started in another browser/);
+    await expectUnchanged(requester);
+  });
+
+  it('an ORCID iD cannot be linked from a browser other than the one that asked', async () => {
+    const u = await createUser(t);
+    const url = await authorize(u, 'orcid');
+    op.loginAs(ORCID_ID);
+    const r = await call(t.url, 'GET', await followToService(url.href, PUBLIC_URL));
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/started in another browser/);
+    expect((await call(t.url, 'GET', '/v1/user/authenticate/orcid', { token: u.accessToken })).body).toMatchObject({ linked: false });
   });
 
   it('a SuperUser keeps its type and gets the institutional metadata', async () => {
@@ -259,9 +309,16 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
     expect((await call(t.url, 'GET', '/v1/user/authenticate/institutional')).status).toBe(401);
   });
 
-  it('GraphQL clients start verification with a mutation and read the metadata with a query', async () => {
+  it('GraphQL clients start verification with a mutation and a browser binding, and read the metadata with a query', async () => {
     const u = await createUser(t);
-    const started = await gql(t.url, 'mutation { startInstitutionalVerification { authorization_url expires_at } }', {}, u.accessToken);
+    const unbound = await gql(t.url, 'mutation { startInstitutionalVerification { authorization_url } }', {}, u.accessToken);
+    expect(unbound.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/^browser_binding: required/) });
+    const started = await gql(
+      t.url,
+      'mutation($b: String) { startInstitutionalVerification(browser_binding: $b) { authorization_url expires_at } }',
+      { b: 'a-random-value-kept-in-a-cookie-by-the-page' },
+      u.accessToken,
+    );
     expect(started.body.data.startInstitutionalVerification.authorization_url).toContain('code_challenge_method=S256');
     const status = await gql(t.url, '{ institutionalVerification { verified account_type affiliations } }', {}, u.accessToken);
     expect(status.body.data.institutionalVerification).toEqual({ verified: false, account_type: 'REGULAR', affiliations: [] });
@@ -272,8 +329,9 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
     expect((await call(t.url, 'GET', '/v1/user/authenticate/orcid', { token: u.accessToken })).body).toMatchObject({ linked: false, orcid: null });
     const url = await authorize(u, 'orcid');
     expect(url.searchParams.get('scope')).toBe('openid');
+    expect(url.cookie).toMatch(/^login_binding=/);
     op.loginAs(ORCID_ID);
-    const done = await call(t.url, 'GET', await followToService(url.href, PUBLIC_URL));
+    const done = await call(t.url, 'GET', await followToService(url.href, PUBLIC_URL), { headers: { cookie: url.cookie } });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(done.body).toMatchObject({ linked: true, orcid: ORCID_ID, orcid_url: `https://orcid.org/${ORCID_ID}`, name: 'Josiah Carberry' });
 

@@ -137,3 +137,51 @@ describe('GET /v1/user/profile/{user_id}', () => {
     expect(r.body.errors[0].message).toMatch(/Cannot query field "email"/);
   });
 });
+
+describe('credential changes and other logins', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  const login = async (email: string, password: string) => {
+    const r = await call(t.url, 'POST', '/v1/user/auth/login', { body: { email, password } });
+    expect(r.status).toBe(200);
+    return r.body as { access_token: string; refresh_token: string };
+  };
+  const refresh = (refresh_token: string) => call(t.url, 'POST', '/v1/user/auth/refresh', { body: { refresh_token } });
+
+  it('a password change signs out every other login and keeps the one that made it', async () => {
+    const u = await createUser(t);
+    const laptop = await login(u.email, u.password);
+    const phone = await login(u.email, u.password);
+    const changed = await call(t.url, 'POST', '/v1/user/auth/password', {
+      token: laptop.access_token,
+      body: { new_password: 'a fresh passphrase', current_password: u.password },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expectError(await refresh(phone.refresh_token), 401, /password or email changed: log in again/);
+    expectError(await refresh(u.refreshToken), 401, /password or email changed/);
+    const kept = await refresh(laptop.refresh_token);
+    expect(kept.status).toBe(200);
+    expect((await call(t.url, 'GET', '/v1/user/profile', { token: kept.body.access_token })).status).toBe(200);
+    expect((await call(t.url, 'POST', '/v1/user/auth/login', { body: { email: u.email, password: 'a fresh passphrase' } })).status).toBe(200);
+  });
+
+  it('an email change signs out every other login and keeps the one that made it', async () => {
+    const u = await createUser(t);
+    const other = await login(u.email, u.password);
+    const ok = await patch(t, u.accessToken, { email: `moved-${randomUUID()}@example.org`, current_password: u.password });
+    expect(ok.status).toBe(200);
+    expectError(await refresh(other.refresh_token), 401, /password or email changed/);
+    expect((await refresh(u.refreshToken)).status).toBe(200);
+  });
+
+  it('a profile change that keeps the email signs nobody out', async () => {
+    const u = await createUser(t);
+    const other = await login(u.email, u.password);
+    expect((await patch(t, u.accessToken, { bio: 'Still here.', email: u.email })).status).toBe(200);
+    expect((await refresh(other.refresh_token)).status).toBe(200);
+  });
+});

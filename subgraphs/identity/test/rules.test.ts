@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { normalizeEmail, normalizeOrcid, orcidCheckCharacter, scientistTagFor, validateLinks, validatePassword } from '../account.rules.js';
-import { lockDurationMs } from '../auth.service.js';
+import { lockDurationMs } from '../password-throttle.service.js';
 import { paserkPublicId } from '../token.keys.js';
 
 describe('account rules', () => {

@@ -1,3 +1,4 @@
+import { throwIfRequestAborted } from '../../../lib/request-scope.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
 import { BadInput, Conflict } from '../../../lib/errors.js';
@@ -126,6 +127,34 @@ function driverError(e: unknown): { code?: string; constraint?: string } | undef
     cur = cur.cause as typeof cur;
   }
   return undefined;
+}
+
+/** Terms per write statement pair: under about 100 ms each on the embedded engine. */
+const WRITE_CHUNK = 200;
+
+function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/** New terms ordered so that a parent given in the same batch comes before its children. */
+function parentsFirst(terms: readonly NewTerm[]): NewTerm[] {
+  const inBatch = new Map(terms.map((t) => [t.id, t]));
+  const placed = new Set<string>();
+  const out: NewTerm[] = [];
+  for (const start of terms) {
+    const pending: NewTerm[] = [];
+    let cur: NewTerm | undefined = start;
+    // Walk up to the first placed or stored ancestor; the plan has already refused cycles.
+    while (cur && !placed.has(cur.id) && !pending.includes(cur)) {
+      pending.push(cur);
+      cur = cur.parentId ? inBatch.get(cur.parentId) : undefined;
+    }
+    for (let i = pending.length - 1; i >= 0; i--) {
+      placed.add(pending[i].id);
+      out.push(pending[i]);
+    }
+  }
+  return out;
 }
 
 /**
@@ -360,36 +389,39 @@ export class TermStore {
   }
 
   /**
-   * Inserts terms and their code and label names in two statements. Parents may be later in the batch: the
-   * foreign key is checked at the end of the statement.
+   * Inserts terms and their code and label names, WRITE_CHUNK terms per statement pair. Terms are written parents
+   * first, so every statement's foreign keys hold on their own. Bounded statements let the embedded engine answer
+   * other callers between them, and a request that is aborted stops at the next one (its transaction rolls back).
    */
   async insertTerms(terms: NewTerm[], now: Date): Promise<void> {
-    if (terms.length === 0) return;
-    const batch = terms.map((t) => ({
-      id: t.id,
-      vocabulary: t.vocabulary,
-      code: t.code,
-      label: t.label,
-      uri: t.uri,
-      parent_id: t.parentId,
-      description: t.description,
-      metadata: t.metadata,
-    }));
-    await this.run(
-      'insertTerms',
-      sql`INSERT INTO ontology.terms (id, vocabulary, code, label, uri, parent_id, description, metadata, status, created_at, updated_at)
-          SELECT x.id, x.vocabulary, x.code, x.label, x.uri, x.parent_id, x.description, coalesce(x.metadata, '{}'::jsonb), 'active', ${now}, ${now}
-          FROM jsonb_to_recordset(${jsonParam(batch)})
-            AS x(id uuid, vocabulary text, code text, label text, uri text, parent_id uuid, description text, metadata jsonb)`,
-    );
-    await this.run(
-      'insertTermNames',
-      sql`INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm)
-          SELECT x.id, x.vocabulary, k.kind, k.name, lower(unaccent(k.name))
-          FROM jsonb_to_recordset(${jsonParam(batch.map(({ id, vocabulary, code, label }) => ({ id, vocabulary, code, label })))})
-            AS x(id uuid, vocabulary text, code text, label text)
-          CROSS JOIN LATERAL (VALUES ('code', x.code), ('label', x.label)) AS k(kind, name)`,
-    );
+    for (const chunk of chunks(parentsFirst(terms), WRITE_CHUNK)) {
+      throwIfRequestAborted();
+      const batch = chunk.map((t) => ({
+        id: t.id,
+        vocabulary: t.vocabulary,
+        code: t.code,
+        label: t.label,
+        uri: t.uri,
+        parent_id: t.parentId,
+        description: t.description,
+        metadata: t.metadata,
+      }));
+      await this.run(
+        'insertTerms',
+        sql`INSERT INTO ontology.terms (id, vocabulary, code, label, uri, parent_id, description, metadata, status, created_at, updated_at)
+            SELECT x.id, x.vocabulary, x.code, x.label, x.uri, x.parent_id, x.description, coalesce(x.metadata, '{}'::jsonb), 'active', ${now}, ${now}
+            FROM jsonb_to_recordset(${jsonParam(batch)})
+              AS x(id uuid, vocabulary text, code text, label text, uri text, parent_id uuid, description text, metadata jsonb)`,
+      );
+      await this.run(
+        'insertTermNames',
+        sql`INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm)
+            SELECT x.id, x.vocabulary, k.kind, k.name, lower(unaccent(k.name))
+            FROM jsonb_to_recordset(${jsonParam(batch.map(({ id, vocabulary, code, label }) => ({ id, vocabulary, code, label })))})
+              AS x(id uuid, vocabulary text, code text, label text)
+            CROSS JOIN LATERAL (VALUES ('code', x.code), ('label', x.label)) AS k(kind, name)`,
+      );
+    }
   }
 
   /**
@@ -397,7 +429,14 @@ export class TermStore {
    * label entries in term_names.
    */
   async updateTerms(changes: TermChange[], now: Date): Promise<void> {
-    if (changes.length === 0) return;
+    // A parent moved within the same import may be updated in a later chunk; the tree is whole again at commit.
+    for (const chunk of chunks(changes, WRITE_CHUNK)) {
+      throwIfRequestAborted();
+      await this.updateChunk(chunk, now);
+    }
+  }
+
+  private async updateChunk(changes: TermChange[], now: Date): Promise<void> {
     const batch = changes.map((c) => ({
       id: c.id,
       set_label: c.label !== undefined,

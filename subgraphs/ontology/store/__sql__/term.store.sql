@@ -73,15 +73,15 @@
           ) s;
 
 /* TermStore.insertTerms */ INSERT INTO ontology.terms (id, vocabulary, code, label, uri, parent_id, description, metadata, status, created_at, updated_at)
-          SELECT x.id, x.vocabulary, x.code, x.label, x.uri, x.parent_id, x.description, coalesce(x.metadata, '{}'::jsonb), 'active', $1, $2
-          FROM jsonb_to_recordset($3::jsonb)
-            AS x(id uuid, vocabulary text, code text, label text, uri text, parent_id uuid, description text, metadata jsonb);
+            SELECT x.id, x.vocabulary, x.code, x.label, x.uri, x.parent_id, x.description, coalesce(x.metadata, '{}'::jsonb), 'active', $1, $2
+            FROM jsonb_to_recordset($3::jsonb)
+              AS x(id uuid, vocabulary text, code text, label text, uri text, parent_id uuid, description text, metadata jsonb);
 
 /* TermStore.insertTermNames */ INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm)
-          SELECT x.id, x.vocabulary, k.kind, k.name, lower(unaccent(k.name))
-          FROM jsonb_to_recordset($1::jsonb)
-            AS x(id uuid, vocabulary text, code text, label text)
-          CROSS JOIN LATERAL (VALUES ('code', x.code), ('label', x.label)) AS k(kind, name);
+            SELECT x.id, x.vocabulary, k.kind, k.name, lower(unaccent(k.name))
+            FROM jsonb_to_recordset($1::jsonb)
+              AS x(id uuid, vocabulary text, code text, label text)
+            CROSS JOIN LATERAL (VALUES ('code', x.code), ('label', x.label)) AS k(kind, name);
 
 /* TermStore.updateTerms */ UPDATE ontology.terms t SET
             label = CASE WHEN x.set_label THEN x.label ELSE t.label END,

@@ -1,0 +1,36 @@
+import { startTestApp } from '../lib/testkit/app.js';
+import { createUser } from '../lib/testkit/users.js';
+import { pollHealth, startHeavyRequests } from '../lib/testkit/heavy-requests.js';
+import { percentile } from './lib.js';
+
+/**
+ * How fast GET /health answers while the heaviest requests a caller can send run beside it: a maximal term
+ * validation (10,000 unknown values), a 60,000-row CSV import, a 200-alias query and the largest query the limits
+ * allow. The baseline is /health on the same idle service in the same run; the goal is every answer within 200 ms.
+ */
+export default async function responsivenessBench(): Promise<void> {
+  const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000', REQUEST_TIMEOUT_MS: '300000' });
+  try {
+    const su = await createUser(t, { accountType: 'SUPERUSER' });
+    let idleDone: () => void = () => {};
+    const idle = pollHealth(t.url, new Promise<void>((r) => (idleDone = r)));
+    setTimeout(() => idleDone(), 3000);
+    const baseline = (await idle).map((s) => s.ms).sort((a, b) => a - b);
+
+    const heavy = startHeavyRequests(t, { superuserToken: su.accessToken });
+    const loaded = await pollHealth(t.url, heavy);
+    const outcomes = await heavy;
+    const ms = loaded.map((s) => s.ms).sort((a, b) => a - b);
+    const line = (name: string, xs: number[], statuses: string) =>
+      `  ${name.padEnd(34)} ${String(xs.length).padStart(5)} answers   p50 ${percentile(xs, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(xs, 99).toFixed(1).padStart(7)} ms   max ${xs[xs.length - 1].toFixed(1).padStart(7)} ms   ${statuses}`;
+    console.log(`workload: GET /health polled one at a time every 25 ms, ${t.app.stores.relational.kind} + ${t.app.stores.column.kind}; heavy requests started together:`);
+    console.log(`  ${outcomes.map((o) => `${o.name} -> ${o.status} in ${(o.ms / 1000).toFixed(1)} s`).join('; ')}`);
+    console.log(line('GET /health, idle (baseline)', baseline, ''));
+    const over = loaded.filter((s) => s.ms > 200).length;
+    const statuses = `${loaded.filter((s) => s.status === 200).length} x 200, ${loaded.filter((s) => s.status !== 200).length} other; ${over} over 200 ms`;
+    console.log(line('GET /health, under the heavy requests', ms, statuses));
+    console.log(`  p99 under load is x${(percentile(ms, 99) / percentile(baseline, 99)).toFixed(1)} the idle p99`);
+  } finally {
+    await t.close();
+  }
+}

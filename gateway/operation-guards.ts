@@ -1,0 +1,91 @@
+import { BREAK, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { BadInput } from '../lib/errors.js';
+
+export interface OperationGuardOptions {
+  /** GRAPHQL_INTROSPECTION: whether `__schema` and `__type` are answered. */
+  introspection: boolean;
+}
+
+const NUL_MESSAGE = 'contains a NUL character (\\u0000), which is not accepted';
+
+/**
+ * Where a string literal of the operation holds a NUL character, as the dotted argument and input field names
+ * leading to it (`input.display_name`); undefined when none does. PostgreSQL cannot store NUL in text, so such a
+ * value would fail deep in a store as a 500.
+ */
+export function nulInDocument(document: DocumentNode): string | undefined {
+  let found: string | undefined;
+  visit(document, {
+    StringValue(node, _key, parent, _path, ancestors) {
+      if (!node.value.includes('\0')) return undefined;
+      const names: string[] = [];
+      // `ancestors` stops short of the parent (the argument, for a top-level literal).
+      for (const a of [...ancestors, parent] as ReadonlyArray<ASTNode | ReadonlyArray<ASTNode> | undefined>) {
+        if (!a) continue;
+        if ('kind' in a && (a.kind === Kind.ARGUMENT || a.kind === Kind.OBJECT_FIELD)) names.push(a.name.value);
+        if ('kind' in a && a.kind === Kind.VARIABLE_DEFINITION) names.push(a.variable.name.value);
+      }
+      found = names.join('.') || 'a string';
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+/** Where a variable's value (strings and keys, at any depth) holds a NUL character: `terms[2]`, `input.bio`. */
+export function nulInVariables(variables: Record<string, unknown> | undefined): string | undefined {
+  // An explicit stack: variables arrive from anyone, and their nesting must not be able to overflow ours.
+  const stack: [unknown, string][] = Object.entries(variables ?? {}).map(([name, value]) => [value, name]);
+  while (stack.length) {
+    const [value, where] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return where;
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push([item, `${where}[${i}]`]));
+    } else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\0')) return where;
+        stack.push([item, `${where}.${key}`]);
+      }
+    }
+  }
+  return undefined;
+}
+
+function asksForSchema(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value !== '__schema' && node.name.value !== '__type') return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+// Apollo answers errors thrown before execution with 500 unless they carry their status.
+const refusal = (message: string) => new BadInput(message, { http: { status: 400 } });
+
+/**
+ * Refuses, before execution and with a 400 naming the argument, operations that would fail deep inside a store:
+ * NUL characters in string literals or variables. Also refuses introspection when GRAPHQL_INTROSPECTION is off.
+ * Runs for /graphql and for every REST route, which execute through the same server.
+ */
+export function operationGuardsPlugin(opts: OperationGuardOptions): ApolloServerPlugin<BaseContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, request }) {
+          if (!opts.introspection && asksForSchema(document)) {
+            throw refusal('GraphQL introspection (__schema, __type) is turned off on this server (GRAPHQL_INTROSPECTION=false)');
+          }
+          // A NUL can only be written as an escape in GraphQL text (a raw one is a syntax error), hence the cheap test.
+          const where = (typeof request.query !== 'string' || request.query.includes('\\u') ? nulInDocument(document) : undefined) ?? nulInVariables(request.variables);
+          if (where) throw refusal(`${where}: ${NUL_MESSAGE}`);
+        },
+      };
+    },
+  };
+}

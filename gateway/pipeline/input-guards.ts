@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
+import { BadInput } from '../../lib/errors.js';
+import { sendAppError } from './errors.js';
+
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. No operation takes more than a few levels; deeper
+ * bodies only exist to exhaust the stack of whatever walks them after parsing (a 500 instead of a 400).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Credentials never travel in a URL: URLs are kept in proxy and server logs, browser history and Referer headers.
+ * A query parameter with one of these names is refused on every route, whatever the route does with it.
+ */
+const CREDENTIAL_PARAM = /^(?:.*_)?(?:password|passwd|passphrase|secret|token)$|^(?:api_?key|login_code|authorization)$/i;
+
+/** True when `text` nests arrays and objects deeper than `max`; one pass over the text, strings skipped. */
+export function jsonNestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      // Jump to the closing quote: one not preceded by an odd number of backslashes.
+      let end = text.indexOf('"', i + 1);
+      while (end > 0) {
+        let slashes = 0;
+        for (let j = end - 1; text.charCodeAt(j) === 0x5c; j--) slashes++;
+        if (slashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      if (end < 0) return false; // unterminated: JSON.parse reports it
+      i = end;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The first problem of a query string or path parameters, as a message naming the parameter; undefined when fine. */
+function parameterProblem(kind: 'query' | 'path', params: unknown): string | undefined {
+  if (!params || typeof params !== 'object') return undefined;
+  for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
+    if (kind === 'query' && CREDENTIAL_PARAM.test(name)) {
+      return `query parameter ${name}: credentials are not accepted in the URL (URLs end up in logs and browser history); send them in the JSON request body, and access tokens in the Authorization header`;
+    }
+    const values = Array.isArray(value) ? value : [value];
+    if (name.includes('\0') || values.some((v) => typeof v === 'string' && v.includes('\0'))) {
+      return `${kind} parameter ${name.replace(/\0/g, '\\u0000')}: contains a NUL character (\\u0000), which is not accepted`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Cheap checks of what arrives from anyone before any of it reaches an operation: the JSON body's nesting depth
+ * (before it is parsed), and credentials or NUL characters in the URL's parameters. Strings inside GraphQL
+ * operations and their variables are checked by gateway/operation-guards.ts.
+ */
+export function registerInputGuards(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonNestingExceeds(body as string, MAX_JSON_DEPTH)) {
+      done(new BadInput(`the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const problem = parameterProblem('query', request.query) ?? parameterProblem('path', request.params);
+    if (problem) return sendAppError(reply, new BadInput(problem));
+  });
+}

@@ -1,0 +1,15 @@
+import type { Config } from '../config.js';
+import type { Limits, LimitsLog } from './limits.js';
+import { MemoryLimits } from './memory.js';
+import { RedisLimits } from './redis.js';
+
+/**
+ * Opens the configured backend: Redis when REDIS_URL is set (falling back to this process's counters while it
+ * does not answer; see RedisLimits), otherwise in-process counters.
+ */
+export async function openLimits(config: Config['limits'], log: LimitsLog): Promise<Limits> {
+  if (!config.redisUrl) return new MemoryLimits();
+  const limits = new RedisLimits(config.redisUrl, config.redisKeyPrefix, log);
+  await limits.connected();
+  return limits;
+}

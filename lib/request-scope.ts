@@ -1,0 +1,36 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Timeout } from './errors.js';
+
+/**
+ * What every store call made on behalf of a request can see without being handed it: the request id (query
+ * names, ClickHouse query ids) and the signal that aborts when the request times out or its client goes away.
+ * The pipeline opens the scope when a request arrives, so it reaches in-process subgraphs, services, stores and
+ * worker tasks alike; code may still pass a signal explicitly, which wins.
+ */
+export interface RequestScope {
+  requestId: string;
+  signal: AbortSignal;
+}
+
+const storage = new AsyncLocalStorage<RequestScope>();
+
+/** Runs `fn` (and everything it starts) inside `scope`. */
+export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
+  return storage.run(scope, fn);
+}
+
+/** The scope of the request being served, if any (CLIs, start-up and background work have none). */
+export function currentRequestScope(): RequestScope | undefined {
+  return storage.getStore();
+}
+
+/** Throws the request's abort reason when it has been aborted; a cheap check between chunks of work. */
+export function throwIfRequestAborted(signal: AbortSignal | undefined = currentRequestScope()?.signal): void {
+  if (signal?.aborted) throw abortError(signal);
+}
+
+/** The error thrown when a request's work stops because the request was aborted: a Timeout, never a 500. */
+export function abortError(signal: AbortSignal): Timeout {
+  const reason = signal.reason instanceof Error ? signal.reason.message : 'request aborted';
+  return new Timeout(`the work behind this request was stopped: ${reason}`);
+}

@@ -1,0 +1,67 @@
+import type { TestApp } from './app.js';
+
+/** A CSV of `rows` terms in a ten-way tree, in the current import form (code,label,uri,parent_code). */
+export function syntheticTermCsv(rows: number, prefix = 'T'): string {
+  const lines = ['code,label,uri,parent_code'];
+  for (let i = 0; i < rows; i++) {
+    lines.push(`${prefix}${i},Synthetic term ${i} of a load test,http://example.org/terms/${prefix}${i},${i > 0 ? `${prefix}${Math.floor((i - 1) / 10)}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+export interface HeavyOutcome {
+  name: string;
+  status: number;
+  ms: number;
+}
+
+async function timed(name: string, run: () => Promise<Response>): Promise<HeavyOutcome> {
+  const started = performance.now();
+  const res = await run();
+  await res.arrayBuffer();
+  return { name, status: res.status, ms: Math.round(performance.now() - started) };
+}
+
+/**
+ * The requests that once stalled the whole service, started together: a maximal term validation (every value
+ * unknown, so each needs suggestions), a large CSV import by a SuperUser, a 200-alias query and the largest query
+ * the limits allow. Resolves with each one's status and duration.
+ */
+export function startHeavyRequests(t: TestApp, opts: { superuserToken: string; importRows?: number; validateTerms?: number }): Promise<HeavyOutcome[]> {
+  const json = { 'content-type': 'application/json' };
+  const terms = Array.from({ length: opts.validateTerms ?? 10_000 }, (_, i) => `zzq unknown value ${i} ${(i * 7919).toString(36)}`);
+  const aliases = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
+  return Promise.all([
+    timed('validate', () => fetch(`${t.url}/v1/ontology/terms/validate`, { method: 'POST', headers: json, body: JSON.stringify({ terms }) })),
+    timed('import', () =>
+      fetch(`${t.url}/v1/ontology/import-csv?vocabulary=load_test`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/csv', authorization: `Bearer ${opts.superuserToken}` },
+        body: syntheticTermCsv(opts.importRows ?? 60_000),
+      }),
+    ),
+    timed('200 aliases', () => fetch(`${t.url}/graphql`, { method: 'POST', headers: json, body: JSON.stringify({ query: aliases(200, 'terms(limit: 1000) { items { id label } }') }) })),
+    timed('largest allowed query', () =>
+      fetch(`${t.url}/graphql`, { method: 'POST', headers: json, body: JSON.stringify({ query: aliases(10, 'terms(limit: 1000) { total items { id code label synonyms } }') }) }),
+    ),
+  ]);
+}
+
+/** Polls GET /health one request at a time until `until` settles; returns each answer's latency and status. */
+export async function pollHealth(url: string, until: Promise<unknown>, pauseMs = 25): Promise<{ ms: number; status: number; at: number; body?: unknown }[]> {
+  let done = false;
+  void until.finally(() => {
+    done = true;
+  });
+  const samples: { ms: number; status: number; at: number; body?: unknown }[] = [];
+  const first = performance.now();
+  while (!done) {
+    const started = performance.now();
+    const res = await fetch(`${url}/health`);
+    const body = await res.json();
+    // The report is kept when it says something is wrong, so a failure shows which component.
+    samples.push({ ms: performance.now() - started, status: res.status, at: Math.round(started - first), ...(res.status === 200 ? {} : { body }) });
+    await new Promise((r) => setTimeout(r, pauseMs));
+  }
+  return samples;
+}
