@@ -30,6 +30,8 @@ export default async function responsivenessBench(): Promise<void> {
     const statuses = `${loaded.filter((s) => s.status === 200).length} x 200, ${loaded.filter((s) => s.status !== 200).length} other; ${over} over 200 ms`;
     console.log(line('GET /health, under the heavy requests', ms, statuses));
     console.log(`  p99 under load is x${(percentile(ms, 99) / percentile(baseline, 99)).toFixed(1)} the idle p99`);
+    const slowest = [...loaded].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    console.log(`  slowest answers (ms at s since the start): ${slowest.map((s) => `${s.ms.toFixed(0)} at ${(s.at / 1000).toFixed(1)}`).join(', ')}`);
   } finally {
     await t.close();
   }

@@ -1,5 +1,6 @@
 import { loadConfig, ConfigError } from '../lib/config.js';
 import { createApp } from './app.js';
+import { closeWorkerPool } from '../lib/workers/pool.js';
 
 /** Starts the service; configuration problems are printed together and exit 1. */
 async function main() {
@@ -8,6 +9,7 @@ async function main() {
   await app.http.listen({ host: config.http.host, port: config.http.port });
   const stop = async () => {
     await app.close();
+    await closeWorkerPool();
     process.exit(0);
   };
   process.once('SIGINT', stop);

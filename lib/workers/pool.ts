@@ -41,11 +41,6 @@ export async function runTask<T>(moduleUrl: URL, name: string, input: unknown, o
   }
 }
 
-/** Statistics for /health-style reporting and benchmarks. */
-export function workerPoolStats(): { threads: number; queued: number; completed: number } {
-  return pool ? { threads: pool.threads.length, queued: pool.queueSize, completed: pool.completed } : { threads: 0, queued: 0, completed: 0 };
-}
-
 /** Stops the pool's threads (at process shutdown); a later task starts a new pool. */
 export async function closeWorkerPool(): Promise<void> {
   const p = pool;

@@ -1,4 +1,5 @@
 import { AccessClass } from '../../lib/access.js';
+import { CALLBACK_PARAMETERS } from './callback-parameters.js';
 import type { HandlerRoute, Route } from '../route-table.js';
 
 export const authorizationRedirect = {
@@ -49,7 +50,6 @@ export function authorizeRoute(provider: string, handler: string, summary: strin
  * a browser without that cookie is refused and nothing changes.
  */
 function boundCallbackRoute(provider: string, handler: string, summary: string, result: { description: string; schema: unknown }): HandlerRoute {
-  const param = (name: string, description: string, required = false) => ({ name, in: 'query', required, schema: { type: 'string' }, description });
   return {
     kind: 'handler',
     method: 'GET',
@@ -59,13 +59,7 @@ function boundCallbackRoute(provider: string, handler: string, summary: string, 
     tag: 'identity',
     summary,
     openapi: {
-      parameters: [
-        param('state', 'the state of the authorization request', true),
-        param('code', 'the authorization code'),
-        param('iss', 'the issuer (RFC 9207), when the provider sends it'),
-        param('error', "the provider's error, e.g. access_denied"),
-        param('error_description', "the provider's error description"),
-      ],
+      parameters: CALLBACK_PARAMETERS,
       responses: {
         '200': { description: result.description, content: { 'application/json': { schema: result.schema } } },
         '400': {

@@ -1,4 +1,5 @@
 import { AccessClass } from '../../lib/access.js';
+import { CALLBACK_PARAMETERS } from './callback-parameters.js';
 import type { HandlerRoute, Route } from '../route-table.js';
 import { authorizationRedirect, authorizeRoute, errorBody } from './institutional.routes.js';
 
@@ -71,7 +72,6 @@ function loginRoute(provider: string, label: string): HandlerRoute {
 }
 
 function callbackRoute(provider: string, label: string): HandlerRoute {
-  const param = (name: string, description: string, required = false) => ({ name, in: 'query', required, schema: { type: 'string' }, description });
   return {
     kind: 'handler',
     method: 'GET',
@@ -81,13 +81,7 @@ function callbackRoute(provider: string, label: string): HandlerRoute {
     tag: 'identity',
     summary: `Where ${label} sends the browser back: completes a sign-in or a link`,
     openapi: {
-      parameters: [
-        param('state', 'the state of the authorization request', true),
-        param('code', 'the authorization code'),
-        param('iss', 'the issuer (RFC 9207), when the provider sends it'),
-        param('error', "the provider's error, e.g. access_denied"),
-        param('error_description', "the provider's error description"),
-      ],
+      parameters: CALLBACK_PARAMETERS,
       responses: {
         '302': {
           description: 'a sign-in started with mode=redirect: to LOGIN_RETURN_URL with login_code (single use, 60 s) and provider; never tokens',
