@@ -18,7 +18,7 @@ import { registerPipeline } from './pipeline/index.js';
 import { clientErrorHandler, frameworkErrorHandler, sendError } from './pipeline/errors.js';
 import { operationGuardsPlugin } from './operation-guards.js';
 import { operationLimits } from './operation-limits.js';
-import { narrowEmbeddedFiles, prepareStart } from './startup.js';
+import { prepareStart } from './startup.js';
 import { composeSupergraph, createGateway, type Composition } from './compose.js';
 import { checkHealth } from './health.js';
 import { SUBGRAPHS } from './subgraphs.js';
@@ -83,7 +83,6 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   await prepareStart(config, http.log);
   // Stores first: the pipeline's rate limit keeps its buckets in the shared limits.
   const stores = await openStores(config, http.log.child({ component: 'limits' }));
-  await narrowEmbeddedFiles(config);
   await registerPipeline(http, config, stores.limits);
   http.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
 

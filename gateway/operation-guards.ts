@@ -65,8 +65,11 @@ function asksForSchema(document: DocumentNode): boolean {
   return found;
 }
 
-// Apollo answers errors thrown before execution with 500 unless they carry their status.
-const refusal = (message: string) => new BadInput(message, { http: { status: 400 } });
+/**
+ * The error a plugin throws to refuse an operation before it runs. Apollo answers errors thrown before execution
+ * with 500 unless they carry their status.
+ */
+export const refusal = (message: string) => new BadInput(message, { http: { status: 400 } });
 
 /**
  * Refuses, before execution and with a 400 naming the argument, operations that would fail deep inside a store:

@@ -1,14 +1,14 @@
-import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
+import { Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { Config } from '../lib/config.js';
+import { refusal } from './operation-guards.js';
 
 export type OperationLimits = Config['limits']['operation'];
 
 /** Arguments that bound how many items a list field returns. */
 const SIZE_ARGUMENTS = ['limit', 'first'];
 
-const refusal = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
 
 /** The parts of a schema type this estimate reads; duck-typed, since the gateway's graphql may be another copy. */
 interface TypeLike {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, SUBGRAPH_NAMES, type Config, type SubgraphName } from '../lib/config.js';
-import { narrowModes, secureDataDir } from '../lib/data-dir.js';
+import { secureDataDir } from '../lib/data-dir.js';
 import { SUBGRAPHS } from './subgraphs.js';
 
 /**
@@ -19,12 +19,4 @@ export async function prepareStart(
   });
   if (problems.length) throw new ConfigError(problems);
   if (warning) log.warn({ dataDir: config.dataDir }, warning);
-}
-
-/**
- * Once the stores are open: PGlite sets the modes of the database it initialises itself (0666), past the umask,
- * so its directory is narrowed to the owner afterwards. Files it creates later follow PostgreSQL's 0600.
- */
-export async function narrowEmbeddedFiles(config: Config): Promise<void> {
-  if (config.relational.kind === 'pglite') await narrowModes(config.relational.dataDir);
 }

@@ -11,7 +11,7 @@ import { buildRequestContext } from '../lib/auth/context-builder.js';
 import { registerPipeline } from './pipeline/index.js';
 import { fastifyOptions, maskServerErrors } from './app.js';
 import { SUBGRAPHS } from './subgraphs.js';
-import { narrowEmbeddedFiles, prepareStart } from './startup.js';
+import { prepareStart } from './startup.js';
 import { createTokenVerifier } from './token-verifier.js';
 
 export interface SubgraphServer {
@@ -34,7 +34,6 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
   });
   await prepareStart(config, http.log, [name]);
   const stores = await openStores(config, http.log.child({ component: 'limits' }));
-  await narrowEmbeddedFiles(config);
   // Its own bucket scope: a request through the gateway has already taken a token there.
   await registerPipeline(http, config, stores.limits, `subgraph-${name}`);
   const deps = { config, stores, clock: opts.clock ?? systemClock, log: http.log.child({ subgraph: name }) };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
@@ -8,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pgTypes from 'pg';
 import type { RelationalConfig } from '../config.js';
 import { abortError, currentRequestScope } from '../request-scope.js';
+import { narrowModes } from '../data-dir.js';
 
 /** The Drizzle handle every store uses; the same type on PGlite and PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -46,7 +48,7 @@ export async function openRelational(cfg: RelationalConfig): Promise<RelationalS
 interface Engine {
   stop(): Promise<void>;
   /** A round trip to the engine's own thread, for when its one connection is busy. */
-  ping?(timeoutMs?: number): Promise<void>;
+  ping?(): Promise<void>;
 }
 
 async function openPool(kind: RelationalStore['kind'], options: pgTypes.PoolConfig, engine: Engine): Promise<RelationalStore> {
@@ -131,7 +133,9 @@ function abortableClient(pg: typeof pgTypes, canCancel: boolean): typeof pgTypes
 
 /** Starts PGlite in its worker thread, serving `dataDir` on a Unix socket in a fresh private directory. */
 async function startPgliteWorker(dataDir: string): Promise<Engine & { socketDir: string }> {
-  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const onDisk = !dataDir.startsWith('memory://');
+  const fresh = onDisk && !existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (onDisk) await mkdir(dataDir, { recursive: true, mode: 0o700 });
   // mkdtemp makes the directory 0700: only this user can reach the socket; Unix socket paths are limited to about
   // 100 bytes, so it lives in the temporary directory rather than under a possibly long DATA_DIR.
   const socketDir = await mkdtemp(path.join(os.tmpdir(), 'nd-pglite-'));
@@ -148,6 +152,8 @@ async function startPgliteWorker(dataDir: string): Promise<Engine & { socketDir:
     await rm(socketDir, { recursive: true, force: true });
     throw e;
   }
+  // PGlite's initdb sets the modes of the files it creates (0666) past the umask: narrow them once, after it.
+  if (fresh) await narrowModes(dataDir);
   worker.removeAllListeners('exit');
   worker.removeAllListeners('error');
   worker.on('error', () => {});

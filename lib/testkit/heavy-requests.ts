@@ -50,9 +50,10 @@ export function startHeavyRequests(t: TestApp, opts: { superuserToken: string; i
 /** Polls GET /health one request at a time until `until` settles; returns each answer's latency and status. */
 export async function pollHealth(url: string, until: Promise<unknown>, pauseMs = 25): Promise<{ ms: number; status: number; at: number; body?: unknown }[]> {
   let done = false;
-  void until.finally(() => {
+  const stop = () => {
     done = true;
-  });
+  };
+  until.then(stop, stop);
   const samples: { ms: number; status: number; at: number; body?: unknown }[] = [];
   const first = performance.now();
   while (!done) {

@@ -1,3 +1,4 @@
+import { chunks } from '../../lib/chunks.js';
 import { BadInput } from '../../lib/errors.js';
 import { throwIfRequestAborted } from '../../lib/request-scope.js';
 import type { ExactMatch, Suggestion, TermRef, TermStore } from './store/term.store.js';
@@ -115,10 +116,6 @@ export class TermValidationService {
     }
     return report;
   }
-}
-
-function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
 /** Active before deprecated, exact case before case-folded, code before label. */

@@ -1,3 +1,4 @@
+import { chunks } from '../../../lib/chunks.js';
 import { throwIfRequestAborted } from '../../../lib/request-scope.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
@@ -131,10 +132,6 @@ function driverError(e: unknown): { code?: string; constraint?: string } | undef
 
 /** Terms per write statement pair: under about 100 ms each on the embedded engine. */
 const WRITE_CHUNK = 200;
-
-function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
-}
 
 /** New terms ordered so that a parent given in the same batch comes before its children. */
 function parentsFirst(terms: readonly NewTerm[]): NewTerm[] {
