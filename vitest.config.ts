@@ -1,4 +1,9 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+// Node loads graphql's CommonJS build for every package (it has no "exports" map); Vite would give the project's own
+// files the ES module build instead, and graphql refuses schemas made by the other copy. One copy for everyone.
+const graphqlCjs = createRequire(import.meta.url).resolve('graphql');
 
 export default defineConfig({
   test: {
@@ -12,5 +17,6 @@ export default defineConfig({
     setupFiles: ['./lib/testkit/setup.ts'],
     env: { TZ: 'UTC' },
   },
+  resolve: { alias: [{ find: /^graphql$/, replacement: graphqlCjs }] },
   esbuild: { target: 'es2022' },
 });

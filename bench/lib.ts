@@ -48,3 +48,24 @@ export function report(workload: string, baseline: Figures, rows: Figures[]): vo
   console.log(line(baseline).replace(/x1\.000 of baseline throughput$/, '(baseline)'));
   for (const f of rows) console.log(line(f));
 }
+
+/**
+ * Prints one goal line: the figure, the goal, and PASS or how far short of it the figure is. `atLeast` goals are
+ * met by figures at or above the target (ratios), the others by figures below it (milliseconds).
+ */
+export function goal(name: string, figure: number, target: number, opts: { atLeast: boolean; unit: string; digits?: number }): boolean {
+  const met = opts.atLeast ? figure >= target : figure < target;
+  const show = (v: number) => `${v.toFixed(opts.digits ?? 3)}${opts.unit}`;
+  const verdict = met ? 'PASS' : `short of goal (${opts.atLeast ? `${((figure / target) * 100).toFixed(0)}% of it` : `${show(figure - target)} over`})`;
+  console.log(`  GOAL ${name}: ${show(figure)} (goal ${opts.atLeast ? '>=' : '<'} ${show(target)}): ${verdict}`);
+  return met;
+}
+
+/** A bare Fastify route in this process: the baseline the platform goals are ratios of. */
+export async function bareFastify(): Promise<{ url: string; close(): Promise<void> }> {
+  const { default: Fastify } = await import('fastify');
+  const bare = Fastify();
+  bare.get('/ok', async () => ({ ok: true }));
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  return { url: `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/ok`, close: () => bare.close() };
+}

@@ -10,7 +10,6 @@ import { openStores, closeStores, type Stores } from '../lib/stores.js';
 import type { RequestContext } from '../lib/context.js';
 import type { TokenVerifier } from '../lib/auth/viewer.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
-import { accessRegistry } from '../lib/access.js';
 import { GENERIC_SERVER_ERROR, codeOf, statusForCode } from '../lib/errors.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import { SUBGRAPH_NAMES } from '../lib/config.js';
@@ -20,18 +19,18 @@ import { operationGuardsPlugin } from './operation-guards.js';
 import { operationLimits } from './operation-limits.js';
 import { prepareStart } from './startup.js';
 import { composeSupergraph, createGateway, type Composition } from './compose.js';
-import { checkHealth } from './health.js';
+import { sharedHealthCheck } from './health.js';
+import { documentText } from './document-text.js';
 import { SUBGRAPHS } from './subgraphs.js';
 import { ROUTES } from '../rest-compat/routes/index.js';
 import { buildSofaRoutes, mountSofaRoutes } from '../rest-compat/sofa.js';
-import { buildOpenApi } from '../rest-compat/openapi.js';
+import { graphqlRoutes, openApiDocument } from './openapi-file.js';
+import { OpenApiValidator } from '../rest-compat/openapi/validator.js';
 import { docsPage, graphiqlPage, readAsset, sendPage } from '../rest-compat/pages.js';
-import type { GraphqlRoute, HandlerRoute } from '../rest-compat/route-table.js';
+import type { HandlerRoute } from '../rest-compat/route-table.js';
 import { colonPath } from '../rest-compat/route-table.js';
 import { createTokenVerifier } from './token-verifier.js';
 import { loginRedirectHandlers, type RunOperation } from '../rest-compat/login-redirect.js';
-
-export const API_VERSION = '1.0.0';
 
 export interface AppOptions {
   clock?: Clock;
@@ -104,6 +103,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     introspection: true,
     // Bearer tokens, never cookies: a cross-site form cannot act for a user, so GET queries need no preflight header.
     csrfPrevention: false,
+    // On SIGINT/SIGTERM the process stops the server and closes the stores itself (gateway/shutdown.ts). Apollo's own
+    // handler (on outside tests) races that and ends the process before the stores are closed: PGlite could lose
+    // its last writes.
+    stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginLandingPageDisabled(), errorLoggingPlugin(), ...(limits.plugins as ApolloServerPlugin<RequestContext>[]), operationGuardsPlugin({ introspection: config.api.introspection })],
     formatError: maskServerErrors,
   });
@@ -121,36 +124,27 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => makeContext(request) });
   const sofaRoutes = buildSofaRoutes(
     composition.apiSchema,
-    ROUTES.filter((r): r is GraphqlRoute => r.kind === 'graphql'),
+    graphqlRoutes(),
     async ({ document, variables, operationName, context }) => {
-      const res = await apollo.executeOperation({ query: document, variables, operationName }, { contextValue: context });
+      const res = await apollo.executeOperation({ query: documentText(document), variables, operationName }, { contextValue: context });
       if (res.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
       return res.body.singleResult as never;
     },
   );
-  mountSofaRoutes(http, sofaRoutes, makeContext);
-
-  const sofaOperations = new Map<string, Record<string, unknown>>();
-  let sofaSchemas: Record<string, Record<string, unknown>> = {};
-  for (const m of sofaRoutes) {
-    const doc = (m.router as unknown as { openAPIDocument: { paths: Record<string, Record<string, unknown>>; components?: { schemas?: Record<string, Record<string, unknown>> } } }).openAPIDocument;
-    const openPath = m.sofaPath.replace(/:(\w+)/g, '{$1}');
-    const op = doc.paths?.[openPath]?.[m.route.method.toLowerCase()];
-    if (op) sofaOperations.set(`${m.route.method} ${m.route.path}`, renameParams(op as Record<string, unknown>, m.route.rename));
-    sofaSchemas = { ...sofaSchemas, ...(doc.components?.schemas ?? {}) };
-  }
-  const openapi = buildOpenApi({ routes: ROUTES, sofaOperations, sofaSchemas, access: accessRegistry, version: API_VERSION });
+  const openapi = openApiDocument(composition, sofaRoutes);
+  mountSofaRoutes(http, sofaRoutes, makeContext, new OpenApiValidator(openapi));
 
   const runOperation: RunOperation = async (request, query, variables = {}) => {
     const res = await apollo.executeOperation({ query, variables }, { contextValue: await makeContext(request) });
     if (res.body.kind !== 'single') throw new Error('incremental delivery is not used by hand-written handlers');
     return res.body.singleResult as never;
   };
+  const health = sharedHealthCheck(stores, config.limits.healthTimeoutMs);
   const handlers: Record<string, (request: FastifyRequest, reply: import('fastify').FastifyReply) => unknown> = {
     // The browser-binding cookie of social sign-ins is Secure whenever browsers reach the service over https.
     ...loginRedirectHandlers(runOperation, { secureCookies: Boolean(config.login.publicUrl?.startsWith('https://')) }),
     health: async (_request, reply) => {
-      const report = await checkHealth(stores, config.limits.healthTimeoutMs);
+      const report = await health();
       return reply.code(report.status === 'healthy' ? 200 : 503).send(report);
     },
     openapi: async (_request, reply) => reply.send(openapi),
@@ -186,12 +180,6 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await closeStores(stores);
     },
   };
-}
-
-function renameParams(op: Record<string, unknown>, rename: Record<string, string> = {}): Record<string, unknown> {
-  const back = Object.fromEntries(Object.entries(rename).map(([rest, gql]) => [gql, rest]));
-  const params = (op.parameters as { name: string }[] | undefined)?.map((p) => ({ ...p, name: back[p.name] ?? p.name }));
-  return params ? { ...op, parameters: params } : op;
 }
 
 /** Messages of real faults never reach clients; they are logged with the request id instead. */

@@ -1,17 +1,13 @@
 import { parse, printSchema, type GraphQLSchema, type GraphQLError } from 'graphql';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
-import {
-  ApolloGateway,
-  LocalGraphQLDataSource,
-  RemoteGraphQLDataSource,
-  type GraphQLDataSourceProcessOptions,
-} from '@apollo/gateway';
+import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { SUBGRAPH_NAMES, disableVendorTelemetry, type SubgraphName } from '../lib/config.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import type { RequestContext } from '../lib/context.js';
 import { ServiceUnavailable } from '../lib/errors.js';
 import { SUBGRAPHS } from './subgraphs.js';
+import { CachingLocalDataSource } from './local-data-source.js';
 
 export interface Composition {
   schemas: Record<SubgraphName, GraphQLSchema>;
@@ -86,7 +82,7 @@ export function createGateway(composition: Composition, urls: Partial<Record<Sub
     supergraphSdl: composition.supergraphSdl,
     buildService: ({ name }) => {
       const url = urls[name as SubgraphName];
-      return url ? new ForwardingRemoteDataSource(name, url) : new LocalGraphQLDataSource(composition.schemas[name as SubgraphName]);
+      return url ? new ForwardingRemoteDataSource(name, url) : new CachingLocalDataSource(composition.schemas[name as SubgraphName]);
     },
   });
 }

@@ -1,4 +1,5 @@
 import type { Stores } from '../lib/stores.js';
+import { outsideRequestScope } from '../lib/request-scope.js';
 
 export type ComponentStatus = { status: 'ok' | 'error' | 'not_configured'; latency_ms?: number; error?: string };
 export interface HealthReport {
@@ -47,4 +48,28 @@ export async function checkHealth(stores: Stores, timeoutMs: number): Promise<He
   const components = { relational_db, column_db, storage, search };
   const healthy = Object.values(components).every((c) => c.status === 'ok' || c.status === 'not_configured');
   return { status: healthy ? 'healthy' : 'degraded', components };
+}
+
+/**
+ * `checkHealth` for many callers at once: a request that arrives while a check is running shares its answer, and
+ * one that arrives after it ended starts the next. So an answer always comes from round trips that ended after its
+ * request arrived (a component that dies is reported by the next check, never hidden by an earlier answer), while
+ * a burst of polls costs one set of round trips instead of one per poll.
+ */
+export function sharedHealthCheck(stores: Stores, timeoutMs: number): () => Promise<HealthReport> {
+  let running: Promise<HealthReport> | undefined;
+  return () => {
+    if (running) return running;
+    // Outside the scope of the request that happens to start it: that request going away must not stop a check
+    // that others wait for (each check has its own timeout).
+    const check = outsideRequestScope(() => checkHealth(stores, timeoutMs));
+    running = check;
+    // Cleared in the check's first continuation: before the event loop reads any further request, so none that
+    // arrives after the check ended can join it.
+    const clear = () => {
+      if (running === check) running = undefined;
+    };
+    check.then(clear, clear);
+    return check;
+  };
 }

@@ -1,19 +1,17 @@
 import { loadConfig, ConfigError } from '../lib/config.js';
 import { createApp } from './app.js';
 import { closeWorkerPool } from '../lib/workers/pool.js';
+import { stopOnSignals } from './shutdown.js';
 
 /** Starts the service; configuration problems are printed together and exit 1. */
 async function main() {
   const config = loadConfig();
   const app = await createApp(config);
   await app.http.listen({ host: config.http.host, port: config.http.port });
-  const stop = async () => {
+  stopOnSignals(async () => {
     await app.close();
     await closeWorkerPool();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  });
 }
 
 main().catch((e) => {

@@ -45,6 +45,10 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
     schema,
     introspection: true,
     csrfPrevention: false,
+    // On SIGINT/SIGTERM the process stops the server and closes the stores itself (gateway/shutdown.ts). Apollo's own
+    // handler (on outside tests) races that and ends the process before the stores are closed: PGlite could lose
+    // its last writes.
+    stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginLandingPageDisabled()],
     formatError: maskServerErrors,
   });

@@ -19,6 +19,11 @@ export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
   return storage.run(scope, fn);
 }
 
+/** Runs `fn` (and everything it starts) outside any request's scope: work shared by several requests, which none of them may stop. */
+export function outsideRequestScope<T>(fn: () => T): T {
+  return storage.exit(fn);
+}
+
 /** The scope of the request being served, if any (CLIs, start-up and background work have none). */
 export function currentRequestScope(): RequestScope | undefined {
   return storage.getStore();

@@ -27,6 +27,13 @@ export interface GraphqlRoute {
   rename?: Record<string, string>;
   /** Marks an older route form kept for compatibility (spec 4.5). */
   alternate?: boolean;
+  /** OpenAPI operationId; defaults to the field name, so a field's second route must name its own. */
+  operationId?: string;
+  /**
+   * Error statuses of this operation beyond those every route documents (see rest-compat/openapi/error-responses.ts),
+   * e.g. 401 for a wrong password on a Public route. The tests hold every response to the document.
+   */
+  errors?: number[];
 }
 
 /** A route whose body is not JSON (health, Arrow, BibTeX/RIS, CSV, redirects), answered by a hand-written handler. */
@@ -40,6 +47,8 @@ export interface HandlerRoute {
   tag: string;
   summary: string;
   alternate?: boolean;
+  /** OpenAPI operationId; defaults to the method and handler name, e.g. `getHealth`. */
+  operationId?: string;
   /** OpenAPI operation parts that cannot be derived: parameters, request body, responses. */
   openapi: {
     parameters?: unknown[];

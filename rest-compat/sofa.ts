@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { filterSchema, pruneSchema } from '@graphql-tools/utils';
+import { Kind, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { buildOperationNodeForField, filterSchema, pruneSchema } from '@graphql-tools/utils';
 import { createSofaRouter, createSofa } from 'sofa-api';
 import type { RequestContext } from '../lib/context.js';
 import { GENERIC_SERVER_ERROR, statusForCode } from '../lib/errors.js';
 import { colonPath, type GraphqlRoute } from './route-table.js';
+import type { OpenApiValidator } from './openapi/validator.js';
 
 /** Runs one GraphQL operation through the gateway with the request's context. */
 export type ExecuteOperation = (args: {
@@ -16,10 +17,12 @@ export type ExecuteOperation = (args: {
 
 type SofaRouter = ReturnType<typeof createSofaRouter>;
 
-interface MountedRoute {
+export interface MountedRoute {
   route: GraphqlRoute;
   router: SofaRouter;
   sofaPath: string;
+  /** The operation sofa runs for this route (the OpenAPI document describes exactly its variables and selection). */
+  document: DocumentNode;
 }
 
 /**
@@ -53,9 +56,23 @@ export function buildSofaRoutes(apiSchema: GraphQLSchema, routes: GraphqlRoute[]
       errorHandler: restErrorResponse as never,
     });
     const router = createSofaRouter(sofa);
-    for (const route of group) mounted.push({ route, router, sofaPath: colonPath(route.path, route.rename) });
+    for (const route of group) mounted.push({ route, router, sofaPath: colonPath(route.path, route.rename), document: sofaDocument(sofa, route) });
   }
   return mounted;
+}
+
+/** The document sofa builds for a route's field: the same call, with the same models, ignores and depth. */
+function sofaDocument(sofa: ReturnType<typeof createSofa>, route: GraphqlRoute): DocumentNode {
+  const [kind, field] = route.field.split('.');
+  const node = buildOperationNodeForField({
+    kind: kind === 'Mutation' ? OperationTypeNode.MUTATION : OperationTypeNode.QUERY,
+    schema: sofa.schema,
+    field,
+    models: sofa.models,
+    ignore: sofa.ignore,
+    circularReferenceDepth: sofa.depthLimit,
+  });
+  return { kind: Kind.DOCUMENT, definitions: [node] };
 }
 
 /** Maps the first GraphQL error to a status by its code and writes exactly `{"error": message}`. */
@@ -84,6 +101,7 @@ export function mountSofaRoutes(
   app: FastifyInstance,
   mounted: MountedRoute[],
   makeContext: (request: FastifyRequest) => Promise<RequestContext>,
+  validator: OpenApiValidator,
 ): void {
   for (const m of mounted) {
     app.route({
@@ -97,7 +115,14 @@ export function mountSofaRoutes(
         for (const [k, v] of Object.entries(params)) sofaUrl = sofaUrl.replace(`:${rename[k] ?? k}`, encodeURIComponent(v));
         const query = new URLSearchParams();
         const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-        for (const [k, v] of new URLSearchParams(rawQuery)) query.append(rename[k] ?? k, v);
+        const restQuery = new URLSearchParams(rawQuery);
+        // The document is the contract: what it forbids is refused here, before GraphQL's more lenient coercion
+        // (a single value for a list, any string for a Boolean) can accept it.
+        const problem =
+          validator.queryProblem(m.route.method, m.route.path, restQuery) ??
+          (typeof request.body === 'string' && m.route.textBodyArg ? undefined : validator.bodyProblem(m.route.method, m.route.path, request.body ?? undefined));
+        if (problem) return reply.code(400).send({ error: problem });
+        for (const [k, v] of restQuery) query.append(rename[k] ?? k, v);
         let body: unknown = request.body;
         if (m.route.textBodyArg && typeof body === 'string') body = { [m.route.textBodyArg]: body };
         if (m.route.headerArgs) {

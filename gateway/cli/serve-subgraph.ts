@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig, SUBGRAPH_NAMES, type SubgraphName } from '../../lib/config.js';
 import { createSubgraphServer } from '../subgraph-server.js';
+import { stopOnSignals } from '../shutdown.js';
 
 /** npm run subgraph -- <name> [--port N]: serves one subgraph alone at http://HOST:PORT/graphql. */
 const [name, ...rest] = process.argv.slice(2);
@@ -14,9 +15,4 @@ const port = portFlag >= 0 ? Number(rest[portFlag + 1]) : config.subgraphs.port;
 const server = await createSubgraphServer(config, name as SubgraphName);
 await server.http.listen({ host: config.http.host, port });
 console.log(`${name} subgraph at http://${config.http.host}:${port}/graphql`);
-const stop = async () => {
-  await server.close();
-  process.exit(0);
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+stopOnSignals(() => server.close());

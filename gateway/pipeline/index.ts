@@ -18,6 +18,9 @@ declare module 'fastify' {
   }
 }
 
+/** Log levels at which the per-request line is not written. */
+const QUIETER_THAN_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
+
 /**
  * The request pipeline of spec 4.6, in its order: request id (assigned by Fastify's genReqId), structured logs,
  * rate limit, timeout, CORS, compression, body limit (Fastify's bodyLimit), api-version header. CORS headers are
@@ -28,12 +31,14 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
 
   // 1. request id, and 8. api-version with the security headers: set first so that every response, errors included,
   // carries them.
+  // Hooks that never wait are written with `done`: an async hook costs a promise per request, on every request.
   const headers = responseHeaders(config);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
     request.abort = new AbortController();
     reply.header('X-Request-ID', request.id);
     reply.headers(headers);
+    done();
   });
   // Everything the request starts (resolvers, stores, worker tasks) sees its id and abort signal.
   app.addHook('onRequest', (request, _reply, done) => runInRequestScope({ requestId: request.id, signal: request.abort.signal }, done));
@@ -43,8 +48,9 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
   // answered here too, before the rate limit: a 429 to a preflight is unreadable, and they cost nothing.
   await app.register(cors, { origin: corsOrigin(config), methods: CORS_METHODS, credentials: true, exposedHeaders: CORS_EXPOSED_HEADERS });
 
-  // 2. tracing: one structured line per response.
-  app.addHook('onResponse', async (request, reply) => {
+  // 2. tracing: one structured line per response (built only when it is written).
+  app.addHook('onResponse', (request, reply, done) => {
+    if (QUIETER_THAN_INFO.has(request.log.level)) return done();
     request.log.info(
       {
         method: request.method,
@@ -56,15 +62,18 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
       },
       'request completed',
     );
+    done();
   });
 
   // 3. rate limit.
+  const rateLimit = String(config.limits.rateLimitBurst);
+  const ratePolicy = `${config.limits.rateLimitBurst};w=${Math.ceil(config.limits.rateLimitBurst / config.limits.rateLimitRefillPerSec)}`;
   app.addHook('onRequest', async (request, reply) => {
     const r = await buckets.take(request.ip);
-    reply.header('RateLimit-Limit', String(config.limits.rateLimitBurst));
+    reply.header('RateLimit-Limit', rateLimit);
     reply.header('RateLimit-Remaining', String(r.remaining));
     reply.header('RateLimit-Reset', String(r.resetSec));
-    reply.header('RateLimit-Policy', `${config.limits.rateLimitBurst};w=${Math.ceil(config.limits.rateLimitBurst / config.limits.rateLimitRefillPerSec)}`);
+    reply.header('RateLimit-Policy', ratePolicy);
     if (!r.allowed) {
       reply.header('Retry-After', String(r.retryAfterSec));
       return sendError(reply, 429, `rate limit exceeded: retry in ${r.retryAfterSec} s`);
@@ -72,7 +81,7 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
   });
 
   // 4. timeout: answer 408 and abort the work behind the request.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const timer = setTimeout(() => {
       request.abort.abort(new Error('request timeout'));
       if (!reply.sent) {
@@ -85,6 +94,7 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
       clearTimeout(timer);
       if (!reply.raw.writableFinished) request.abort.abort(new Error('client closed the connection'));
     });
+    done();
   });
 
   // Untrusted input: credentials or NUL characters in URL parameters, and the JSON body's nesting depth.

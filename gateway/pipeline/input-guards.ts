@@ -70,8 +70,10 @@ export function registerInputGuards(app: FastifyInstance): void {
     parseJson(request, body as string, done);
   });
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const problem = parameterProblem('query', request.query) ?? parameterProblem('path', request.params);
-    if (problem) return sendAppError(reply, new BadInput(problem));
+    // Answered here, the request goes no further: a hook that replies does not call done().
+    if (problem) sendAppError(reply, new BadInput(problem));
+    else done();
   });
 }

@@ -1,15 +1,19 @@
 import path from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pgTypes from 'pg';
 import type { RelationalConfig } from '../config.js';
 import { abortError, currentRequestScope } from '../request-scope.js';
+import { Timeout } from '../errors.js';
 import { narrowModes } from '../data-dir.js';
+import { FRESH_SESSION, StatementNames } from './statement-names.js';
+import { packagePath } from '../package-root.js';
 
 /** The Drizzle handle every store uses; the same type on PGlite and PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -24,17 +28,36 @@ export interface RelationalStore {
   close(): Promise<void>;
 }
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+export const MIGRATIONS_DIR = packagePath('migrations');
+// Beside this module in both layouts: the build copies it into dist/lib/db/.
 const WORKER_FILE = fileURLToPath(new URL('./pglite-worker.mjs', import.meta.url));
+
+/**
+ * The freshly initialised database the PGlite worker copies into a new data directory instead of running initdb
+ * again (lib/db/pglite-worker.mjs). A cache beside the installed packages, one per PGlite version, holding nothing
+ * but what initdb writes: it goes with a reinstall, and the service works the same (only slower) without it.
+ */
+export const PGLITE_TEMPLATE = packagePath('node_modules', '.cache', 'neurodata', `pglite-${pgliteVersion()}-initdb.tar`);
+
+function pgliteVersion(): string {
+  // PGlite's exports map hides its package.json, so find it above the entry point.
+  let dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  for (; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  }
+  throw new Error('@electric-sql/pglite has no package.json');
+}
 
 /**
  * PostgreSQL or the embedded PGlite, both through node-postgres: PGlite runs in a worker thread behind a private
  * Unix socket (lib/db/pglite-worker.mjs), so its queries never run on the thread that serves requests, and one
- * driver, one set of type parsers and one cancellation path serve both engines.
+ * driver, one set of type parsers and one cancellation path serve both engines. `pgliteTemplate` moves PGlite's
+ * initdb template elsewhere (tests of it).
  */
-export async function openRelational(cfg: RelationalConfig): Promise<RelationalStore> {
+export async function openRelational(cfg: RelationalConfig, opts: { pgliteTemplate?: string } = {}): Promise<RelationalStore> {
   if (cfg.kind === 'postgres') return openPool('postgres', { connectionString: cfg.url, max: 10 }, { stop: async () => {} });
-  const embedded = await startPgliteWorker(cfg.dataDir);
+  const embedded = await startPgliteWorker(cfg.dataDir, opts.pgliteTemplate ?? PGLITE_TEMPLATE);
   // PGlite serves one connection; the pool queues callers, so chunked heavy work and other requests take turns. A
   // transaction keeps the connection until it ends (a 60,000-term import: about 25 s), so callers wait in the queue
   // rather than fail after a few seconds; a caller whose request has meanwhile timed out sends nothing.
@@ -55,7 +78,8 @@ async function openPool(kind: RelationalStore['kind'], options: pgTypes.PoolConf
   const pg = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-  const pool = new pg.Pool({ connectionTimeoutMillis: 5000, ...options, Client: abortableClient(pg, kind === 'postgres') });
+  const Pool = keepOnStatementErrors(pg);
+  const pool = new Pool({ connectionTimeoutMillis: 5000, ...options, Client: abortableClient(pg, kind === 'postgres', new StatementNames()) });
   // An idle client that loses its server must not crash the process; the next query reports the failure.
   pool.on('error', () => {});
   const db = drizzle({ client: pool, casing: 'snake_case' }) as unknown as Db;
@@ -77,15 +101,65 @@ async function openPool(kind: RelationalStore['kind'], options: pgTypes.PoolConf
 }
 
 /**
+ * Errors that leave the connection usable: one the server answered for a statement (it carries a SQLSTATE, e.g. a
+ * unique violation or the query_canceled of an aborted request), or the refusal to send a statement for a request
+ * already gone.
+ */
+function connectionSurvives(e: unknown): boolean {
+  if (e instanceof Timeout) return true;
+  const code = (e as { code?: unknown } | null)?.code;
+  return e instanceof Error && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && 'severity' in e;
+}
+
+/**
+ * A pool whose `query` keeps its connection after a statement fails (a unique violation, a division by zero):
+ * node-postgres's own closes the connection after any error. Reconnecting costs a round of authentication on
+ * PostgreSQL; on PGlite, which serves one connection, the new connection races the old one's teardown and the
+ * next statement fails with ECONNRESET. Connection and abort errors still discard the connection.
+ */
+function keepOnStatementErrors(pg: typeof pgTypes): typeof pgTypes.Pool {
+  return class Pool extends pg.Pool {
+    query(...args: unknown[]): never {
+      if (typeof args[args.length - 1] === 'function') return (super.query as (...a: unknown[]) => never)(...args);
+      return (async () => {
+        const client = await this.connect();
+        try {
+          const result = await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+          client.release();
+          return result;
+        } catch (e) {
+          client.release(connectionSurvives(e) && !(client as unknown as { _ending?: boolean })._ending ? undefined : (e as Error));
+          throw e;
+        }
+      })() as never;
+    }
+  } as unknown as typeof pgTypes.Pool;
+}
+
+/**
  * A node-postgres client that honours the current request's abort signal: a query is not sent once the request
  * was aborted, and a query running when it aborts is cancelled on the server (a second connection sends
  * pg_cancel_backend, as psql's Ctrl-C does). PGlite cannot cancel a running statement; there the work stops at
  * the next statement, which is why heavy work is split into bounded statements.
  */
-function abortableClient(pg: typeof pgTypes, canCancel: boolean): typeof pgTypes.Client {
+function abortableClient(pg: typeof pgTypes, canCancel: boolean, names: StatementNames): typeof pgTypes.Client {
   return class AbortableClient extends pg.Client {
-    // The overloads of Client.query are not expressible on a subclass without restating them all.
-    query(...args: unknown[]): never {
+    // Named statements skip parsing; the session is prepared for them (statement-names.ts) before the pool hands
+    // the connection out.
+    connect(...args: unknown[]): never {
+      const callback = args[0] as ((err?: Error) => void) | undefined;
+      if (!callback) return new Promise<void>((resolve, reject) => this.connect((err?: Error) => (err ? reject(err) : resolve()))) as never;
+      (super.connect as (cb: (err?: Error) => void) => void)((err) => {
+        if (err) return callback(err);
+        (super.query as (text: string, cb: () => void) => void)(FRESH_SESSION, () => callback());
+      });
+      return undefined as never;
+    }
+
+    // The overloads of Client.query (and connect) are not expressible on a subclass without restating them all.
+    query(...given: unknown[]): never {
+      // Repeated statements go out named, so the server parses them once per connection.
+      const args = names.name(given);
       const signal = currentRequestScope()?.signal;
       const run = () => (super.query as (...a: unknown[]) => unknown)(...args);
       if (!signal) return run() as never;
@@ -131,15 +205,26 @@ function abortableClient(pg: typeof pgTypes, canCancel: boolean): typeof pgTypes
   } as unknown as typeof pgTypes.Client;
 }
 
-/** Starts PGlite in its worker thread, serving `dataDir` on a Unix socket in a fresh private directory. */
-async function startPgliteWorker(dataDir: string): Promise<Engine & { socketDir: string }> {
-  const onDisk = !dataDir.startsWith('memory://');
-  const fresh = onDisk && !existsSync(path.join(dataDir, 'PG_VERSION'));
-  if (onDisk) await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  // mkdtemp makes the directory 0700: only this user can reach the socket; Unix socket paths are limited to about
-  // 100 bytes, so it lives in the temporary directory rather than under a possibly long DATA_DIR.
-  const socketDir = await mkdtemp(path.join(os.tmpdir(), 'nd-pglite-'));
-  const worker = new Worker(WORKER_FILE, { workerData: { dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432') } });
+/**
+ * Starts the worker and waits until PGlite serves. A new, empty data directory is filled from the initdb template
+ * when there is one; should that fail (a damaged template), what it wrote and the template go, and initdb runs
+ * instead, saving a new template.
+ */
+async function launchWorker(dataDir: string, socketPath: string, state: 'empty' | 'fresh' | 'existing', template: string): Promise<Worker> {
+  if (state === 'empty' && existsSync(template)) {
+    try {
+      return await runWorker({ dataDir, socketPath, template: { file: template, load: true } });
+    } catch {
+      // The template may belong to whoever built the installation: then it stays, and so does this fallback.
+      await rm(template, { force: true }).catch(() => {});
+      for (const entry of await readdir(dataDir)) await rm(path.join(dataDir, entry), { recursive: true, force: true });
+    }
+  }
+  return runWorker({ dataDir, socketPath, template: state === 'existing' ? null : { file: template, load: false } });
+}
+
+async function runWorker(workerData: { dataDir: string; socketPath: string; template: { file: string; load: boolean } | null }): Promise<Worker> {
+  const worker = new Worker(WORKER_FILE, { workerData });
   worker.unref();
   try {
     await new Promise<void>((resolve, reject) => {
@@ -149,6 +234,25 @@ async function startPgliteWorker(dataDir: string): Promise<Engine & { socketDir:
     });
   } catch (e) {
     await worker.terminate();
+    throw e;
+  }
+  return worker;
+}
+
+/** Starts PGlite in its worker thread, serving `dataDir` on a Unix socket in a fresh private directory. */
+async function startPgliteWorker(dataDir: string, template: string): Promise<Engine & { socketDir: string }> {
+  const onDisk = !dataDir.startsWith('memory://');
+  const fresh = onDisk && !existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (onDisk) await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // Only a directory with nothing in it may be filled from the template: should that fail, all it holds can go.
+  const state = !fresh ? 'existing' : (await readdir(dataDir)).length === 0 ? 'empty' : 'fresh';
+  // mkdtemp makes the directory 0700: only this user can reach the socket; Unix socket paths are limited to about
+  // 100 bytes, so it lives in the temporary directory rather than under a possibly long DATA_DIR.
+  const socketDir = await mkdtemp(path.join(os.tmpdir(), 'nd-pglite-'));
+  let worker: Worker;
+  try {
+    worker = await launchWorker(dataDir, path.join(socketDir, '.s.PGSQL.5432'), state, template);
+  } catch (e) {
     await rm(socketDir, { recursive: true, force: true });
     throw e;
   }

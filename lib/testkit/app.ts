@@ -5,6 +5,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { configFrom, engineEnvFromProcess, type Config, type EnvName } from '../config.js';
 import { createApp, type App, type AppOptions } from '../../gateway/app.js';
+import { OpenApiValidator } from '../../rest-compat/openapi/validator.js';
+
+/**
+ * The OpenAPI document of each running test app, by base URL: `call` holds every response it receives to the
+ * document, so an undocumented status, a wrong nullability or format fails the test that met it.
+ */
+const contracts = new Map<string, OpenApiValidator>();
 
 export interface TestApp {
   app: App;
@@ -74,17 +81,20 @@ export async function startTestApp(
   const app = await createApp(config, opts);
   await app.http.listen({ host: '127.0.0.1', port: 0 });
   const address = app.http.server.address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  contracts.set(url, new OpenApiValidator(app.openapi));
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    contracts.delete(url);
     await app.close();
   };
   return {
     app,
     config,
     engines,
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     stop,
     async close() {
       await stop();
@@ -115,7 +125,17 @@ export async function call(
   } catch {
     /* not JSON: keep the text */
   }
+  const contract = contracts.get(base);
+  if (contract) {
+    const problems = contract.responseProblems(method, new URL(url, base).pathname, res.status, res.headers.get('content-type'), body);
+    if (problems.length) throw new Error(`the response breaks /openapi.json:\n${problems.slice(0, 5).join('\n')}\nbody: ${text.slice(0, 500)}`);
+  }
   return { status: res.status, headers: res.headers, body };
+}
+
+/** Problems of a response received some other way than `call` (a raw fetch), against the app's document. */
+export function contractProblems(base: string, method: string, url: string, status: number, contentType: string | null, body: unknown): string[] {
+  return contracts.get(base)?.responseProblems(method, new URL(url, base).pathname, status, contentType, body) ?? [];
 }
 
 /** Runs a GraphQL operation against /graphql. */

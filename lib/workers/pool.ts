@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
@@ -15,16 +16,39 @@ import { abortError, currentRequestScope } from '../request-scope.js';
  */
 let pool: Piscina | null = null;
 
-const require = createRequire(import.meta.url);
-// Worker threads need the TypeScript loader too; the host may not have given it to them (vitest, a plain node).
-const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
+/**
+ * Whether this process runs the compiled build (dist/, plain node) rather than the TypeScript sources (tsx, vitest):
+ * the extension this very module was loaded with tells, and every module of a process runs the same way.
+ */
+const COMPILED = import.meta.url.endsWith('.js');
+
+/**
+ * The file a worker thread imports for a task module named by its source URL (`new URL('./x.task.ts',
+ * import.meta.url)`): in the compiled build that name points into dist/, where the module is the .js file beside
+ * its caller; from the sources a .js name whose file does not exist means the .ts file beside it.
+ */
+export function taskModuleHref(moduleUrl: URL): string {
+  if (COMPILED) return moduleUrl.href.replace(/\.([cm]?)ts$/, '.$1js');
+  if (/\.[cm]?js$/.test(moduleUrl.pathname) && !existsSync(moduleUrl)) return moduleUrl.href.replace(/\.([cm]?)js$/, '.$1ts');
+  return moduleUrl.href;
+}
+
+/**
+ * Worker threads running the sources need the TypeScript loader, which the host may not have given them (vitest, a
+ * plain node). The compiled build needs none, and a production install may not even have tsx.
+ */
+function workerExecArgv(): string[] | undefined {
+  if (COMPILED) return undefined;
+  const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return ['--import', tsxLoader];
+}
 
 function workerPool(): Piscina {
   pool ??= new Piscina({
     minThreads: 0,
     maxThreads: Math.max(1, Math.min(4, os.availableParallelism() - 1)),
     idleTimeout: 30_000,
-    execArgv: ['--import', TSX_LOADER],
+    execArgv: workerExecArgv(),
   });
   return pool;
 }
@@ -34,7 +58,7 @@ export async function runTask<T>(moduleUrl: URL, name: string, input: unknown, o
   const signal = opts.signal ?? currentRequestScope()?.signal;
   if (signal?.aborted) throw abortError(signal);
   try {
-    return (await workerPool().run(input, { filename: moduleUrl.href, name, signal })) as T;
+    return (await workerPool().run(input, { filename: taskModuleHref(moduleUrl), name, signal })) as T;
   } catch (e) {
     if (signal?.aborted) throw abortError(signal);
     throw e;

@@ -24,6 +24,33 @@ const healthReport = {
   },
 };
 
+/** The GraphQL-over-HTTP response: errors inside an operation keep this shape at /graphql. */
+const graphqlResponse = {
+  type: 'object',
+  properties: {
+    data: { type: ['object', 'null'], additionalProperties: true },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['message'],
+        properties: {
+          message: { type: 'string' },
+          locations: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } } } },
+          path: { type: 'array', items: { type: ['string', 'integer'] } },
+          extensions: { type: 'object', additionalProperties: true, properties: { code: { type: 'string' } } },
+        },
+      },
+    },
+    extensions: { type: 'object', additionalProperties: true },
+  },
+};
+const errorBody = { $ref: '#/components/schemas/Error' };
+const graphqlRefusal = {
+  description: 'the document does not parse, is not valid against the schema, or exceeds an operation limit (GraphQL errors); or the pipeline refused the request ({"error"})',
+  content: { 'application/json': { schema: { anyOf: [graphqlResponse, errorBody] } } },
+};
+
 export const platformRoutes: Route[] = [
   {
     kind: 'handler',
@@ -48,7 +75,7 @@ export const platformRoutes: Route[] = [
     access: AccessClass.Public,
     tag: 'platform',
     summary: 'This OpenAPI 3.1 document',
-    openapi: { responses: { '200': { description: 'the document', content: { 'application/json': { schema: { type: 'object' } } } } } },
+    openapi: { responses: { '200': { description: 'the document', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } } } },
   },
   {
     kind: 'handler',
@@ -58,7 +85,12 @@ export const platformRoutes: Route[] = [
     access: AccessClass.Public,
     tag: 'platform',
     summary: 'Interactive API documentation (HTML)',
-    openapi: { responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } },
+    openapi: {
+      responses: {
+        '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
+        '404': { description: 'API_DOCS is off (the default in production)', content: { 'application/json': { schema: errorBody } } },
+      },
+    },
   },
   {
     kind: 'handler',
@@ -70,11 +102,16 @@ export const platformRoutes: Route[] = [
     summary: 'GraphQL endpoint (GET for queries; a browser gets the GraphiQL explorer)',
     openapi: {
       parameters: [
-        { name: 'query', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'query', in: 'query', required: false, schema: { type: 'string' }, example: '{ ontologyPing { status } }' },
         { name: 'variables', in: 'query', required: false, schema: { type: 'string' } },
         { name: 'operationName', in: 'query', required: false, schema: { type: 'string' } },
       ],
-      responses: { '200': { description: 'GraphQL response, or the explorer page', content: { 'application/json': { schema: { type: 'object' } }, 'text/html': { schema: { type: 'string' } } } } },
+      responses: {
+        '200': { description: 'GraphQL response, or the explorer page', content: { 'application/json': { schema: graphqlResponse }, 'text/html': { schema: { type: 'string' } } } },
+        '400': graphqlRefusal,
+        '404': { description: 'a browser asked for the explorer page and API_DOCS is off', content: { 'application/json': { schema: errorBody } } },
+        '405': { description: 'a mutation sent with GET', content: { 'application/json': { schema: graphqlResponse } } },
+      },
     },
   },
   {
@@ -93,12 +130,19 @@ export const platformRoutes: Route[] = [
             schema: {
               type: 'object',
               required: ['query'],
-              properties: { query: { type: 'string' }, variables: { type: 'object' }, operationName: { type: 'string' } },
+              properties: {
+                query: { type: 'string', examples: ['query Terms($q: String) { terms(q: $q, limit: 5) { total items { code label deprecated } } }'] },
+                variables: { type: 'object', additionalProperties: true, examples: [{ q: 'hippocampus' }] },
+                operationName: { type: 'string' },
+              },
             },
           },
         },
       },
-      responses: { '200': { description: 'GraphQL response', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        '200': { description: 'GraphQL response; errors inside the operation are in `errors`', content: { 'application/json': { schema: graphqlResponse } } },
+        '400': graphqlRefusal,
+      },
     },
   },
 ];

@@ -114,6 +114,7 @@ export const socialLoginRoutes: Route[] = [
     method: 'POST',
     path: '/v1/user/auth/exchange',
     field: 'Mutation.exchangeLoginCode',
+    errors: [401],
     tag: 'identity',
     summary: 'Exchanges the login_code of a social sign-in (mode=redirect) for an access and refresh token (once, within 60 s)',
   },

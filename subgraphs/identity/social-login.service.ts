@@ -146,7 +146,8 @@ export class SocialLoginService {
   /** Exchanges a login_code (once, within a minute) for a new session. */
   async exchange(loginCode: string): Promise<ExchangedSession> {
     const code = typeof loginCode === 'string' && loginCode.length <= 200 ? await this.codes.consume(sha256(loginCode), this.clock.now()) : undefined;
-    if (!code) throw new BadInput('login_code is unknown, expired or already used: sign in again');
+    // Like an invalid refresh token: a credential that does not (or no longer) authenticate, not malformed input.
+    if (!code) throw new Unauthenticated('login_code is unknown, expired or already used: sign in again');
     const account = await new AccountStore(this.db).findById(code.accountId);
     if (!account) throw new Unauthenticated('the account of this login_code no longer exists');
     const session = await this.auth.startSession(account, code.provider);

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../lib/package-root.js';
 import { parse } from 'csv-parse/sync';
 import type { NewSynonym, TermStore } from './store/term.store.js';
 import type { TermImportService } from './term-import.service.js';
 
 /** The vocabularies shipped in data/ontology/ (sources, licences and citations in its README). */
-export const SEED_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/ontology');
+export const SEED_DIR = packagePath('data', 'ontology');
 
 export const SEED_VOCABULARIES: { name: string; description: string }[] = [
   {

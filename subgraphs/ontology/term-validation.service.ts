@@ -1,7 +1,9 @@
 import { chunks } from '../../lib/chunks.js';
 import { BadInput } from '../../lib/errors.js';
 import { throwIfRequestAborted } from '../../lib/request-scope.js';
-import type { ExactMatch, Suggestion, TermRef, TermStore } from './store/term.store.js';
+import { runTask } from '../../lib/workers/pool.js';
+import { SUGGEST_NEAREST_NAMES, type ExactMatch, type Suggestion, type TermRef, type TermStore } from './store/term.store.js';
+import type { NearestNames } from './trigram-candidates.js';
 import { VALIDATE_MAX_TERMS, vocabularyName } from './term.rules.js';
 
 export type ValidationStatus = 'valid' | 'deprecated' | 'unrecognized';
@@ -42,8 +44,17 @@ export const SUGGESTED_INPUTS_MAX = 1000;
 /** Values per statement: each statement stays short, so other requests' queries (and /health) get their turn. */
 export const EXACT_MATCH_CHUNK = 1000;
 export const SUGGEST_CHUNK_FIRST = 5;
+/** Ranking names measured beforehand costs a fraction of a millisecond per value: the first statement can take more. */
+export const SUGGEST_AMONG_CHUNK_FIRST = 50;
 export const SUGGEST_CHUNK_MAX = 200;
 export const SUGGEST_STATEMENT_MS = 100;
+/**
+ * From this many values needing suggestions on, their nearest names are narrowed down first (trigram-candidates.ts):
+ * reading every name once and counting trigrams on the worker pool costs about as much as a handful of index walks.
+ */
+export const NARROW_SUGGESTIONS_FROM = 16;
+
+const SUGGEST_TASKS = new URL('./term-suggest.task.ts', import.meta.url);
 
 /**
  * Checks values against the vocabularies. The rule: after trimming, a value is valid when it equals the code or
@@ -74,23 +85,7 @@ export class TermValidationService {
       }
     }
     const needSuggestions = [...new Set(terms.filter((t) => t.trim() && best.get(t)?.term.status !== 'active'))];
-    const suggestions = new Map<string, Suggestion[]>();
-    // The cost of a lookup depends on how alike the stored names are (2 ms to 100 ms each), so each statement is
-    // sized from the previous one's pace to take about SUGGEST_STATEMENT_MS.
-    const pending = needSuggestions.slice(0, SUGGESTED_INPUTS_MAX);
-    let size = SUGGEST_CHUNK_FIRST;
-    for (let at = 0; at < pending.length; at += size) {
-      throwIfRequestAborted();
-      const chunk = pending.slice(at, at + size);
-      const started = performance.now();
-      for (const s of await this.store.suggest(chunk, { vocabulary: voc, limit: SUGGESTIONS_MAX, minScore: SUGGESTION_MIN_SCORE })) {
-        const list = suggestions.get(s.input);
-        if (list) list.push(s);
-        else suggestions.set(s.input, [s]);
-      }
-      const perInput = (performance.now() - started) / chunk.length;
-      size = Math.max(1, Math.min(SUGGEST_CHUNK_MAX, Math.floor(SUGGEST_STATEMENT_MS / Math.max(perInput, 0.1))));
-    }
+    const suggestions = await this.suggestions(needSuggestions.slice(0, SUGGESTED_INPUTS_MAX), voc);
 
     const suggestionsOmitted = Math.max(0, needSuggestions.length - SUGGESTED_INPUTS_MAX);
     const report: ValidationReport = { valid: [], deprecated: [], unrecognized: [], results: [], suggestionsOmitted };
@@ -115,6 +110,54 @@ export class TermValidationService {
       });
     }
     return report;
+  }
+
+  /** Suggestions for each of `pending` (distinct values), keyed by value. */
+  private async suggestions(pending: string[], vocabulary: string | undefined): Promise<Map<string, Suggestion[]>> {
+    const suggestions = new Map<string, Suggestion[]>();
+    const collect = (found: Suggestion[]) => {
+      for (const s of found) {
+        const list = suggestions.get(s.input);
+        if (list) list.push(s);
+        else suggestions.set(s.input, [s]);
+      }
+    };
+    const opts = { vocabulary, limit: SUGGESTIONS_MAX, minScore: SUGGESTION_MIN_SCORE };
+    let walk = pending;
+    if (pending.length >= NARROW_SUGGESTIONS_FROM) {
+      const norms = await this.store.normalize(pending);
+      const names = await this.store.nameNorms(vocabulary);
+      throwIfRequestAborted();
+      const narrowed = await runTask<NearestNames>(SUGGEST_TASKS, 'nearestNamesTask', {
+        names,
+        values: pending.map((p) => norms.get(p) ?? p),
+        count: SUGGEST_NEAREST_NAMES,
+      });
+      const among = pending.flatMap((input, i) => (narrowed.nearest[i] ? [{ input, candidates: narrowed.nearest[i]! }] : []));
+      walk = pending.filter((_, i) => !narrowed.nearest[i]);
+      await inTimedStatements(among, SUGGEST_AMONG_CHUNK_FIRST, async (chunk) => collect(await this.store.suggestAmong(chunk, { ...opts, unmeasured: narrowed.unmeasured })));
+    }
+    await inTimedStatements(walk, SUGGEST_CHUNK_FIRST, async (chunk) => collect(await this.store.suggest(chunk, opts)));
+    return suggestions;
+  }
+}
+
+/**
+ * Runs `step` over `items` in statements sized to take about SUGGEST_STATEMENT_MS each, the first `first` items
+ * long: the cost of a lookup depends on how alike the stored names are (2 ms to 100 ms each for an index walk), so
+ * each statement is sized from the previous one's pace.
+ */
+async function inTimedStatements<T>(items: readonly T[], first: number, step: (chunk: T[]) => Promise<void>): Promise<void> {
+  let size = first;
+  for (let at = 0; at < items.length; ) {
+    throwIfRequestAborted();
+    const chunk = items.slice(at, at + size);
+    const started = performance.now();
+    await step(chunk);
+    // Past this chunk, whatever size the next one takes: each item is looked up exactly once.
+    at += chunk.length;
+    const perItem = (performance.now() - started) / chunk.length;
+    size = Math.max(1, Math.min(SUGGEST_CHUNK_MAX, Math.floor(SUGGEST_STATEMENT_MS / Math.max(perItem, 0.1))));
   }
 }
 

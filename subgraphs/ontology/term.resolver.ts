@@ -42,18 +42,18 @@ export class TermResolver {
 
   @Query(() => TermPage, {
     description:
-      'Terms, filtered by vocabulary and text. q (or its older name search) matches codes, labels and synonyms, case- and accent-insensitively: exact code or label first, then synonyms, prefixes, then similar spellings. Deprecated terms only with include_deprecated.',
+      'Terms, filtered by vocabulary and text. q (or its older name search) matches codes, labels and synonyms, case- and accent-insensitively: exact code or label first, then synonyms, prefixes, then similar spellings. Deprecated terms are included, flagged deprecated with their replaced_by, unless include_deprecated=false.',
   })
   @Access(AccessClass.Public)
   async terms(
     @Arg('vocabulary', () => String, { nullable: true }) vocabulary?: string,
     @Arg('q', () => String, { nullable: true, description: 'text search over code, label and synonyms' }) q?: string,
     @Arg('search', () => String, { nullable: true, description: 'older name of q' }) search?: string,
-    @Arg('include_deprecated', () => Boolean, { nullable: true, description: 'default false' }) includeDeprecated?: boolean,
+    @Arg('include_deprecated', () => Boolean, { nullable: true, description: 'default true; false leaves deprecated terms out' }) includeDeprecated?: boolean,
     @Arg('limit', () => Int, { nullable: true, description: '1..1000, default 50' }) limit?: number,
     @Arg('offset', () => Int, { nullable: true, description: 'default 0' }) offset?: number,
   ): Promise<TermPage> {
-    const page = await this.service.search({ vocabulary, q, search, includeDeprecated, limit, offset });
+    const page = await this.service.search({ vocabulary, q, search, includeDeprecated: includeDeprecated !== false, limit, offset });
     return { ...page, items: page.items.map(toTerm) };
   }
 
@@ -63,13 +63,13 @@ export class TermResolver {
     return toTerm(await this.service.get(id));
   }
 
-  @Query(() => [Term], { description: 'Direct children of a term, by label.' })
+  @Query(() => [Term], { description: 'Direct children of a term, by label; deprecated children are included, flagged, unless include_deprecated=false.' })
   @Access(AccessClass.Public)
   async termChildren(
     @Arg('id', () => ID) id: string,
-    @Arg('include_deprecated', () => Boolean, { nullable: true, description: 'default false' }) includeDeprecated?: boolean,
+    @Arg('include_deprecated', () => Boolean, { nullable: true, description: 'default true; false leaves deprecated terms out' }) includeDeprecated?: boolean,
   ): Promise<Term[]> {
-    return (await this.service.children(id, includeDeprecated === true)).map(toTerm);
+    return (await this.service.children(id, includeDeprecated !== false)).map(toTerm);
   }
 
   @Query(() => [Term], { description: 'Ancestors of a term, nearest first: parent, grandparent, ..., root.' })

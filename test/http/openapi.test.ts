@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { OPENAPI_FILE } from '../../gateway/openapi-file.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
 import { ROUTES } from '../../rest-compat/routes/index.js';
@@ -21,6 +23,11 @@ describe('GET /openapi.json and /docs', () => {
     const result = await validator.validate(r.body);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it('is the committed schema/openapi.json, which the linter checks', async () => {
+    const { body } = await call(t.url, 'GET', '/openapi.json');
+    expect(body).toEqual(JSON.parse(await readFile(OPENAPI_FILE, 'utf8')));
   });
 
   it('lists every route of the route table with its access class and error model', async () => {

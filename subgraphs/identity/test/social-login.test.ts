@@ -186,7 +186,7 @@ describe('social sign-in against a real OpenID provider (general OIDC and GitLab
     expect(exchanged.body).toMatchObject({ token_type: 'Bearer', account_created: true, provider: 'social' });
     expect((await call(t.url, 'GET', '/v1/user/profile', { token: exchanged.body.access_token })).body.email).toBe('redirect@example.net');
     const again = await call(t.url, 'POST', '/v1/user/auth/exchange', { body: { login_code: code } });
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(401);
     expect(again.body.error).toMatch(/unknown, expired or already used/);
   });
 
@@ -196,7 +196,7 @@ describe('social sign-in against a real OpenID provider (general OIDC and GitLab
     const back = await fetch(`${t.url}${await followToService(location, PUBLIC_URL)}`, { redirect: 'manual', headers: { cookie } });
     const code = new URL(back.headers.get('location')!).searchParams.get('login_code');
     clock.advance(61_000);
-    expect((await call(t.url, 'POST', '/v1/user/auth/exchange', { body: { login_code: code } })).status).toBe(400);
+    expect((await call(t.url, 'POST', '/v1/user/auth/exchange', { body: { login_code: code } })).status).toBe(401);
   });
 
   it("a redirect-mode callback reached without the starting browser's cookie is refused (login CSRF)", async () => {
@@ -344,7 +344,7 @@ describe('social login providers that are not configured', () => {
       expect(callback.status).toBe(404);
       expect(callback.body.error).toBe(`${label} is not configured on this server`);
     }
-    expect((await call(t.url, 'POST', '/v1/user/auth/exchange', { body: { login_code: 'never-issued' } })).status).toBe(400);
+    expect((await call(t.url, 'POST', '/v1/user/auth/exchange', { body: { login_code: 'never-issued' } })).status).toBe(401);
     expect((await call(t.url, 'GET', '/v1/user/authenticate/identities', { token: u.accessToken })).body).toEqual({ has_password: true, identities: [] });
   });
 });

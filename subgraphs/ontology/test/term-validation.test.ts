@@ -100,6 +100,14 @@ describe('POST /v1/ontology/terms/validate', () => {
     expectError(await validate({ terms: [{ a: 1 }] }), 400);
   });
 
+  it('refuses terms that are not an array, and fields it does not know, instead of guessing', async () => {
+    // GraphQL would coerce a single string into a one-item list; the REST contract says array.
+    expectError(await validate({ terms: 'hippocampus' }), 400, /^terms must be an array$/);
+    expectError(await validate({ terms: { a: 'hippocampus' } }), 400, /^terms must be an array$/);
+    expectError(await validate({ terms: ['hippocampus'], vocabulary: 7 }), 400, /^vocabulary must be a string or null$/);
+    expectError(await validate({ terms: ['hippocampus'], vocab: 'brain_region' }), 400, /^unknown field vocab \(accepted: vocabulary, terms\)$/);
+  });
+
   it('is served over GraphQL as termValidation', async () => {
     const r = await gql(t.url, 'query($t: [String!]!) { termValidation(terms: $t, vocabulary: "species") { valid unrecognized results { suggestions { label } } } }', {
       t: ['Homo sapiens', 'Homo sapien'],

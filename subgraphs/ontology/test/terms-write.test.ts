@@ -166,24 +166,37 @@ describe('ontology writes', () => {
   });
 
   describe('DELETE /v1/ontology/terms/{id} and PATCH /v1/ontology/terms/{term_id}/deprecate', () => {
-    it('deprecates: the term stays stored and readable, flagged, and leaves default searches and listings', async () => {
+    it('deprecates: the term stays stored, readable and findable in searches and children, flagged with its replacement', async () => {
       const v = vocab();
       const parent = (await create({ vocabulary: v, code: 'p', label: 'Parent region' })).body;
+      const successor = (await create({ vocabulary: v, code: 'new', label: 'Successor region', parent_id: parent.id })).body;
       const term = (await create({ vocabulary: v, code: 'old', label: 'Obsolete region', parent_id: parent.id })).body;
       const r = await call(t.url, 'DELETE', `/v1/ontology/terms/${term.id}`, { token: su.accessToken });
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ id: term.id, status: 'deprecated', deprecated: true, replaced_by: null });
       expect(r.body.deprecated_at).toEqual(expect.any(String));
+      await call(t.url, 'DELETE', `/v1/ontology/terms/${term.id}?replaced_by=${successor.id}`, { token: su.accessToken });
 
       expect((await get(term.id)).body).toMatchObject({ deprecated: true, label: 'Obsolete region' });
-      expect((await call(t.url, 'GET', `/v1/ontology/terms?vocabulary=${v}&q=obsolete`)).body.total).toBe(0);
-      const flagged = await call(t.url, 'GET', `/v1/ontology/terms?vocabulary=${v}&q=obsolete&include_deprecated=true`);
-      expect(flagged.body.items).toEqual([expect.objectContaining({ id: term.id, deprecated: true, status: 'deprecated' })]);
-      expect((await call(t.url, 'GET', `/v1/ontology/terms?vocabulary=${v}`)).body.total).toBe(1);
-      expect((await call(t.url, 'GET', `/v1/ontology/terms/${parent.id}/children`)).body).toEqual([]);
-      expect((await call(t.url, 'GET', `/v1/ontology/terms/${parent.id}/children?include_deprecated=true`)).body).toHaveLength(1);
+      // Spec 2.3: deprecated terms are flagged, not hidden; include_deprecated=false is the opt-out.
+      const found = await call(t.url, 'GET', `/v1/ontology/terms?vocabulary=${v}&q=obsolete`);
+      expect(found.body.items).toEqual([expect.objectContaining({ id: term.id, deprecated: true, status: 'deprecated', replaced_by: successor.id })]);
+      expect((await call(t.url, 'GET', `/v1/ontology/terms?vocabulary=${v}&q=obsolete&include_deprecated=false`)).body.total).toBe(0);
+      expect((await call(t.url, 'GET', `/v1/ontology/terms?vocabulary=${v}`)).body.total).toBe(3);
+      expect((await call(t.url, 'GET', `/v1/ontology/terms?vocabulary=${v}&include_deprecated=false`)).body.total).toBe(2);
+      const children = (await call(t.url, 'GET', `/v1/ontology/terms/${parent.id}/children`)).body;
+      expect(children).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ id: successor.id, deprecated: false }),
+          expect.objectContaining({ id: term.id, deprecated: true, replaced_by: successor.id }),
+        ]),
+      );
+      expect(children).toHaveLength(2);
+      expect((await call(t.url, 'GET', `/v1/ontology/terms/${parent.id}/children?include_deprecated=false`)).body).toEqual([
+        expect.objectContaining({ id: successor.id }),
+      ]);
       const vocabularies = (await call(t.url, 'GET', '/v1/ontology/vocabularies')).body;
-      expect(vocabularies.find((x: { name: string }) => x.name === v)).toMatchObject({ term_count: 1, deprecated_count: 1 });
+      expect(vocabularies.find((x: { name: string }) => x.name === v)).toMatchObject({ term_count: 2, deprecated_count: 1 });
       // deprecating again is harmless
       expect((await call(t.url, 'DELETE', `/v1/ontology/terms/${term.id}`, { token: su.accessToken })).status).toBe(200);
     });

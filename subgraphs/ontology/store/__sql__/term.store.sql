@@ -72,6 +72,40 @@
             LIMIT $5
           ) s;
 
+/* TermStore.suggestAmong */ WITH input AS MATERIALIZED (
+            SELECT x.input, lower(unaccent(btrim(x.input))) AS norm, x.candidates FROM jsonb_to_recordset($1::jsonb) AS x(input text, candidates jsonb)
+          ),
+          candidate AS (
+            SELECT i.input, i.norm AS input_norm, c.name AS norm, c.distance AS dist, c."wordSimilarity" AS wsim
+            FROM input i, jsonb_to_recordset(i.candidates) AS c(name text, distance real, "wordSimilarity" real)
+            UNION ALL
+            SELECT i.input, i.norm, u.norm, u.norm <-> i.norm, word_similarity(i.norm, u.norm)
+            FROM input i, (SELECT DISTINCT value AS norm FROM jsonb_array_elements_text($2::jsonb)) u
+          ),
+          nearest AS (
+            SELECT c.input, c.input_norm, tn.term_id, tn.kind, tn.name, tn.norm, c.dist, c.wsim, row_number() OVER (PARTITION BY c.input ORDER BY c.dist) AS nth
+            FROM candidate c JOIN ontology.term_names tn ON tn.norm = c.norm AND ($3::text IS NULL OR tn.vocabulary = $4)
+          ),
+          scored AS (
+            SELECT x.input, x.term_id, x.name, greatest(x.sim, x.wsim) AS score, x.sim,
+                   CASE WHEN x.norm = x.input_norm AND x.kind <> 'synonym' THEN 0 WHEN x.norm = x.input_norm THEN 1 ELSE 2 END AS rank
+            FROM (
+              SELECT n.*, 1 - n.dist AS sim FROM nearest n WHERE n.nth <= 20
+            ) x
+          ),
+          grouped AS (
+            SELECT c.input, t.id, t.vocabulary, t.code, t.label, min(c.rank) AS rank, max(c.score) AS score, max(c.sim) AS closeness,
+                   (array_agg(c.name ORDER BY c.rank, c.score DESC, c.sim DESC))[1] AS matched
+            FROM scored c JOIN ontology.terms t ON t.id = c.term_id AND t.status = 'active'
+            GROUP BY c.input, t.id, t.vocabulary, t.code, t.label
+            HAVING min(c.rank) < 2 OR max(c.score) >= $5
+          ),
+          ranked AS (
+            SELECT g.*, row_number() OVER (PARTITION BY g.input ORDER BY g.rank, g.score DESC, g.closeness DESC, lower(g.label) COLLATE "C", g.id) AS place
+            FROM grouped g
+          )
+          SELECT input, id, vocabulary, code, label, rank, score, closeness, matched FROM ranked WHERE place <= $6 ORDER BY input, place;
+
 /* TermStore.insertTerms */ INSERT INTO ontology.terms (id, vocabulary, code, label, uri, parent_id, description, metadata, status, created_at, updated_at)
             SELECT x.id, x.vocabulary, x.code, x.label, x.uri, x.parent_id, x.description, coalesce(x.metadata, '{}'::jsonb), 'active', $1, $2
             FROM jsonb_to_recordset($3::jsonb)

@@ -1,0 +1,109 @@
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { AccessClass } from '../../lib/access.js';
+import { pathParams, type GraphqlRoute, type HandlerRoute, type Route } from '../route-table.js';
+import { GraphqlJsonSchemas, type Json } from './graphql-json-schema.js';
+import { requestParts, successResponse } from './graphql-operation.js';
+import { errorResponseComponents, errorResponseRefs, errorSchema, errorStatuses } from './error-responses.js';
+
+export interface OpenApiInput {
+  routes: Route[];
+  /** The API schema the REST layer executes against. */
+  apiSchema: GraphQLSchema;
+  /** The operation sofa runs for each GraphQL route, by `METHOD path`. */
+  documents: Map<string, DocumentNode>;
+  /** Root field coordinate -> access class. */
+  access: Map<string, AccessClass>;
+  version: string;
+}
+
+/** Statuses a GraphQL route may answer besides the pipeline's: its resolver's not-found and conflict errors. */
+const GRAPHQL_OWN = [404, 409];
+
+export const routeKey = (route: Pick<Route, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+/** `Mutation.createTerm` -> `createTerm`; a handler `health` on GET -> `getHealth`. */
+export function operationId(route: Route): string {
+  if (route.operationId) return route.operationId;
+  if (route.kind === 'graphql') return route.field.slice(route.field.indexOf('.') + 1);
+  return `${route.method.toLowerCase()}${route.handler[0].toUpperCase()}${route.handler.slice(1)}`;
+}
+
+function graphqlOperation(route: GraphqlRoute, input: OpenApiInput, schemas: GraphqlJsonSchemas): { op: Json; access: AccessClass } {
+  const document = input.documents.get(routeKey(route));
+  if (!document) throw new Error(`no sofa operation for ${routeKey(route)}`);
+  const access = input.access.get(route.field) ?? ('Public' as AccessClass);
+  const op: Json = {
+    operationId: operationId(route),
+    summary: route.summary,
+    tags: [route.tag],
+    ...requestParts(route, document, schemas),
+    responses: { ...successResponse(route, document, schemas), ...errorResponseRefs(errorStatuses(route.method, access, [...GRAPHQL_OWN, ...(route.errors ?? [])])) },
+    'x-graphql-field': route.field,
+  };
+  return { op, access };
+}
+
+function handlerOperation(route: HandlerRoute): { op: Json; access: AccessClass } {
+  const own = Object.keys(route.openapi.responses).map(Number);
+  const op: Json = {
+    operationId: operationId(route),
+    summary: route.summary,
+    tags: [route.tag],
+    parameters: [
+      ...pathParams(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      ...(route.openapi.parameters ?? []),
+    ],
+    ...(route.openapi.requestBody ? { requestBody: route.openapi.requestBody } : {}),
+    responses: { ...errorResponseRefs(errorStatuses(route.method, route.access).filter((s) => !own.includes(s))), ...route.openapi.responses },
+  };
+  return { op, access: route.access };
+}
+
+const sortResponses = (responses: Json): Json => Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+
+/** One document for every route, built from the GraphQL schema and the route table, so neither can drift from it. */
+export function buildOpenApi(input: OpenApiInput): Json {
+  const schemas = new GraphqlJsonSchemas(input.apiSchema);
+  const paths: Record<string, Record<string, Json>> = {};
+  const ids = new Map<string, string>();
+  for (const route of input.routes) {
+    const { op, access } = route.kind === 'graphql' ? graphqlOperation(route, input, schemas) : handlerOperation(route);
+    const id = op.operationId as string;
+    if (ids.has(id)) throw new Error(`operationId ${id} of ${routeKey(route)} is already used by ${ids.get(id)}`);
+    ids.set(id, routeKey(route));
+    op.responses = sortResponses(op.responses as Json);
+    op['x-access-class'] = access;
+    if (route.alternate) op['x-alternate-form'] = true;
+    // Public operations say so: without `security: []` a client would assume a token is needed everywhere.
+    op.security = access === 'Public' ? [] : [{ bearerAuth: [] }];
+    if ((op.parameters as unknown[]).length === 0) delete op.parameters;
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = op;
+  }
+  const tags = [...new Set(input.routes.map((r) => r.tag))];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Neuroscience Data Service API',
+      version: input.version,
+      description:
+        'REST compatibility layer over the GraphQL API at /graphql. Every response carries `api-version: v1` and `X-Request-ID`; every error body is `{"error": "..."}`. Access classes: Public, User, Academic (verified academic or Service), SuperUser (see `x-access-class` on each operation). Request bodies are checked against this document: unknown fields and wrong types get 400.',
+    },
+    servers: [{ url: '/' }],
+    tags: tags.map((name) => ({ name, description: TAG_TEXT[name] ?? name })),
+    paths,
+    components: {
+      schemas: { ...sortKeys(schemas.components), Error: errorSchema },
+      responses: errorResponseComponents(),
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'PASETO v4.public' } },
+    },
+  };
+}
+
+const sortKeys = (o: Json): Json => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+
+const TAG_TEXT: Record<string, string> = {
+  platform: 'Health, this document, the interactive documentation and the GraphQL endpoint',
+  identity: 'Accounts, tokens, profiles, institutional verification, ORCID iD and social sign-in',
+  ontology: 'Controlled vocabularies: terms, hierarchy, validation, import',
+  federation: 'Clusters of this service that federate',
+};

@@ -1,0 +1,59 @@
+import type { AccessClass } from '../../lib/access.js';
+import type { HttpMethod } from '../route-table.js';
+
+type Json = Record<string, unknown>;
+
+export const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  additionalProperties: false,
+  properties: { error: { type: 'string', description: 'human-readable message' } },
+};
+
+export const STATUS_TEXT: Record<number, string> = {
+  400: 'bad request: the message names the field and what was expected',
+  401: 'missing, invalid or expired access token',
+  403: 'the access class is too low',
+  404: 'not found (or not visible to the caller)',
+  408: 'the request exceeded the timeout',
+  409: 'conflict with the stored state',
+  413: 'request body too large',
+  414: 'a path segment (or the whole URI) is too long',
+  415: 'unsupported Content-Type: send application/json',
+  429: 'rate limited (see Retry-After)',
+  431: 'the request line and headers are too large',
+  500: 'internal error (the message carries no detail; quote X-Request-ID)',
+  503: 'a service this operation needs is unavailable',
+};
+
+/** Every status the pipeline may answer before or around any operation. */
+const PIPELINE = [400, 408, 414, 429, 431, 500, 503];
+const BODY_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
+
+/**
+ * The error statuses of one operation: the pipeline's, 413/415 where a body is read, 401 where a token is needed,
+ * 403 above User, and the operation's own (404, 409, ...).
+ */
+export function errorStatuses(method: HttpMethod, access: AccessClass, own: number[] = []): number[] {
+  const codes = new Set([...PIPELINE, ...own]);
+  if (BODY_METHODS.has(method)) {
+    codes.add(413);
+    codes.add(415);
+  }
+  if (access !== 'Public') codes.add(401);
+  if (access === 'Academic' || access === 'SuperUser') codes.add(403);
+  return [...codes].sort((a, b) => a - b);
+}
+
+export function errorResponseRefs(statuses: number[]): Json {
+  return Object.fromEntries(statuses.map((c) => [String(c), { $ref: `#/components/responses/E${c}` }]));
+}
+
+export function errorResponseComponents(): Json {
+  return Object.fromEntries(
+    Object.entries(STATUS_TEXT).map(([status, description]) => [
+      `E${status}`,
+      { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    ]),
+  );
+}
