@@ -5,8 +5,8 @@ import { LruCache } from '../lru.js';
  * Sent by each new connection before it is used. A named statement is still planned for each execution's own
  * values, as an unnamed one is, instead of switching to a generic plan, which cannot drop `$1 IS NULL OR ...`
  * filters for the values given. And the connection starts with no prepared statements, as node-postgres assumes:
- * PGlite is one session whatever the connection, so the statements of a connection that went away (node-postgres
- * drops a connection after any failed query) would otherwise still be there.
+ * PGlite is one session whatever the connection, so the statements of a connection that went away (a lost or
+ * aborted connection is dropped by the pool) would otherwise still be there.
  */
 export const FRESH_SESSION = 'DEALLOCATE ALL; SET plan_cache_mode = force_custom_plan';
 

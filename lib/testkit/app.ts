@@ -133,10 +133,6 @@ export async function call(
   return { status: res.status, headers: res.headers, body };
 }
 
-/** Problems of a response received some other way than `call` (a raw fetch), against the app's document. */
-export function contractProblems(base: string, method: string, url: string, status: number, contentType: string | null, body: unknown): string[] {
-  return contracts.get(base)?.responseProblems(method, new URL(url, base).pathname, status, contentType, body) ?? [];
-}
 
 /** Runs a GraphQL operation against /graphql. */
 export async function gql(base: string, query: string, variables: Record<string, unknown> = {}, token?: string) {

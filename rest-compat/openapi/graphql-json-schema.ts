@@ -101,7 +101,7 @@ export class GraphqlJsonSchemas {
   private inputObjectRef(type: TypeLike): Json {
     const name = type.name!;
     if (!this.components[name]) {
-      this.components[name] = {}; // placeholder: input types may refer to themselves
+      this.components[name] = {}; // reserved first: an input type may refer to itself
       this.components[name] = this.inputObject(type);
     }
     return { $ref: `#/components/schemas/${name}` };

@@ -66,7 +66,7 @@ export class OpenApiValidator {
     if (body === undefined) return op.requestBody.required ? 'a JSON body is required' : undefined;
     const validate = this.validatorAt(`/${pointer('paths', path, method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema')}`);
     if (validate(body)) return undefined;
-    return restMessage(validate.errors ?? [], body);
+    return bodyMessage(validate.errors ?? [], body);
   }
 
   /** Why a query string does not fit the operation's documented query parameters; undefined when it fits. */
@@ -121,7 +121,7 @@ export class OpenApiValidator {
 const fieldName = (instancePath: string) => instancePath.replace(/^\//, '').replace(/\//g, '.');
 
 /** An Ajv error as the kind of message the rest of the API gives: the field, then what was expected. */
-export function restMessage(errors: ErrorObject[], body: unknown): string {
+export function bodyMessage(errors: ErrorObject[], body: unknown): string {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the JSON body must be an object';
   const e = errors[0];
   if (!e) return 'the body does not fit this operation';

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { build, staleBuildReason } from '../../scripts/build.js';
 import { call, createTestEngines, type TestEngines } from '../../lib/testkit/app.js';
-import { startServiceProcess, type ServiceProcess } from '../../lib/testkit/service-process.js';
+import { startServiceProcess, type ServiceProcess } from '../../lib/testkit/processes.js';
 import { syntheticTermCsv } from '../../lib/testkit/heavy-requests.js';
 import { paserkSecret } from '../../lib/testkit/keys.js';
 
