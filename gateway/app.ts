@@ -31,6 +31,8 @@ import type { HandlerRoute } from '../rest-compat/route-table.js';
 import { colonPath } from '../rest-compat/route-table.js';
 import { createTokenVerifier } from './token-verifier.js';
 import { loginRedirectHandlers, type RunOperation } from '../rest-compat/login-redirect.js';
+import { neurodataHandlers, registerUploadParsers } from '../rest-compat/neurodata-files.js';
+import { createDownloadSigner, loadDownloadSigningSecret } from '../lib/objects/signed-url.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -114,7 +116,14 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
 
   const makeContext = async (request: FastifyRequest): Promise<RequestContext> => {
     const ctx = await buildRequestContext(
-      { requestId: request.id, authorization: request.headers.authorization, clientIp: request.ip, signal: request.abort.signal, log: request.log },
+      {
+        requestId: request.id,
+        authorization: request.headers.authorization,
+        clientIp: request.ip,
+        baseUrl: config.login.publicUrl ?? `${request.protocol}://${request.host}`,
+        signal: request.abort.signal,
+        log: request.log,
+      },
       verifier,
     );
     if (ctx.viewer) request.userId = ctx.viewer.id;
@@ -143,6 +152,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const handlers: Record<string, (request: FastifyRequest, reply: import('fastify').FastifyReply) => unknown> = {
     // The browser-binding cookie of social sign-ins is Secure whenever browsers reach the service over https.
     ...loginRedirectHandlers(runOperation, { secureCookies: Boolean(config.login.publicUrl?.startsWith('https://')) }),
+    ...neurodataHandlers(runOperation, stores.objects, createDownloadSigner(await loadDownloadSigningSecret(config.dataDir))),
     health: async (_request, reply) => {
       const report = await health();
       return reply.code(report.status === 'healthy' ? 200 : 503).send(report);
@@ -159,7 +169,15 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   for (const route of ROUTES.filter((r): r is HandlerRoute => r.kind === 'handler')) {
     const handler = handlers[route.handler] ?? opts;
     if (typeof handler !== 'function') throw new Error(`no handler registered for ${route.method} ${route.path} (${route.handler})`);
-    http.route({ method: route.method, url: colonPath(route.path), handler: handler as never });
+    if (route.streamBody) {
+      // Its own scope: the body is not parsed (nor limited to BODY_LIMIT_BYTES) but streamed to the handler.
+      await http.register(async (scope) => {
+        await registerUploadParsers(scope);
+        scope.route({ method: route.method, url: colonPath(route.path), handler: handler as never });
+      });
+    } else {
+      http.route({ method: route.method, url: colonPath(route.path), handler: handler as never });
+    }
   }
   http.get('/docs/assets/:name', async (request, reply) => {
     if (!config.api.docs) return reply.callNotFound();

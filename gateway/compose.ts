@@ -55,6 +55,7 @@ class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<RequestContext>
     if (ctx.authorization) request.http?.headers.set('authorization', ctx.authorization);
     // Replaces whatever the client sent: a subgraph that lists this gateway in TRUST_PROXY takes its client IP from here.
     if (ctx.clientIp) request.http?.headers.set('x-forwarded-for', ctx.clientIp);
+    if (ctx.baseUrl) request.http?.headers.set('x-forwarded-base-url', ctx.baseUrl);
   }
 
   async process(options: GraphQLDataSourceProcessOptions<RequestContext>) {

@@ -57,7 +57,14 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
     context: async (request) =>
       buildRequestContext(
         // request.ip is the client's when TRUST_PROXY lists the gateway, which forwards it in X-Forwarded-For.
-        { requestId: request.id, authorization: request.headers.authorization, clientIp: request.ip, signal: request.abort.signal, log: request.log },
+        {
+          requestId: request.id,
+          authorization: request.headers.authorization,
+          clientIp: request.ip,
+          baseUrl: typeof request.headers['x-forwarded-base-url'] === 'string' ? request.headers['x-forwarded-base-url'] : `${request.protocol}://${request.host}`,
+          signal: request.abort.signal,
+          log: request.log,
+        },
         verifier,
       ),
   });

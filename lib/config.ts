@@ -33,11 +33,15 @@ export const ENV_DOCS = {
   CLICKHOUSE_USER: 'ClickHouse user (default default)',
   CLICKHOUSE_PASSWORD: 'ClickHouse password (default empty)',
   CLICKHOUSE_DATABASE: 'ClickHouse database, created when missing (default neurodata)',
+  CLICKHOUSE_CLUSTER: 'ClickHouse cluster name (from the servers\' remote_servers): data tables are created ON CLUSTER as local shards behind Distributed tables, sharded by dataset; unset means one server',
   S3_BUCKET: 'S3 bucket for objects; unset means the local directory DATA_DIR/objects',
   S3_ENDPOINT: 'S3-compatible endpoint URL (MinIO, Ceph, ...); unset means AWS',
   S3_REGION: 'S3 region (default us-east-1)',
   S3_ACCESS_KEY_ID: 'S3 access key id (default: the AWS SDK credential chain)',
   S3_SECRET_ACCESS_KEY: 'S3 secret access key',
+  SEED_DATASETS: 'true | false: publish the shipped C. elegans connectomes and neuron morphologies on a first start (default true)',
+  UPLOAD_MAX_BYTES: 'largest dataset asset one upload may carry, streamed to object storage (default 2147483648 = 2 GiB); larger uploads get a 413',
+  DOWNLOAD_URL_TTL_SECONDS: 'lifetime of the download URLs of POST /v1/neurodata/download-urls, pre-signed S3 or signed by this service (default 3600)',
   S3_FORCE_PATH_STYLE: 'true for path-style bucket addressing, which most self-hosted S3 servers need (default true when S3_ENDPOINT is set)',
   TYPESENSE_URL: 'Typesense node URL, e.g. http://127.0.0.1:8108; unset means search is not configured (PostgreSQL full text is used)',
   TYPESENSE_API_KEY: 'Typesense API key (required with TYPESENSE_URL)',
@@ -117,6 +121,10 @@ const envSchema = z.object({
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('neurodata'),
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional(),
+  SEED_DATASETS: z.enum(['true', 'false']).default('true'),
+  UPLOAD_MAX_BYTES: int(2 * 1024 * 1024 * 1024, 1),
+  DOWNLOAD_URL_TTL_SECONDS: int(3600, 1),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: optionalUrl,
   S3_REGION: z.string().default('us-east-1'),
@@ -169,7 +177,15 @@ type Env = z.infer<typeof envSchema>;
 export type RelationalConfig = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
 export type ColumnConfig =
   | { kind: 'chdb'; dataDir: string; database: string }
-  | { kind: 'clickhouse'; url: string; user: string; password: string; database: string };
+  | {
+      kind: 'clickhouse';
+      url: string;
+      user: string;
+      password: string;
+      database: string;
+      /** Set: data tables are local shards on every node of this cluster, read and written through Distributed tables. */
+      cluster?: string;
+    };
 export type ObjectsConfig =
   | { kind: 'local'; dir: string }
   | {
@@ -247,6 +263,10 @@ export interface Config {
   readonly column: ColumnConfig;
   readonly objects: ObjectsConfig;
   readonly search: SearchConfig;
+  /** Dataset assets: the upload size limit and the lifetime of download URLs. */
+  readonly assets: { uploadMaxBytes: number; downloadUrlTtlSeconds: number };
+  /** Publish the shipped datasets on a first start. */
+  readonly seedDatasets: boolean;
   readonly subgraphs: { urls: Partial<Record<SubgraphName, string>>; port: number };
   readonly auth: {
     serviceSecret?: string;
@@ -329,7 +349,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     relational: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     column: e.CLICKHOUSE_URL
-      ? { kind: 'clickhouse', url: e.CLICKHOUSE_URL, user: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE }
+      ? { kind: 'clickhouse', url: e.CLICKHOUSE_URL, user: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE, cluster: e.CLICKHOUSE_CLUSTER }
       : { kind: 'chdb', dataDir: path.join(dataDir, 'chdb'), database: e.CLICKHOUSE_DATABASE },
     objects: e.S3_BUCKET
       ? {
@@ -343,6 +363,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : { kind: 'local', dir: path.join(dataDir, 'objects') },
     search: e.TYPESENSE_URL ? { kind: 'typesense', url: e.TYPESENSE_URL, apiKey: e.TYPESENSE_API_KEY! } : { kind: 'none' },
+    assets: { uploadMaxBytes: e.UPLOAD_MAX_BYTES, downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS },
+    seedDatasets: e.SEED_DATASETS === 'true',
     subgraphs: { urls, port: e.SUBGRAPH_PORT },
     auth: {
       serviceSecret: e.SERVICE_SECRET,
@@ -427,7 +449,7 @@ export function configFrom(overrides: Partial<Record<EnvName, string>>): Config 
 /** The variables a test run passes on to the server mode (engines only). */
 export function engineEnvFromProcess(): Partial<Record<EnvName, string>> {
   const out: Partial<Record<EnvName, string>> = {};
-  for (const k of ['DATABASE_URL', 'CLICKHOUSE_URL', 'CLICKHOUSE_USER', 'CLICKHOUSE_PASSWORD'] as const) {
+  for (const k of ['DATABASE_URL', 'CLICKHOUSE_URL', 'CLICKHOUSE_USER', 'CLICKHOUSE_PASSWORD', 'CLICKHOUSE_CLUSTER'] as const) {
     if (process.env[k]) out[k] = process.env[k];
   }
   return out;

@@ -16,6 +16,11 @@ export interface RequestContext {
    * forwarded to remote subgraphs. Login throttling and the password-check budget are kept per address.
    */
   clientIp?: string;
+  /**
+   * The origin clients reach this service at (PUBLIC_URL, or the scheme and Host of the request): links the service
+   * hands out (download URLs, landing pages in citations) start with it. Forwarded to remote subgraphs.
+   */
+  baseUrl?: string;
   /** Aborted when the request times out or the client goes away. */
   signal: AbortSignal;
   log: FastifyBaseLogger;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExecutionResult } from 'graphql';
-import { GENERIC_SERVER_ERROR, codeOf, statusForCode } from '../lib/errors.js';
+import { sendError, sendGraphqlError } from './handler-replies.js';
 
 /** Runs one GraphQL operation with the context of an HTTP request (token, request id, abort signal). */
 export type RunOperation = (request: FastifyRequest, query: string, variables?: Record<string, unknown>) => Promise<ExecutionResult>;
@@ -165,14 +165,4 @@ function cookieOf(request: FastifyRequest, name: string): string | null {
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
   }
   return null;
-}
-
-function sendGraphqlError(request: FastifyRequest, reply: FastifyReply, error: unknown, what: string): FastifyReply {
-  const status = statusForCode(codeOf(error));
-  if (status >= 500 && status !== 503) request.log.error({ err: error }, what);
-  return sendError(reply, status, status >= 500 && status !== 503 ? GENERIC_SERVER_ERROR : (error as { message: string }).message);
-}
-
-function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
 }

@@ -47,6 +47,8 @@ export interface HandlerRoute {
   tag: string;
   summary: string;
   alternate?: boolean;
+  /** The body reaches the handler unread, as a stream (or multipart parts): uploads larger than BODY_LIMIT_BYTES. */
+  streamBody?: boolean;
   /** OpenAPI operationId; defaults to the method and handler name, e.g. `getHealth`. */
   operationId?: string;
   /** OpenAPI operation parts that cannot be derived: parameters, request body, responses. */

@@ -7,7 +7,7 @@ import type { TokenVerifier, Viewer } from './viewer.js';
  * is remembered as `authError`, so public fields still answer and protected ones say why the token was refused.
  */
 export async function buildRequestContext(
-  input: { requestId: string; authorization?: string; clientIp?: string; signal: AbortSignal; log: FastifyBaseLogger },
+  input: { requestId: string; authorization?: string; clientIp?: string; baseUrl?: string; signal: AbortSignal; log: FastifyBaseLogger },
   verifier: TokenVerifier | null,
 ): Promise<RequestContext> {
   const ctx: RequestContext = {
@@ -15,6 +15,7 @@ export async function buildRequestContext(
     viewer: null,
     authorization: input.authorization,
     clientIp: input.clientIp,
+    baseUrl: input.baseUrl,
     signal: input.signal,
     log: input.log,
   };

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { ConfigError, type ColumnConfig } from '../config.js';
 import { ch, type ChQuery, bindValues, inline, ident } from './sql.js';
-import { currentRequestScope } from '../request-scope.js';
+import { currentRequestScope, throwIfRequestAborted } from '../request-scope.js';
 
 export interface ColumnQueryOptions {
   /** Name of the store method, carried as a leading comment and (on a server) in the query id. */
@@ -12,16 +14,39 @@ export interface ColumnQueryOptions {
   maxExecutionTime?: number;
 }
 
+/** Options of a TabSeparated insert: the columns the text holds, in order (default: all of the table's, in order). */
+export type TsvInsertOptions = ColumnQueryOptions & { columns?: readonly string[] };
+
 /** ClickHouse SQL through chDB in-process or a ClickHouse server; the same SQL on both. */
 export interface ColumnStore {
   readonly kind: 'chdb' | 'clickhouse';
   readonly database: string;
+  /**
+   * The cluster (from the servers' remote_servers) the data tables are sharded over, when CLICKHOUSE_CLUSTER is set:
+   * their DDL runs ON CLUSTER, and inserts return only once every shard has its rows (insert_distributed_sync).
+   */
+  readonly cluster?: string;
   /** Runs a SELECT and returns its rows (JSONEachRow; 64-bit integers come back as numbers when they fit). */
   query<T = Record<string, unknown>>(q: ChQuery, opts: ColumnQueryOptions): Promise<T[]>;
   /** Runs DDL or another statement without a result. */
   command(q: ChQuery, opts: ColumnQueryOptions): Promise<void>;
   /** Inserts rows (objects keyed by column) into a table of this store's database. */
   insert(table: string, rows: Record<string, unknown>[], opts: ColumnQueryOptions): Promise<void>;
+  /**
+   * Inserts text already encoded as TabSeparated (each chunk holds whole lines, each ending in '\n'), as it comes:
+   * nothing is parsed or re-encoded in this process. On chDB chunks are gathered into statements of about 64 MB
+   * (each statement writes a part); on a server they are streamed as the body of one INSERT. Rejects with the
+   * engine's error (a malformed line names its row and column). Neither engine makes a large insert atomic: the
+   * blocks written before the failure (a statement on chDB, about a million rows on a server) keep their rows, so
+   * callers write into a partition they can drop on failure.
+   */
+  insertTsv(table: string, chunks: Iterable<string> | AsyncIterable<string>, opts: TsvInsertOptions): Promise<void>;
+  /**
+   * Runs a SELECT and yields its result as TabSeparated text, in chunks of whole lines, for results too large to
+   * hold as rows. A server streams it; chDB holds the whole result (as bytes) until the last chunk is taken, since
+   * a chDB stream cannot share its session with other queries. Stop early by leaving the loop.
+   */
+  queryTsv(q: ChQuery, opts: ColumnQueryOptions): AsyncIterable<string>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -29,7 +54,7 @@ export interface ColumnStore {
 const named = (q: ChQuery, opts: ColumnQueryOptions): ChQuery => ({ sql: `/* ${opts.name} */ ${q.sql}`, params: q.params });
 
 /** The caller's options, with the current request's id and abort signal where the caller gave none. */
-function scoped(opts: ColumnQueryOptions): ColumnQueryOptions {
+function scoped<O extends ColumnQueryOptions>(opts: O): O {
   const scope = currentRequestScope();
   if (!scope) return opts;
   return { ...opts, signal: opts.signal ?? scope.signal, requestId: opts.requestId ?? scope.requestId };
@@ -71,15 +96,16 @@ async function openChdb(dataDir: string, database: string): Promise<ColumnStore>
   session.query(`CREATE DATABASE IF NOT EXISTS ${ident(database).text} ENGINE = Atomic`);
   const qualify = (q: ChQuery): ChQuery => q; // tables are referenced unqualified; USE below sets the database
   session.query(`USE ${ident(database).text}`);
-  const run = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => {
+  const execute = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => {
     const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}`;
     const text = /^\s*(\/\*.*?\*\/\s*)?(SELECT|WITH)\b/is.test(q.sql) ? `${q.sql} ${settings}` : q.sql;
     const body = named(qualify({ sql: text, params: q.params }), opts);
-    const res = Object.keys(body.params).length
-      ? await session.queryBindAsync(body.sql, bindValues(body), { format, signal: opts.signal })
-      : await session.queryAsync(body.sql, { format, signal: opts.signal });
-    return res.text();
+    return Object.keys(body.params).length
+      ? session.queryBindAsync(body.sql, bindValues(body), { format, signal: opts.signal })
+      : session.queryAsync(body.sql, { format, signal: opts.signal });
   };
+  const run = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => (await execute(q, opts, format)).text();
+  const tsvBytes = async (q: ChQuery, opts: ColumnQueryOptions) => (await execute(q, opts, 'TabSeparated')).bytes();
   return {
     kind: 'chdb',
     database,
@@ -93,6 +119,21 @@ async function openChdb(dataDir: string, database: string): Promise<ColumnStore>
       if (rows.length === 0) return;
       const payload = rows.map((r) => JSON.stringify(r)).join('\n');
       await session.queryAsync(`/* ${opts.name} */ INSERT INTO ${ident(table).text} FORMAT JSONEachRow\n${payload}`, { format: 'CSV' });
+    },
+    async insertTsv(table, chunks, given) {
+      const opts = scoped(given);
+      const head = `/* ${opts.name} */ INSERT INTO ${ident(table).text}${columnList(opts.columns)} FORMAT TabSeparated\n`;
+      for await (const batch of gather(chunks, CHDB_INSERT_BYTES)) {
+        throwIfRequestAborted(opts.signal);
+        await session.queryAsync(head + batch, { format: 'CSV', signal: opts.signal });
+      }
+    },
+    queryTsv(q, given) {
+      const opts = scoped(given);
+      return (async function* () {
+        const result = await tsvBytes(q, opts);
+        yield* lineChunks(result, TSV_READ_CHUNK_BYTES);
+      })();
     },
     async ping() {
       await session.queryAsync('/* ping */ SELECT 1', { format: 'CSV' });
@@ -114,7 +155,12 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     log: { level: ClickHouseLogLevel.OFF },
     clickhouse_settings: { output_format_json_quote_64bit_integers: 0 as const },
   };
-  const client = createClient({ ...base, database: cfg.database });
+  // Through Distributed tables an insert returns once its rows are on their shard, so a read right after it sees them.
+  const client = createClient({
+    ...base,
+    database: cfg.database,
+    clickhouse_settings: { ...base.clickhouse_settings, ...(cfg.cluster ? { insert_distributed_sync: 1 } : {}) },
+  });
 
   // The server may be down when we start: the service still starts (and /health says degraded), and the database
   // is created and the version probed on the first query that reaches it.
@@ -147,6 +193,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
   return {
     kind: 'clickhouse',
     database: cfg.database,
+    cluster: cfg.cluster,
     async query<T>(q: ChQuery, given: ColumnQueryOptions) {
       const opts = scoped(given);
       const rs = await client.query({
@@ -168,6 +215,33 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
       await ensureReady();
       await client.insert({ table: ident(table).text, values: rows, format: 'JSONEachRow', abort_signal: opts.signal, query_id: queryId(opts) });
     },
+    async insertTsv(table, chunks, given) {
+      const opts = scoped(given);
+      await ensureReady();
+      await client.insert({
+        table: ident(table).text,
+        values: Readable.from(chunks, { objectMode: false }),
+        format: 'TabSeparated',
+        columns: opts.columns?.map((c: string) => ident(c).text) as [string, ...string[]] | undefined,
+        abort_signal: opts.signal,
+        // An insert has no room for the name as a comment, so it always travels in the query id.
+        query_id: queryId(opts) ?? `${opts.name}-${randomUUID()}`,
+      });
+    },
+    queryTsv(q, given) {
+      const opts = scoped(given);
+      return (async function* () {
+        const prepared = await prepare(q, opts);
+        const { stream } = await client.exec({
+          ...prepared,
+          query: `${prepared.query}\nFORMAT TabSeparated`,
+          abort_signal: opts.signal,
+          query_id: queryId(opts),
+          clickhouse_settings: { max_execution_time: opts.maxExecutionTime ?? 60 },
+        });
+        yield* wholeLines(stream as AsyncIterable<Buffer>);
+      })();
+    },
     async ping() {
       const r = await client.ping();
       if (!r.success) throw r.error;
@@ -175,6 +249,61 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     },
     close: () => client.close(),
   };
+}
+
+/** chDB writes one part per INSERT statement: statements of this size keep a large insert to a few dozen parts. */
+const CHDB_INSERT_BYTES = 64 * 1024 * 1024;
+/** Size of the text chunks queryTsv yields from a result chDB holds whole. */
+const TSV_READ_CHUNK_BYTES = 4 * 1024 * 1024;
+
+const columnList = (columns: readonly string[] | undefined) => (columns?.length ? ` (${columns.map((c) => ident(c).text).join(', ')})` : '');
+
+/** Joins consecutive chunks into strings of at least `size` characters (the last may be shorter). */
+async function* gather(chunks: Iterable<string> | AsyncIterable<string>, size: number): AsyncGenerator<string> {
+  let parts: string[] = [];
+  let length = 0;
+  for await (const chunk of chunks) {
+    if (!chunk) continue;
+    parts.push(chunk);
+    length += chunk.length;
+    if (length >= size) {
+      yield parts.join('');
+      parts = [];
+      length = 0;
+    }
+  }
+  if (length) yield parts.join('');
+}
+
+/** UTF-8 text of `bytes` in chunks of about `size` bytes, each cut after a '\n' (so no character is split). */
+function* lineChunks(bytes: Uint8Array, size: number): Generator<string> {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let start = 0;
+  while (start < buf.length) {
+    let end = Math.min(buf.length, start + size);
+    if (end < buf.length) {
+      const nl = buf.indexOf(10, end - 1);
+      end = nl < 0 ? buf.length : nl + 1;
+    }
+    yield buf.toString('utf8', start, end);
+    start = end;
+  }
+}
+
+/** Re-cuts a byte stream into UTF-8 text chunks that end after a '\n'. */
+async function* wholeLines(stream: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  let rest: Buffer | null = null;
+  for await (const piece of stream) {
+    const buf: Buffer = rest ? Buffer.concat([rest, piece]) : piece;
+    const nl = buf.lastIndexOf(10);
+    if (nl < 0) {
+      rest = buf;
+      continue;
+    }
+    yield buf.toString('utf8', 0, nl + 1);
+    rest = nl + 1 < buf.length ? buf.subarray(nl + 1) : null;
+  }
+  if (rest?.length) yield rest.toString('utf8');
 }
 
 export { ch };

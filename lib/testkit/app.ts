@@ -77,7 +77,8 @@ export async function startTestApp(
   const engines = opts.engines ?? (await createTestEngines());
   // Test files create many users from one address, and some never let their clock refill the password-check
   // budget; the tests of that budget set their own.
-  const config = configFrom({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PASSWORD_CHECK_BURST: '100000', ...engines.env, ...overrides });
+  // Publishing the shipped datasets takes seconds; the tests that need them turn it on.
+  const config = configFrom({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PASSWORD_CHECK_BURST: '100000', SEED_DATASETS: 'false', ...engines.env, ...overrides });
   const app = await createApp(config, opts);
   await app.http.listen({ host: '127.0.0.1', port: 0 });
   const address = app.http.server.address() as { port: number };

@@ -5,6 +5,7 @@ import { identityRoutes } from './identity.routes.js';
 import { institutionalRoutes } from './institutional.routes.js';
 import { socialLoginRoutes } from './social-login.routes.js';
 import { ontologyRoutes } from './ontology.routes.js';
+import { neurodataRoutes } from './neurodata.routes.js';
 
 /** Every route the service answers; one file of rows per area. */
-export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...federationRoutes];
+export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...neurodataRoutes, ...federationRoutes];

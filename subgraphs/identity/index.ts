@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../schema/federation.js';
 import { pingResolver } from '../../schema/health.types.js';
@@ -14,7 +15,8 @@ import { AuthService } from './auth.service.js';
 import { ProfileService } from './profile.service.js';
 import { PasswordThrottle } from './password-throttle.service.js';
 import { keyConfigProblems, loadSigningKey, loadVerificationKeys, type SigningKey, type VerificationKeys } from './token.keys.js';
-import { bootstrapSuperUserProblems } from './account.rules.js';
+import { bootstrapSuperUserProblems, emailKeyForLogin } from './account.rules.js';
+import { randomBytes } from 'node:crypto';
 import { PasetoTokenVerifier, TokenChecker, TokenSigner } from './token.service.js';
 import { AuthResolver, ProfileResolver, toPublicProfile } from './account.resolver.js';
 import { InstitutionalResolver } from './institutional.resolver.js';
@@ -43,6 +45,28 @@ export async function createTokenVerifier(deps: SubgraphDeps): Promise<TokenVeri
   return new PasetoTokenVerifier(await loadVerificationKeys(deps.config), deps.clock, new AccountStore(deps.stores.relational.db));
 }
 
+/** Which of these ids are accounts; for subgraphs that store account ids (dataset maintainers). */
+export async function existingAccountIds(deps: Pick<SubgraphDeps, 'stores'>, ids: readonly string[]): Promise<Set<string>> {
+  const valid = ids.filter((id) => isUuid(id));
+  return new Set((await new AccountStore(deps.stores.relational.db).findByIds(valid)).map((a) => a.id));
+}
+
+/** The address of the account that owns the datasets shipped with the service; nobody can log in as it. */
+export const CURATOR_EMAIL = 'shipped-data@curator.invalid';
+
+/**
+ * The id of the curator account (a Service account with a random password nobody knows), created on first use.
+ * It owns the shipped datasets; SuperUsers administer them.
+ */
+export async function ensureCuratorAccount(deps: Pick<SubgraphDeps, 'stores' | 'config' | 'clock'>): Promise<string> {
+  const store = new AccountStore(deps.stores.relational.db);
+  const existing = await store.findCredentials(emailKeyForLogin(CURATOR_EMAIL));
+  if (existing) return existing.account.id;
+  const admin = new AccountService(store, deps.config, deps.clock);
+  const account = await admin.createServiceAccount({ email: CURATOR_EMAIL, password: randomBytes(24).toString('base64url'), display_name: 'Shipped data (curated)' });
+  return account.id;
+}
+
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
   return () => (p ??= load().catch((e) => {
@@ -65,6 +89,19 @@ export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
   const auth = new AuthService(accountStore, new SessionStore(db), signer, checker, deps.clock, deps.log.child({ component: 'AuthService' }), throttle);
   const profiles = new ProfileService(accountStore, deps.clock, throttle, auth);
 
+  // One loader per request context: a page of datasets naming 50 owners costs one query, not 50.
+  const loaders = new WeakMap<object, DataLoader<string, ReturnType<typeof toPublicProfile> | null>>();
+  const profileLoader = (ctx: object) => {
+    let l = loaders.get(ctx);
+    if (!l) {
+      l = new DataLoader(async (ids: readonly string[]) => {
+        const found = new Map((await accountStore.findByIds(ids.filter((id) => isUuid(id)))).map((a) => [a.id, toPublicProfile(a)]));
+        return ids.map((id) => found.get(id) ?? null);
+      });
+      loaders.set(ctx, l);
+    }
+    return l;
+  };
   const Ping = pingResolver(SUBGRAPH_NAME);
   return buildFederatedSchema({
     resolvers: [Ping, AuthResolver, ProfileResolver, InstitutionalResolver, SocialLoginResolver],
@@ -77,10 +114,7 @@ export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
     ],
     referenceResolvers: {
       PublicProfile: {
-        __resolveReference: async (ref: { id: string }) => {
-          const account = isUuid(ref.id) ? await accountStore.findById(ref.id) : undefined;
-          return account ? toPublicProfile(account) : null;
-        },
+        __resolveReference: async (ref: { id: string }, ctx: object) => profileLoader(ctx ?? {}).load(String(ref.id)),
       },
     },
   });

@@ -104,7 +104,7 @@ export class TermValidationService {
         input,
         status,
         matchedBy: match ? (match.kind as 'code' | 'label') : null,
-        term: match ? { id: match.term.id, vocabulary: match.term.vocabulary, code: match.term.code, label: match.term.label } : null,
+        term: match ? { id: match.term.id, vocabulary: match.term.vocabulary, code: match.term.code, label: match.term.label, uri: match.term.uri ?? null } : null,
         replacedBy: match?.term.replacedBy ?? null,
         suggestions: list,
       });

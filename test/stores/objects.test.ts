@@ -1,10 +1,32 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { openObjects, type ObjectStore } from '../../lib/objects/objects.js';
 import { startTestApp, call } from '../../lib/testkit/app.js';
+
+const MiB = 1024 * 1024;
+
+/** `count` chunks of 64 KiB, each different, so that a misplaced chunk changes the hash. */
+function* chunks(count: number): Generator<Buffer> {
+  for (let i = 0; i < count; i++) {
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let j = 0; j < chunk.length; j += 4) chunk.writeUInt32LE((i * 2654435761 + j * 40503) >>> 0, j);
+    yield chunk;
+  }
+}
+
+async function bytesOf(body: Readable): Promise<Buffer> {
+  return Buffer.concat(await body.toArray());
+}
+
+/** Files in a directory tree, for checking that nothing was left behind. */
+function filesUnder(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as { isFile(): boolean; name: string }[]).filter((e) => e.isFile()).map((e) => e.name);
+}
 
 /** The same contract on both object stores: a local directory and an S3-protocol server on loopback. */
 describe.each(['local', 's3'] as const)('object store (%s)', (kind) => {
@@ -56,6 +78,145 @@ describe.each(['local', 's3'] as const)('object store (%s)', (kind) => {
 
   it('answers a health round trip', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  it('streams a multi-megabyte body in, reporting the size and SHA-256 of exactly the bytes stored', async () => {
+    const hash = createHash('sha256');
+    let size = 0;
+    for (const chunk of chunks(200)) {
+      hash.update(chunk);
+      size += chunk.length;
+    }
+    const result = await store.putStream('datasets/s1/assets/volume.bin', Readable.from(chunks(200)), { contentType: 'application/x-volume', maxBytes: size });
+    expect(result).toEqual({ size, sha256: hash.digest('hex') });
+    expect(await store.head('datasets/s1/assets/volume.bin')).toEqual({ size, contentType: 'application/x-volume' });
+    const back = await store.getStream('datasets/s1/assets/volume.bin');
+    expect(back?.size).toBe(size);
+    expect(back?.contentType).toBe('application/x-volume');
+    expect(createHash('sha256').update(await bytesOf(back!.body)).digest('hex')).toBe(result.sha256);
+    await store.delete('datasets/s1/assets/volume.bin');
+  });
+
+  it('refuses a body over maxBytes, leaving nothing new and the previous object in place', async () => {
+    await store.put('datasets/big/assets/kept.bin', 'previous', 'text/plain');
+    const source = Readable.from(chunks(100));
+    const upload = store.putStream('datasets/big/assets/kept.bin', source, { maxBytes: 5 * MiB + 1 });
+    await expect(upload).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining(String(5 * MiB + 1)) });
+    // The caller still owns the source: it may answer the request before closing it.
+    expect(source.destroyed).toBe(false);
+    source.destroy();
+    expect((await store.get('datasets/big/assets/kept.bin'))?.body.toString()).toBe('previous');
+
+    await expect(store.putStream('datasets/big/assets/new.bin', Readable.from(chunks(100)), { maxBytes: 5 * MiB + 1 })).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(await store.get('datasets/big/assets/new.bin')).toBeNull();
+    expect(await store.list('datasets/big/')).toEqual(['datasets/big/assets/kept.bin']);
+    await store.delete('datasets/big/assets/kept.bin');
+    expect(await store.list('datasets/big/')).toEqual([]);
+  });
+
+  it('leaves nothing behind when the transfer is aborted or its source fails', async () => {
+    const controller = new AbortController();
+    const endless = Readable.from(
+      (function* () {
+        for (let i = 0; ; i++) {
+          if (i === 120) controller.abort(new Error('client went away'));
+          yield* chunks(1);
+        }
+      })(),
+    );
+    await expect(store.putStream('datasets/ab/assets/aborted.bin', endless, { signal: controller.signal })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    endless.destroy();
+
+    const failing = Readable.from(
+      (function* () {
+        yield* chunks(90);
+        throw new Error('disk read failed');
+      })(),
+    );
+    await expect(store.putStream('datasets/ab/assets/failed.bin', failing)).rejects.toThrow('disk read failed');
+
+    const cut = new Readable({ read() {} });
+    cut.push(Buffer.alloc(1024));
+    setImmediate(() => cut.destroy());
+    await expect(store.putStream('datasets/ab/assets/cut.bin', cut)).rejects.toThrow(/premature close/i);
+
+    const already = new AbortController();
+    already.abort();
+    await expect(store.putStream('datasets/ab/assets/late.bin', Readable.from(chunks(1)), { signal: already.signal })).rejects.toMatchObject({ code: 'TIMEOUT' });
+
+    for (const key of ['aborted', 'failed', 'cut', 'late']) expect(await store.get(`datasets/ab/assets/${key}.bin`)).toBeNull();
+    expect(await store.list('datasets/ab/')).toEqual([]);
+    if (kind === 'local') expect(filesUnder(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('serves byte ranges of an object, for resumable downloads', async () => {
+    const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
+    await store.put('datasets/r1/assets/ranged.bin', bytes, 'application/octet-stream');
+    const middle = await store.getStream('datasets/r1/assets/ranged.bin', { start: 100, end: 199 });
+    expect(middle?.size).toBe(1000);
+    expect((await bytesOf(middle!.body)).equals(bytes.subarray(100, 200))).toBe(true);
+    const tail = await store.getStream('datasets/r1/assets/ranged.bin', { start: 900 });
+    expect((await bytesOf(tail!.body)).equals(bytes.subarray(900))).toBe(true);
+    const clamped = await store.getStream('datasets/r1/assets/ranged.bin', { start: 990, end: 5000 });
+    expect((await bytesOf(clamped!.body)).equals(bytes.subarray(990))).toBe(true);
+    const head = await store.getStream('datasets/r1/assets/ranged.bin', { end: 9 });
+    expect((await bytesOf(head!.body)).equals(bytes.subarray(0, 10))).toBe(true);
+    await expect(store.getStream('datasets/r1/assets/ranged.bin', { start: 1000 })).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    await expect(store.getStream('datasets/r1/assets/ranged.bin', { start: 10, end: 5 })).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(await store.getStream('datasets/r1/assets/absent.bin', { start: 0 })).toBeNull();
+    expect(await store.head('datasets/r1/assets/absent.bin')).toBeNull();
+    await store.delete('datasets/r1/assets/ranged.bin');
+  });
+
+  it('lists keys by prefix and deletes everything under a prefix, and only that', async () => {
+    for (const key of ['datasets/d1/a.swc', 'datasets/d1/sub/b.bin', 'datasets/d10/c.swc']) await store.put(key, key, 'text/plain');
+    expect(await store.list('datasets/d1/')).toEqual(['datasets/d1/a.swc', 'datasets/d1/sub/b.bin']);
+    expect(await store.list('datasets/d1')).toEqual(['datasets/d1/a.swc', 'datasets/d1/sub/b.bin', 'datasets/d10/c.swc']);
+    expect(await store.list('datasets/none/')).toEqual([]);
+    expect(await store.exists('datasets/d1')).toBe(false);
+    await expect(store.deletePrefix('datasets/d1')).rejects.toThrow(/must end with/);
+    expect(await store.deletePrefix('datasets/d1/')).toBe(2);
+    expect(await store.list('datasets/')).toEqual(['datasets/d10/c.swc']);
+    expect(await store.deletePrefix('datasets/d1/')).toBe(0);
+    expect(await store.deletePrefix('datasets/d10/')).toBe(1);
+    expect(await store.list('datasets/')).toEqual([]);
+  });
+
+  it('copies an object with its content type', async () => {
+    await store.put('datasets/c1/original.swc', 'soma', 'text/plain');
+    expect(await store.copy('datasets/c1/original.swc', 'datasets/c2/copy.swc')).toBe(true);
+    expect(await store.get('datasets/c2/copy.swc')).toEqual({ body: Buffer.from('soma'), contentType: 'text/plain' });
+    expect(await store.get('datasets/c1/original.swc')).toEqual({ body: Buffer.from('soma'), contentType: 'text/plain' });
+    expect(await store.copy('datasets/c1/absent.swc', 'datasets/c2/other.swc')).toBe(false);
+    expect(await store.exists('datasets/c2/other.swc')).toBe(false);
+    await store.deletePrefix('datasets/c1/');
+    await store.deletePrefix('datasets/c2/');
+  });
+
+  it.runIf(kind === 'local')('has no pre-signed URLs: the service signs downloads itself', async () => {
+    expect(await store.presignedGetUrl('datasets/p1/n1.swc', { expiresInSeconds: 60 })).toBeNull();
+  });
+
+  it.runIf(kind === 's3')('pre-signs a download URL that returns exactly the bytes, as an attachment, until it expires', async () => {
+    const bytes = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256));
+    await store.put('datasets/p1/neuron.swc', bytes, 'text/plain');
+    const url = await store.presignedGetUrl('datasets/p1/neuron.swc', { expiresInSeconds: 1, filename: 'neuron 1 é.swc' });
+    expect(new URL(url!).searchParams.get('X-Amz-Expires')).toBe('1');
+    const r = await fetch(url!);
+    expect(r.status).toBe(200);
+    expect(Buffer.from(await r.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(r.headers.get('content-disposition')).toBe(`attachment; filename="neuron 1 _.swc"; filename*=UTF-8''neuron%201%20%C3%A9.swc`);
+
+    let status = r.status;
+    for (const deadline = Date.now() + 10_000; status === 200 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const again = await fetch(url!);
+      status = again.status;
+      await again.arrayBuffer();
+    }
+    expect(status).toBe(403);
+    await expect(store.presignedGetUrl('datasets/p1/neuron.swc', { expiresInSeconds: 8 * 24 * 3600 })).rejects.toThrow(/expiresInSeconds/);
+    await store.delete('datasets/p1/neuron.swc');
   });
 
   it.runIf(kind === 's3')('backs the service: /health reports storage ok on S3', async () => {

@@ -100,6 +100,17 @@ export class AccountStore {
     return rows[0] && toAccount(rows[0]);
   }
 
+  /** The accounts among `ids` (unknown ids are left out), in one query. */
+  async findByIds(ids: readonly string[]): Promise<Account[]> {
+    if (ids.length === 0) return [];
+    const rows = await query<AccountRow>(
+      this.db,
+      'AccountStore.findByIds',
+      sql`/* AccountStore.findByIds */ select ${COLUMNS} from ${accounts} where id = any(${`{${ids.join(',')}}`}::uuid[])`,
+    );
+    return rows.map(toAccount);
+  }
+
   /** The account with this email key and its password hash, for login only. */
   async findCredentials(emailKey: string): Promise<{ account: Account; passwordHash: string | null } | undefined> {
     const rows = await query<AccountRow & { password_hash: string | null }>(

@@ -40,6 +40,8 @@ export interface TermRef {
   vocabulary: string;
   code: string;
   label: string;
+  /** The term's IRI, where validation reports it (dataset metadata keeps it for linked data). */
+  uri?: string | null;
 }
 
 export interface ExactMatch {
@@ -523,7 +525,7 @@ export class TermStore {
       sql`WITH input AS (
             SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(inputs)})
           )
-          SELECT i.input, tn.kind, t.id, t.vocabulary, t.code, t.label, t.status,
+          SELECT i.input, tn.kind, t.id, t.vocabulary, t.code, t.label, t.uri, t.status,
                  r.id AS r_id, r.vocabulary AS r_vocabulary, r.code AS r_code, r.label AS r_label
           FROM input i
           JOIN ontology.term_names tn ON tn.norm = i.norm AND (${voc}::text IS NULL OR tn.vocabulary = ${voc})
@@ -538,6 +540,7 @@ export class TermStore {
         vocabulary: r.vocabulary as string,
         code: r.code as string,
         label: r.label as string,
+        uri: (r.uri as string | null) ?? null,
         status: r.status as TermStatus,
         replacedBy: r.r_id ? { id: r.r_id as string, vocabulary: r.r_vocabulary as string, code: r.r_code as string, label: r.r_label as string } : null,
       },

@@ -43,7 +43,7 @@
 /* TermStore.matchExact */ WITH input AS (
             SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text($1::jsonb)
           )
-          SELECT i.input, tn.kind, t.id, t.vocabulary, t.code, t.label, t.status,
+          SELECT i.input, tn.kind, t.id, t.vocabulary, t.code, t.label, t.uri, t.status,
                  r.id AS r_id, r.vocabulary AS r_vocabulary, r.code AS r_code, r.label AS r_label
           FROM input i
           JOIN ontology.term_names tn ON tn.norm = i.norm AND ($2::text IS NULL OR tn.vocabulary = $3)

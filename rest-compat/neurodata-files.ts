@@ -1,0 +1,173 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ObjectStore } from '../lib/objects/objects.js';
+import type { RunOperation } from './login-redirect.js';
+import { sendError, sendGraphqlError } from './handler-replies.js';
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+export interface DownloadVerifier {
+  verify(token: string, now: Date): { ok: true; grant: { key: string; filename?: string } } | { ok: false; reason: string };
+}
+
+const ASSET_FIELDS = 'id filename kind media_type size sha256 rows created_at';
+
+/**
+ * The dataset routes whose bodies are not JSON: streamed uploads, citations (BibTeX/RIS), JSON-LD and downloads.
+ * Each runs the GraphQL operation that decides access and does the work; only the bytes pass through here.
+ */
+export function neurodataHandlers(run: RunOperation, objects: ObjectStore, downloads: DownloadVerifier): Record<string, Handler> {
+  return {
+    datasetUpload: async (request, reply) => {
+      const datasetId = (request.params as { dataset_id: string }).dataset_id;
+      const target = await run(request, 'query UploadTarget($id: String!) { datasetUploadTarget(dataset_id: $id) { dataset_id upload_key max_bytes } }', { id: datasetId });
+      if (target.errors?.[0]) return drainThen(request, () => sendGraphqlError(request, reply, target.errors![0], 'upload target failed'));
+      const t = (target.data as { datasetUploadTarget: { dataset_id: string; upload_key: string; max_bytes: number } }).datasetUploadTarget;
+      const declared = Number(request.headers['content-length'] ?? 0);
+      if (declared > t.max_bytes) return drainThen(request, () => sendError(reply, 413, `the upload exceeds the limit of ${t.max_bytes} bytes (UPLOAD_MAX_BYTES)`));
+      const files: Array<{ filename: string; mediaType: string; stream: Readable }> = [];
+      const items: unknown[] = [];
+      let version = 0;
+      const attach = async (file: { filename: string; mediaType: string; stream: Readable }, key: string) => {
+        try {
+          await objects.putStream(key, file.stream, { contentType: file.mediaType, maxBytes: t.max_bytes, signal: request.abort.signal });
+        } catch (e) {
+          return { status: (e as { status?: number }).status ?? 500, error: e };
+        }
+        const res = await run(
+          request,
+          `mutation Attach($id: String!, $key: String!, $filename: String!, $media: String) { attachDatasetAsset(dataset_id: $id, upload_key: $key, filename: $filename, media_type: $media) { ${ASSET_FIELDS} } }`,
+          { id: t.dataset_id, key, filename: file.filename, media: file.mediaType },
+        );
+        if (res.errors?.[0]) return { graphqlError: res.errors[0] };
+        items.push((res.data as { attachDatasetAsset: unknown }).attachDatasetAsset);
+        return null;
+      };
+      const nextKey = (i: number) => (i === 0 ? t.upload_key : `${t.upload_key.slice(0, t.upload_key.lastIndexOf('/'))}/${crypto.randomUUID()}`);
+      if (request.isMultipart()) {
+        let i = 0;
+        for await (const part of request.files()) {
+          const problem = await attach({ filename: part.filename, mediaType: part.mimetype, stream: part.file }, nextKey(i++));
+          if (problem) return answerProblem(request, reply, problem);
+        }
+        if (i === 0) return sendError(reply, 400, 'multipart body without a file part: send the file in a part named file');
+      } else {
+        const filename = filenameOf(request);
+        if (!filename) return drainThen(request, () => sendError(reply, 400, 'filename: give ?filename=<name> or a Content-Disposition header with a filename'));
+        files.push({ filename, mediaType: String(request.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim(), stream: request.body as Readable });
+        const problem = await attach(files[0], nextKey(0));
+        if (problem) return answerProblem(request, reply, problem);
+      }
+      const list = await run(request, 'query Assets($id: String!) { datasetAssets(dataset_id: $id, version: "draft") { version } }', { id: t.dataset_id });
+      version = (list.data as { datasetAssets?: { version: number } } | null)?.datasetAssets?.version ?? 0;
+      return reply.code(201).send({ dataset_id: t.dataset_id, version, items });
+    },
+
+    datasetAssetContent: async (request, reply) => {
+      const { dataset_id, asset_id } = request.params as { dataset_id: string; asset_id: string };
+      const version = (request.query as { version?: string }).version ?? null;
+      const res = await run(
+        request,
+        'mutation Urls($input: DownloadUrlsInput!) { createDownloadUrls(input: $input) { urls { url } } }',
+        { input: { dataset_id, version, asset_ids: [asset_id], expires_in: 300 } },
+      );
+      if (res.errors?.[0]) return sendGraphqlError(request, reply, res.errors[0], 'download url failed');
+      const url = (res.data as { createDownloadUrls: { urls: Array<{ url: string }> } }).createDownloadUrls.urls[0].url;
+      return reply.code(302).header('location', url).header('cache-control', 'no-store').send();
+    },
+
+    datasetCitation: async (request, reply) => {
+      const { dataset_id } = request.params as { dataset_id: string };
+      const q = request.query as { version?: string; format?: string };
+      const res = await run(
+        request,
+        'query Citation($id: String!, $version: String, $format: String, $accept: String) { datasetCitation(dataset_id: $id, version: $version, format: $format, accept: $accept) { media_type filename text } }',
+        { id: dataset_id, version: q.version ?? null, format: q.format ?? null, accept: request.headers.accept ?? null },
+      );
+      if (res.errors?.[0]) return sendGraphqlError(request, reply, res.errors[0], 'citation failed');
+      const c = (res.data as { datasetCitation: { media_type: string; filename: string; text: string } }).datasetCitation;
+      return reply.type(c.media_type).header('content-disposition', `inline; filename="${c.filename}"`).header('vary', 'Accept').send(c.text);
+    },
+
+    datasetJsonLd: async (request, reply) => {
+      const { dataset_id } = request.params as { dataset_id: string };
+      const q = request.query as { version?: string };
+      const res = await run(request, 'query JsonLd($id: String!, $version: String) { datasetJsonLd(dataset_id: $id, version: $version) }', { id: dataset_id, version: q.version ?? null });
+      if (res.errors?.[0]) return sendGraphqlError(request, reply, res.errors[0], 'json-ld failed');
+      return reply.type('application/ld+json; charset=utf-8').send(JSON.stringify((res.data as { datasetJsonLd: unknown }).datasetJsonLd));
+    },
+
+    signedDownload: async (request, reply) => {
+      const grant = String((request.query as { grant?: string }).grant ?? '');
+      if (!grant) return sendError(reply, 400, 'grant: the signed part of a download URL is missing');
+      const checked = downloads.verify(grant, new Date());
+      if (!checked.ok) return sendError(reply, 403, checked.reason === 'expired' ? 'this download URL has expired; ask for a new one with POST /v1/neurodata/download-urls' : 'this download URL is not valid');
+      const head = await objects.head(checked.grant.key);
+      if (!head) return sendError(reply, 404, 'the file no longer exists');
+      const range = parseRange(request.headers.range, head.size);
+      if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${head.size}`).type('application/json; charset=utf-8').send({ error: 'the requested range cannot be satisfied' });
+      const obj = await objects.getStream(checked.grant.key, range ?? undefined);
+      if (!obj) return sendError(reply, 404, 'the file no longer exists');
+      reply
+        .header('accept-ranges', 'bytes')
+        .header('content-disposition', `attachment; filename="${(checked.grant.filename ?? 'download').replace(/["\\\r\n]/g, '_')}"`)
+        .header('cache-control', 'private, no-store')
+        .type('application/octet-stream');
+      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${head.size}`).header('content-length', String(range.end - range.start + 1));
+      else reply.header('content-length', String(head.size));
+      return reply.send(obj.body);
+    },
+  };
+}
+
+/** Lets the upload route take the raw body as a stream (and multipart parts as streams), whatever its type. */
+export async function registerUploadParsers(scope: FastifyInstance): Promise<void> {
+  const multipart = (await import('@fastify/multipart')).default;
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  await scope.register(multipart, { limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1000, fields: 10 } });
+}
+
+function filenameOf(request: FastifyRequest): string | null {
+  const q = (request.query as { filename?: string }).filename;
+  if (q) return q;
+  const cd = String(request.headers['content-disposition'] ?? '');
+  const star = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(cd);
+  if (star) return decodeURIComponent(star[1]);
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(cd);
+  return plain ? plain[1] : null;
+}
+
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'invalid' {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (!m[1] && !m[2])) return 'invalid';
+  let start: number;
+  let end: number;
+  if (!m[1]) {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  }
+  if (start > end || start >= size) return 'invalid';
+  return { start, end };
+}
+
+/** An answer sent before the body was read: read and drop the rest first, so the client sees the answer. */
+async function drainThen(request: FastifyRequest, answer: () => FastifyReply): Promise<FastifyReply> {
+  const body = request.body as Readable | undefined;
+  if (body && typeof body.resume === 'function' && !request.isMultipart()) body.resume();
+  return answer();
+}
+
+function answerProblem(request: FastifyRequest, reply: FastifyReply, problem: { status?: number; error?: unknown; graphqlError?: unknown }): FastifyReply {
+  if (problem.graphqlError) return sendGraphqlError(request, reply, problem.graphqlError, 'attach failed');
+  const status = problem.status ?? 500;
+  if (status >= 500) {
+    request.log.error({ err: problem.error }, 'upload failed');
+    return sendError(reply, 500, 'internal error');
+  }
+  return sendError(reply, status, (problem.error as Error).message);
+}

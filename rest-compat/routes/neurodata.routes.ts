@@ -1,0 +1,162 @@
+import { AccessClass } from '../../lib/access.js';
+import type { Route } from '../route-table.js';
+
+const errorBody = { $ref: '#/components/schemas/Error' };
+const error = (description: string) => ({ description, content: { 'application/json': { schema: errorBody } } });
+const versionParam = {
+  name: 'version',
+  in: 'query',
+  required: false,
+  schema: { type: 'string' },
+  description: 'latest (default), v1, 2, ... or draft (owners and maintainers)',
+  example: 'latest',
+};
+const ds = '/v1/neurodata/datasets/{dataset_id}';
+
+/**
+ * Datasets and collections (spec 4.3, Academic; download-urls from 4.5). Regular users browse through the public
+ * search; these routes need a verified academic account, as 4.3 lists them (docs/neurodata.md).
+ */
+export const neurodataRoutes: Route[] = [
+  { kind: 'graphql', method: 'GET', path: '/v1/neurodata/datasets', field: 'Query.datasets', tag: 'neurodata', summary: 'Published datasets (restricted ones show metadata only) and your drafts: visibility, limit, offset' },
+  { kind: 'graphql', method: 'POST', path: '/v1/neurodata/datasets', field: 'Mutation.createDataset', status: 201, bodyArg: 'input', tag: 'neurodata', summary: 'Create a dataset (a draft); species, brain_regions, microscopy and neurotransmitters are checked against the ontology', errors: [400] },
+  { kind: 'graphql', method: 'GET', path: '/v1/neurodata/datasets/owned', field: 'Query.ownedDatasets', tag: 'neurodata', summary: 'Datasets you created' },
+  { kind: 'graphql', method: 'GET', path: '/v1/neurodata/datasets/modifiable', field: 'Query.modifiableDatasets', tag: 'neurodata', summary: 'Datasets you may change (owner, maintainer; all for a SuperUser)' },
+  { kind: 'graphql', method: 'GET', path: '/v1/neurodata/datasets/incomplete', field: 'Query.incompleteDatasets', tag: 'neurodata', summary: 'Your drafts that cannot be published yet, with what each lacks' },
+  { kind: 'graphql', method: 'GET', path: ds, field: 'Query.dataset', tag: 'neurodata', summary: 'One dataset by id or slug' },
+  { kind: 'graphql', method: 'PATCH', path: ds, field: 'Mutation.updateDataset', bodyArg: 'input', tag: 'neurodata', summary: 'Change metadata, visibility or maintainers; changes go into the open draft', errors: [400] },
+  { kind: 'graphql', method: 'DELETE', path: ds, field: 'Mutation.deleteDataset', tag: 'neurodata', summary: 'Delete a dataset with its versions, data and files (owner or SuperUser)' },
+  { kind: 'graphql', method: 'POST', path: `${ds}/publish`, field: 'Mutation.publishDataset', status: 201, tag: 'neurodata', summary: 'Publish the open draft as the next immutable version; optional {note}' },
+  { kind: 'graphql', method: 'GET', path: `${ds}/versions`, field: 'Query.datasetVersions', tag: 'neurodata', summary: 'Published versions, newest first' },
+  { kind: 'graphql', method: 'GET', path: `${ds}/versions/{version}`, field: 'Query.datasetVersion', tag: 'neurodata', summary: 'One published version: frozen metadata, files with checksums, row counts', errors: [400] },
+  { kind: 'graphql', method: 'GET', path: `${ds}/provenance`, field: 'Query.datasetProvenance', tag: 'neurodata', summary: 'Who created, changed, published and derived what, and when (events and PROV-JSON)' },
+  { kind: 'graphql', method: 'GET', path: `${ds}/lineage`, field: 'Query.datasetLineage', tag: 'neurodata', summary: 'Upstream and downstream datasets with versions; deleted ones flagged' },
+  { kind: 'graphql', method: 'POST', path: `${ds}/lineage`, field: 'Mutation.declareDatasetLineage', status: 201, bodyArg: 'input', tag: 'neurodata', summary: 'Declare {derived_from, version?, relation?, description?}; cycles are refused', errors: [400] },
+  { kind: 'graphql', method: 'GET', path: `${ds}/assets`, field: 'Query.datasetAssets', tag: 'neurodata', summary: 'Files of a version (?version=latest|vN|draft)', errors: [400] },
+  { kind: 'graphql', method: 'DELETE', path: `${ds}/assets/{asset_id}`, field: 'Mutation.removeDatasetAsset', tag: 'neurodata', summary: 'Remove a file (and its rows) from the open draft' },
+  { kind: 'graphql', method: 'POST', path: `${ds}/access/request`, field: 'Mutation.requestDatasetAccess', status: 201, tag: 'neurodata', summary: "Ask for access to a restricted dataset's data; optional {message}", errors: [400] },
+  { kind: 'graphql', method: 'GET', path: `${ds}/access`, field: 'Query.datasetAccess', tag: 'neurodata', summary: 'Your access and request status; owners and maintainers also see every request' },
+  { kind: 'graphql', method: 'POST', path: `${ds}/access/requests/{request_id}/approve`, field: 'Mutation.approveAccessRequest', tag: 'neurodata', summary: 'Approve an access request (owner, maintainers); optional {message}', errors: [400] },
+  { kind: 'graphql', method: 'POST', path: `${ds}/access/requests/{request_id}/deny`, field: 'Mutation.denyAccessRequest', tag: 'neurodata', summary: 'Deny (or revoke) an access request (owner, maintainers); optional {message}', errors: [400] },
+  { kind: 'graphql', method: 'GET', path: '/v1/neurodata/collections', field: 'Query.collections', tag: 'neurodata', summary: 'Your collections and the public ones' },
+  { kind: 'graphql', method: 'POST', path: '/v1/neurodata/collections', field: 'Mutation.createCollection', status: 201, bodyArg: 'input', tag: 'neurodata', summary: 'Create a collection {title, description?, visibility?, dataset_ids?}', errors: [400] },
+  { kind: 'graphql', method: 'GET', path: '/v1/neurodata/collections/{collection_id}', field: 'Query.collection', tag: 'neurodata', summary: 'One collection with its datasets' },
+  { kind: 'graphql', method: 'DELETE', path: '/v1/neurodata/collections/{collection_id}', field: 'Mutation.deleteCollection', tag: 'neurodata', summary: 'Delete a collection (its datasets stay)' },
+  { kind: 'graphql', method: 'PUT', path: '/v1/neurodata/collections/{collection_id}/datasets/{dataset_id}', field: 'Mutation.addDatasetToCollection', tag: 'neurodata', summary: 'Add a dataset to a collection' },
+  { kind: 'graphql', method: 'DELETE', path: '/v1/neurodata/collections/{collection_id}/datasets/{dataset_id}', field: 'Mutation.removeDatasetFromCollection', tag: 'neurodata', summary: 'Remove a dataset from a collection' },
+  { kind: 'graphql', method: 'POST', path: '/v1/neurodata/download-urls', field: 'Mutation.createDownloadUrls', bodyArg: 'input', tag: 'neurodata', summary: 'Expiring download URLs of a version\'s files: {dataset_id, version?, asset_ids?, expires_in?}', errors: [400] },
+  {
+    kind: 'handler',
+    method: 'POST',
+    path: `${ds}/assets`,
+    handler: 'datasetUpload',
+    access: AccessClass.Academic,
+    streamBody: true,
+    tag: 'neurodata',
+    summary: 'Upload files to the open draft, streamed: a raw body with ?filename= (or Content-Disposition), or multipart/form-data; neurons/connections CSV and SWC are validated and ingested',
+    openapi: {
+      parameters: [{ name: 'filename', in: 'query', required: false, schema: { type: 'string' }, description: 'the file name, for a raw body', example: 'neurons.csv' }],
+      requestBody: {
+        required: true,
+        content: {
+          'text/csv': { schema: { type: 'string' } },
+          'text/plain': { schema: { type: 'string' } },
+          'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+          'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'array', items: { type: 'string', format: 'binary' } } } } },
+        },
+      },
+      responses: {
+        '201': {
+          description: 'the files as attached to the draft',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['dataset_id', 'version', 'items'],
+                properties: { dataset_id: { type: 'string' }, version: { type: 'integer' }, items: { type: 'array', items: { $ref: '#/components/schemas/DatasetAsset' } } },
+              },
+            },
+          },
+        },
+        '400': error('no file, a malformed file (the message names the file, line and problem) or a bad file name'),
+        '404': error('no such dataset, or not visible to you'),
+        '409': error('a file of another kind has that name, or the draft already has a neurons/connections file under another name'),
+        '413': error('the file exceeds UPLOAD_MAX_BYTES'),
+      },
+    },
+  },
+  {
+    kind: 'handler',
+    method: 'GET',
+    path: `${ds}/assets/{asset_id}/content`,
+    handler: 'datasetAssetContent',
+    access: AccessClass.Academic,
+    tag: 'neurodata',
+    summary: 'Download one file: a redirect to a short-lived download URL',
+    openapi: {
+      responses: {
+        '302': { description: 'Location: the download URL', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
+        '400': error('bad asset id'),
+        '404': error('no such dataset or file'),
+        '409': error('the dataset has no published version'),
+      },
+    },
+  },
+  {
+    kind: 'handler',
+    method: 'GET',
+    path: `${ds}/citation`,
+    handler: 'datasetCitation',
+    access: AccessClass.Academic,
+    tag: 'neurodata',
+    summary: 'Citation as BibTeX (default) or RIS: ?format=bibtex|ris, or by Accept',
+    openapi: {
+      parameters: [versionParam, { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['bibtex', 'ris'] } }],
+      responses: {
+        '200': {
+          description: 'the citation',
+          content: { 'application/x-bibtex': { schema: { type: 'string' } }, 'application/x-research-info-systems': { schema: { type: 'string' } } },
+        },
+        '400': error('unknown format or version'),
+        '404': error('no such dataset or version'),
+      },
+    },
+  },
+  {
+    kind: 'handler',
+    method: 'GET',
+    path: `${ds}/metadata.jsonld`,
+    handler: 'datasetJsonLd',
+    access: AccessClass.Academic,
+    tag: 'neurodata',
+    summary: 'schema.org Dataset metadata as JSON-LD (creators, license, identifier, about, measurementTechnique, variableMeasured, distribution)',
+    openapi: {
+      parameters: [versionParam],
+      responses: {
+        '200': { description: 'the JSON-LD document', content: { 'application/ld+json': { schema: { type: 'object', additionalProperties: true } } } },
+        '400': error('bad version'),
+        '404': error('no such dataset or version'),
+      },
+    },
+  },
+  {
+    kind: 'handler',
+    method: 'GET',
+    path: '/v1/neurodata/files',
+    handler: 'signedDownload',
+    access: AccessClass.Public,
+    tag: 'neurodata',
+    summary: 'A file behind a signed, expiring download URL (no token needed; the URL is the credential); Range requests supported',
+    openapi: {
+      parameters: [{ name: 'grant', in: 'query', required: true, schema: { type: 'string' }, description: 'the signed grant the download URL carries' }],
+      responses: {
+        '200': { description: 'the file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+        '206': { description: 'the requested range', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+        '400': error('the grant is missing'),
+        '403': error('the URL expired or its signature is wrong'),
+        '404': error('the file no longer exists'),
+        '416': error('the range cannot be satisfied'),
+      },
+    },
+  },
+];

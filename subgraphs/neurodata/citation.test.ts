@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { Cite } from '@citation-js/core';
+import '@citation-js/plugin-bibtex';
+import '@citation-js/plugin-ris';
+import { BadInput } from '../../lib/errors.js';
+import {
+  BIBTEX_MEDIA_TYPE,
+  CITATION_FORMATS,
+  RIS_MEDIA_TYPE,
+  citationFormatFor,
+  escapeBibtex,
+  isOrganisationName,
+  splitPersonName,
+  toBibtex,
+  toRis,
+  type CitationInput,
+} from './citation.js';
+import type { DatasetMetadata } from './dataset.model.js';
+
+interface CslName {
+  family?: string;
+  given?: string;
+  literal?: string;
+  'non-dropping-particle'?: string;
+}
+interface Csl {
+  type: string;
+  title: string;
+  author?: CslName[];
+  issued?: { 'date-parts': number[][] };
+  DOI?: string;
+  URL?: string;
+  publisher?: string;
+  version?: string;
+  keyword?: string;
+  abstract?: string;
+}
+
+function parse(text: string): Csl[] {
+  return new Cite(text).data as Csl[];
+}
+
+const TITLE = 'Connectome of C. elegans & {weird}_stuff 100% $5 #1 ~x^2 \\o/';
+
+function metadata(overrides: Partial<DatasetMetadata> = {}): DatasetMetadata & { id: string } {
+  return {
+    id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+    title: TITLE,
+    description: 'Chemical and electrical synapses\nof one adult hermaphrodite.',
+    species: [],
+    brainRegions: [],
+    microscopy: [],
+    neurotransmitters: [],
+    keywords: ['connectome', 'nerve ring, head', 'C. elegans'],
+    license: 'CC-BY-4.0',
+    creators: [
+      { name: 'Dmitri B. Chklovskii', orcid: '0000-0002-1825-0097', affiliation: 'Janelia Research Campus' },
+      { name: 'Žiga Müller', orcid: null, affiliation: null },
+      { name: 'Jan van der Berg', orcid: null, affiliation: null },
+      { name: 'Allen Institute for Brain Science', orcid: null, affiliation: null },
+    ],
+    relatedPublication: null,
+    doi: '10.5555/neuro_data.2024-01',
+    ...overrides,
+  };
+}
+
+function input(overrides: Partial<CitationInput> = {}): CitationInput {
+  return {
+    dataset: metadata(),
+    version: 3,
+    publishedAt: new Date('2024-06-03T10:20:30Z'),
+    url: 'https://data.example.org/datasets/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+    publisher: 'Neurodata Cluster Zürich & Co',
+    ...overrides,
+  };
+}
+
+function expectRoundTrip(entry: Csl) {
+  expect(entry.type).toBe('dataset');
+  expect(entry.title).toBe(TITLE);
+  expect(entry.author?.slice(0, 2)).toEqual([
+    { family: 'Chklovskii', given: 'Dmitri B.' },
+    { family: 'Müller', given: 'Žiga' },
+  ]);
+  expect(entry.issued?.['date-parts'][0][0]).toBe(2024);
+  expect(entry.DOI).toBe('10.5555/neuro_data.2024-01');
+  expect(entry.URL).toBe('https://data.example.org/datasets/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
+  expect(entry.publisher).toBe('Neurodata Cluster Zürich & Co');
+  expect(entry.version).toBe('3');
+}
+
+describe('toBibtex', () => {
+  it('round-trips title, authors, year, DOI, URL, publisher and version through citation-js', () => {
+    const [entry, ...rest] = parse(toBibtex(input()));
+    expect(rest).toHaveLength(0);
+    expectRoundTrip(entry);
+    expect(entry.issued?.['date-parts'][0]).toEqual([2024, 6]);
+  });
+
+  it('keeps particles with the family name and an organisation as one name', () => {
+    const [entry] = parse(toBibtex(input()));
+    const [, , berg, allen] = entry.author!;
+    expect(`${berg['non-dropping-particle'] ?? ''} ${berg.family}`.trim()).toBe('van der Berg');
+    expect(berg.given).toBe('Jan');
+    expect(allen.family ?? allen.literal).toBe('Allen Institute for Brain Science');
+    expect(allen.given).toBeUndefined();
+  });
+
+  it('writes a biblatex @dataset entry with an ASCII key, UTF-8 names and braced special characters', () => {
+    const bib = toBibtex(input());
+    expect(bib).toMatch(/^@dataset\{chklovskii2024connectome_v3,\n/);
+    expect(bib).toContain('author = {Chklovskii, Dmitri B. and Müller, Žiga and van der Berg, Jan and {Allen Institute for Brain Science}}');
+    expect(bib).toContain('copyright = {CC-BY-4.0}');
+    expect(bib).toContain('month = jun');
+    // Every brace opened in the entry is closed, so BibTeX's field scanner stays in step.
+    let depth = 0;
+    for (const c of bib) {
+      depth += c === '{' ? 1 : c === '}' ? -1 : 0;
+      expect(depth).toBeGreaterThanOrEqual(0);
+    }
+    expect(depth).toBe(0);
+  });
+
+  it('keeps a keyword that holds a comma whole', () => {
+    const bib = toBibtex(input());
+    expect(bib).toContain('keywords = {connectome, {nerve ring, head}, C. elegans}');
+  });
+
+  it('leaves out version, year and DOI of an unpublished dataset without a DOI', () => {
+    const bib = toBibtex(input({ version: null, publishedAt: null, dataset: metadata({ doi: null }) }));
+    expect(bib).not.toMatch(/\b(version|year|month|doi) =/);
+    const [entry] = parse(bib);
+    expect(entry.title).toBe(TITLE);
+    expect(entry.version).toBeUndefined();
+  });
+
+  it('escapes every BibTeX special character', () => {
+    expect(escapeBibtex('a{b}c\\d&e%f$g#h_i~j^k')).toBe(
+      'a\\textbraceleft{}b\\textbraceright{}c\\textbackslash{}d\\&e\\%f\\$g\\#h\\_i\\textasciitilde{}j\\textasciicircum{}k',
+    );
+  });
+});
+
+describe('toRis', () => {
+  it('round-trips title, authors, year, DOI, URL, publisher and version through citation-js', () => {
+    const [entry, ...rest] = parse(toRis(input()));
+    expect(rest).toHaveLength(0);
+    expectRoundTrip(entry);
+    expect(entry.issued?.['date-parts'][0]).toEqual([2024, 6, 3]);
+    expect(entry.abstract).toBe('Chemical and electrical synapses of one adult hermaphrodite.');
+  });
+
+  it('ends every line with CRLF, starts with TY and ends with ER', () => {
+    const ris = toRis(input());
+    const lines = ris.split('\r\n');
+    expect(lines[0]).toBe('TY  - DATA');
+    expect(lines.at(-2)).toBe('ER  - ');
+    expect(lines.at(-1)).toBe('');
+    expect(ris.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    for (const line of lines.slice(0, -1)) expect(line).toMatch(/^[A-Z][A-Z0-9]  - /);
+  });
+
+  it('writes one AU per creator as Family, Given and one KW per keyword', () => {
+    const ris = toRis(input());
+    expect(ris).toContain('AU  - Chklovskii, Dmitri B.\r\nAU  - Müller, Žiga\r\nAU  - van der Berg, Jan\r\nAU  - Allen Institute for Brain Science\r\n');
+    expect(ris).toContain('KW  - connectome\r\nKW  - nerve ring, head\r\nKW  - C. elegans\r\n');
+    expect(ris).toContain('DA  - 2024/06/03\r\n');
+    expect(ris).toContain('ET  - 3\r\n');
+  });
+});
+
+describe('splitPersonName', () => {
+  it('splits given names, particles and suffixes', () => {
+    expect(splitPersonName('Dmitri B. Chklovskii')).toEqual({ given: 'Dmitri B.', family: 'Chklovskii', suffix: null });
+    expect(splitPersonName('Ludwig van Beethoven')).toEqual({ given: 'Ludwig', family: 'van Beethoven', suffix: null });
+    expect(splitPersonName('Martin Luther King Jr.')).toEqual({ given: 'Martin Luther', family: 'King', suffix: 'Jr.' });
+    expect(splitPersonName('García Márquez, Gabriel')).toEqual({ given: 'Gabriel', family: 'García Márquez', suffix: null });
+    expect(splitPersonName('Plato')).toEqual({ given: null, family: 'Plato', suffix: null });
+  });
+});
+
+describe('isOrganisationName', () => {
+  it('takes names with an organisation word, in any language, for organisations', () => {
+    for (const name of ['Allen Institute for Brain Science', 'Université de Paris', 'Max-Planck-Institut für Neurobiologie', 'OpenWorm Consortium']) {
+      expect(isOrganisationName({ name }), name).toBe(true);
+    }
+    for (const name of ['Dmitri B. Chklovskii', 'Labrador Smith', 'Žiga Müller']) expect(isOrganisationName({ name }), name).toBe(false);
+    expect(isOrganisationName({ name: 'Lab Member', orcid: '0000-0002-1825-0097' })).toBe(false);
+  });
+});
+
+describe('citationFormatFor', () => {
+  it('lets the format parameter win over Accept', () => {
+    expect(citationFormatFor('ris', 'application/x-bibtex')).toBe('ris');
+    expect(citationFormatFor('BibTeX', 'application/x-ris')).toBe('bibtex');
+  });
+
+  it('reads the citation types of the Accept header with their q-values', () => {
+    expect(citationFormatFor(undefined, 'application/x-research-info-systems')).toBe('ris');
+    expect(citationFormatFor(undefined, 'text/html, application/x-ris;q=0.9, */*;q=0.1')).toBe('ris');
+    expect(citationFormatFor(undefined, 'text/x-bibtex')).toBe('bibtex');
+    expect(citationFormatFor(undefined, 'application/x-ris;q=0.5, application/x-bibtex;q=0.8')).toBe('bibtex');
+    expect(citationFormatFor(undefined, 'application/x-ris;q=0, application/json')).toBe('bibtex');
+  });
+
+  it('defaults to BibTeX', () => {
+    expect(citationFormatFor()).toBe('bibtex');
+    expect(citationFormatFor('', '*/*')).toBe('bibtex');
+  });
+
+  it('rejects an unknown format naming the accepted values', () => {
+    expect(() => citationFormatFor('endnote')).toThrow(BadInput);
+    expect(() => citationFormatFor('endnote')).toThrow(/bibtex, ris/);
+  });
+
+  it('names a UTF-8 media type per format', () => {
+    expect(CITATION_FORMATS.bibtex.mediaType).toBe(BIBTEX_MEDIA_TYPE);
+    expect(CITATION_FORMATS.ris.mediaType).toBe(RIS_MEDIA_TYPE);
+    expect(BIBTEX_MEDIA_TYPE).toBe('application/x-bibtex; charset=utf-8');
+    expect(RIS_MEDIA_TYPE).toBe('application/x-research-info-systems; charset=utf-8');
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The neurodata subgraph's domain types: what its stores return and its services, citation and JSON-LD builders
+ * take. Field names are camelCase here; the GraphQL types (wire names, snake_case) are mapped from these once.
+ */
+
+/** An ontology term as a dataset stores it: id and code are kept, so a later rename of the label breaks nothing. */
+export interface TermValue {
+  termId: string;
+  vocabulary: string;
+  code: string;
+  label: string;
+  /** The term's IRI (e.g. http://purl.obolibrary.org/obo/NCBITaxon_6239), when the vocabulary gives one. */
+  uri: string | null;
+}
+
+export interface Creator {
+  name: string;
+  /** ORCID iD as 0000-0002-1825-0097 (no URL prefix). */
+  orcid: string | null;
+  affiliation: string | null;
+}
+
+export interface Publication {
+  doi: string | null;
+  citation: string | null;
+  url: string | null;
+}
+
+/** What a publisher edits; a published version keeps a frozen copy of it. */
+export interface DatasetMetadata {
+  title: string;
+  description: string;
+  species: TermValue[];
+  brainRegions: TermValue[];
+  microscopy: TermValue[];
+  neurotransmitters: TermValue[];
+  keywords: string[];
+  /** SPDX licence identifier (CC-BY-4.0, MIT, ...), or null while the draft has none. */
+  license: string | null;
+  creators: Creator[];
+  relatedPublication: Publication | null;
+  /** The dataset's own DOI, when one has been assigned. */
+  doi: string | null;
+}
+
+export type Visibility = 'public' | 'restricted';
+/** draft: never published; published: at least one immutable version exists. */
+export type DatasetStatus = 'draft' | 'published';
+export type AssetKind = 'neurons' | 'connections' | 'morphology' | 'other';
+
+export interface AssetRecord {
+  id: string;
+  filename: string;
+  kind: AssetKind;
+  mediaType: string;
+  size: number;
+  sha256: string;
+  objectKey: string;
+  /** Rows ingested into the column store from this file (neurons, connections, 1 per morphology); 0 for others. */
+  rows: number;
+  createdAt: Date;
+}
+
+export interface RowCounts {
+  neurons: number;
+  connections: number;
+  chemicalConnections: number;
+  electricalConnections: number;
+  morphologies: number;
+}
+
+export interface DatasetRecord extends DatasetMetadata {
+  id: string;
+  ownerId: string;
+  maintainerIds: string[];
+  visibility: Visibility;
+  status: DatasetStatus;
+  /** The newest published version number, null before the first publication. */
+  latestVersion: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  publishedAt: Date | null;
+}
+
+export interface VersionRecord {
+  datasetId: string;
+  version: number;
+  metadata: DatasetMetadata;
+  assets: AssetRecord[];
+  rowCounts: RowCounts;
+  publishedAt: Date;
+  publishedBy: string;
+}

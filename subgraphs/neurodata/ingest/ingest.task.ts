@@ -1,0 +1,61 @@
+import { parseConnectionsCsv, parseNeuronsCsv, type ParsedConnections, type ParsedNeurons, type TableFileInput } from './connectome-csv.js';
+import { encodeMorphologyRow, parseSwc, type MorphologyRow, type MorphologySummary } from './swc.js';
+
+/**
+ * Worker-thread entry points of dataset file ingestion (lib/workers/pool.ts): parsing, validating and encoding a
+ * table of millions of rows is CPU work that must not hold up the request thread. A problem with the file comes
+ * back as a value, since an error's class does not survive the trip between threads; anything else is a fault and
+ * is thrown.
+ */
+export type IngestTaskResult<T> = { ok: T } | { problem: { message: string } };
+
+export type NeuronsTaskInput = TableFileInput;
+export type ConnectionsTaskInput = TableFileInput & { neuronIds?: string[] };
+export type SwcTaskInput = TableFileInput & { neuron: string; objectKey: string; sha256: string };
+
+export interface ParsedMorphology {
+  summary: MorphologySummary;
+  warnings: string[];
+  row: MorphologyRow;
+  /** The row as one TabSeparated line in MORPHOLOGY_COLUMNS order, ending in '\n'. */
+  tsv: string;
+}
+
+function asProblem(e: unknown): IngestTaskResult<never> {
+  if ((e as { extensions?: { code?: string } }).extensions?.code === 'BAD_USER_INPUT') return { problem: { message: (e as Error).message } };
+  throw e;
+}
+
+export async function parseNeuronsTask(input: NeuronsTaskInput): Promise<IngestTaskResult<ParsedNeurons>> {
+  try {
+    return { ok: parseNeuronsCsv(input) };
+  } catch (e) {
+    return asProblem(e);
+  }
+}
+
+export async function parseConnectionsTask(input: ConnectionsTaskInput): Promise<IngestTaskResult<ParsedConnections>> {
+  try {
+    return { ok: parseConnectionsCsv(input) };
+  } catch (e) {
+    return asProblem(e);
+  }
+}
+
+export async function parseSwcTask(input: SwcTaskInput): Promise<IngestTaskResult<ParsedMorphology>> {
+  try {
+    const { summary, warnings } = parseSwc(input.text, input.filename);
+    const row: MorphologyRow = {
+      datasetId: input.datasetId,
+      version: input.version,
+      neuron: input.neuron,
+      file: input.filename,
+      objectKey: input.objectKey,
+      sha256: input.sha256,
+      ...summary,
+    };
+    return { ok: { summary, warnings, row, tsv: encodeMorphologyRow(row) } };
+  } catch (e) {
+    return asProblem(e);
+  }
+}

@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../../lib/db/relational.js';
+import { namedQuery, toDate } from '../../../lib/db/named-query.js';
+import { collectionItems, collections } from './tables.js';
+
+export type CollectionVisibility = 'public' | 'private';
+
+export interface CollectionRecord {
+  id: string;
+  ownerId: string;
+  title: string;
+  description: string;
+  visibility: CollectionVisibility;
+  datasetIds: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Row = Record<string, unknown>;
+
+const COLUMNS = sql.raw(`c.id, c.owner_id, c.title, c.description, c.visibility, c.created_at, c.updated_at,
+  coalesce((select jsonb_agg(i.dataset_id order by i.added_at, i.dataset_id) from neurodata.collection_items i where i.collection_id = c.id), '[]'::jsonb) as dataset_ids`);
+
+const toCollection = (r: Row): CollectionRecord => ({
+  id: r.id as string,
+  ownerId: r.owner_id as string,
+  title: r.title as string,
+  description: r.description as string,
+  visibility: r.visibility as CollectionVisibility,
+  datasetIds: (typeof r.dataset_ids === 'string' ? JSON.parse(r.dataset_ids) : r.dataset_ids) as string[],
+  createdAt: toDate(r.created_at),
+  updatedAt: toDate(r.updated_at),
+});
+
+export class CollectionStore {
+  constructor(private readonly db: Db) {}
+
+  async insert(c: Omit<CollectionRecord, 'datasetIds' | 'updatedAt'>): Promise<CollectionRecord> {
+    const at = c.createdAt.toISOString();
+    await namedQuery(
+      this.db,
+      'CollectionStore.insert',
+      sql`/* CollectionStore.insert */ insert into ${collections} (id, owner_id, title, description, visibility, created_at, updated_at)
+        values (${c.id}, ${c.ownerId}, ${c.title}, ${c.description}, ${c.visibility}, ${at}, ${at})`,
+    );
+    return (await this.find(c.id))!;
+  }
+
+  async find(id: string): Promise<CollectionRecord | undefined> {
+    const rows = await namedQuery<Row>(this.db, 'CollectionStore.find', sql`/* CollectionStore.find */ select ${COLUMNS} from ${collections} c where c.id = ${id}`);
+    return rows[0] && toCollection(rows[0]);
+  }
+
+  /** The viewer's own collections and every public one (all of them for a SuperUser), newest first. */
+  async list(viewerId: string, superuser: boolean, page: { limit: number; offset: number }): Promise<{ items: CollectionRecord[]; total: number }> {
+    const where = superuser ? sql`true` : sql`(c.owner_id = ${viewerId} or c.visibility = 'public')`;
+    const rows = await namedQuery<Row>(
+      this.db,
+      'CollectionStore.list',
+      sql`/* CollectionStore.list */ select ${COLUMNS}, count(*) over () as total from ${collections} c where ${where}
+        order by c.created_at desc, c.id desc limit ${page.limit} offset ${page.offset}`,
+    );
+    let total = rows.length ? Number(rows[0].total) : 0;
+    if (!rows.length && page.offset > 0) {
+      const c = await namedQuery<Row>(this.db, 'CollectionStore.count', sql`/* CollectionStore.count */ select count(*) as n from ${collections} c where ${where}`);
+      total = Number(c[0].n);
+    }
+    return { items: rows.map(toCollection), total };
+  }
+
+  async delete(id: string): Promise<void> {
+    await namedQuery(this.db, 'CollectionStore.delete', sql`/* CollectionStore.delete */ delete from ${collections} where id = ${id}`);
+  }
+
+  /** Adds a dataset; adding one that is already there changes nothing. */
+  async addItem(collectionId: string, datasetId: string, by: string, now: Date): Promise<void> {
+    await namedQuery(
+      this.db,
+      'CollectionStore.addItem',
+      sql`/* CollectionStore.addItem */ insert into ${collectionItems} (collection_id, dataset_id, added_by, added_at)
+        values (${collectionId}, ${datasetId}, ${by}, ${now.toISOString()}) on conflict do nothing`,
+    );
+    await this.touch(collectionId, now);
+  }
+
+  async removeItem(collectionId: string, datasetId: string, now: Date): Promise<boolean> {
+    const rows = await namedQuery<Row>(
+      this.db,
+      'CollectionStore.removeItem',
+      sql`/* CollectionStore.removeItem */ delete from ${collectionItems} where collection_id = ${collectionId} and dataset_id = ${datasetId} returning dataset_id`,
+    );
+    await this.touch(collectionId, now);
+    return rows.length > 0;
+  }
+
+  private async touch(id: string, now: Date): Promise<void> {
+    await namedQuery(this.db, 'CollectionStore.touch', sql`/* CollectionStore.touch */ update ${collections} set updated_at = ${now.toISOString()} where id = ${id}`);
+  }
+}

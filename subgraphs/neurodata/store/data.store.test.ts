@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { ColumnQueryOptions, ColumnStore, TsvInsertOptions } from '../../../lib/column/column.js';
+import { inline, type ChQuery } from '../../../lib/column/sql.js';
+import { COLUMN_MIGRATIONS, migrateColumnTables } from './clickhouse/migrations.js';
+import { DataStore } from './data.store.js';
+
+const ID = '0190f3a4-5b6c-7d8e-9f00-112233445566';
+
+/** A column store that answers nothing and keeps each statement as sent to a server without query parameters. */
+function recorder(cluster?: string): { column: ColumnStore; statements: string[]; names: string[] } {
+  const statements: string[] = [];
+  const names: string[] = [];
+  const keep = (q: ChQuery, opts: ColumnQueryOptions) => {
+    statements.push(`/* ${opts.name} */ ${inline(q).replace(/\n\s+/g, '\n  ')}`);
+    names.push(opts.name);
+  };
+  const column: ColumnStore = {
+    kind: 'clickhouse',
+    database: 'neurodata',
+    cluster,
+    async query<T>(q: ChQuery, opts: ColumnQueryOptions) {
+      keep(q, opts);
+      return [] as T[];
+    },
+    async command(q, opts) {
+      keep(q, opts);
+    },
+    async insert() {},
+    async insertTsv(table: string, _chunks: unknown, opts: TsvInsertOptions) {
+      statements.push(`/* ${opts.name} */ INSERT INTO ${table} (${opts.columns?.join(', ')}) FORMAT TabSeparated`);
+      names.push(opts.name);
+    },
+    queryTsv(q, opts) {
+      keep(q, opts);
+      return (async function* () {})();
+    },
+    async ping() {},
+    async close() {},
+  };
+  return { column, statements, names };
+}
+
+describe(DataStore.name, () => {
+  it('keeps the SQL of its queries and of the migrations as reviewed (store/__sql__/data.store.sql; vitest -u rewrites it)', async () => {
+    const one = recorder();
+    const store = new DataStore(one.column);
+    await store.insertTsv('connections', []);
+    await store.rowCounts(ID, 2);
+    await store.connectionStats(ID, 2);
+    await store.neuronIds(ID, 2);
+    await store.readNeurons(ID, 2, { limit: 100 });
+    await store.readConnections(ID, 2, { limit: 100 });
+    for await (const _ of store.scanConnections(ID, 2)) void _;
+    await store.morphologies(ID, 2);
+    await store.copyVersion(ID, 2, 3);
+    const cluster = recorder('neurodata');
+    await new DataStore(cluster.column).dropTableVersion('connections', ID, 3);
+
+    const ddl = (c?: string) => COLUMN_MIGRATIONS.flatMap((m) => m.statements({ database: 'neurodata', cluster: c })).map((q) => `${inline(q)};`);
+    const text = [
+      '-- DataStore on one server (values as sent to ClickHouse 18.16, which has no query parameters)',
+      ...one.statements.map((s) => `${s};`),
+      '-- DataStore on a cluster: dropping a version',
+      ...cluster.statements.map((s) => `${s};`),
+      '-- migrations, one server',
+      ...ddl(),
+      '-- migrations, cluster neurodata',
+      ...ddl('neurodata'),
+    ].join('\n\n');
+    await expect(`${text}\n`).toMatchFileSnapshot('./__sql__/data.store.sql');
+  });
+
+  it('names every statement after its method', async () => {
+    const { column, names } = recorder();
+    const store = new DataStore(column);
+    await store.neuronIds(ID, 1);
+    await store.dropTableVersion('neurons', ID, 1);
+    expect(names).toEqual(['DataStore.neuronIds', 'DataStore.dropTableVersion']);
+  });
+
+  it('writes only DDL a second start finds already applied', async () => {
+    const { column, statements } = recorder();
+    // The recorder answers every query with no rows: a store where nothing has been applied yet.
+    expect(await migrateColumnTables(column)).toEqual({ applied: ['1_data_tables'] });
+    expect(statements.filter((s) => /^\/\* [^*]+ \*\/ CREATE/.test(s)).every((s) => s.includes('IF NOT EXISTS'))).toBe(true);
+  });
+});

@@ -1,0 +1,376 @@
+import type { ColumnQueryOptions, ColumnStore } from '../../../lib/column/column.js';
+import { ch, ident, join, quoteString, typed, type ChQuery } from '../../../lib/column/sql.js';
+import { AppError, BadInput } from '../../../lib/errors.js';
+import { abortError, currentRequestScope } from '../../../lib/request-scope.js';
+import type { RowCounts } from '../dataset.model.js';
+import { DATA_TABLES, type DataTable } from './clickhouse/columns.js';
+import { partitionTarget } from './clickhouse/migrations.js';
+
+export type SynapseType = 'chemical' | 'electrical';
+
+/** Connection counts of one dataset version; weights in the dataset's weight unit (its `weight_unit`). */
+export interface ConnectionStats {
+  chemicalConnections: number;
+  electricalConnections: number;
+  totalWeightChemical: number;
+  totalWeightElectrical: number;
+  /** Rows whose pre and post are the same cell. */
+  chemicalSelfLoops: number;
+  electricalSelfLoops: number;
+}
+
+export interface NeuronRow {
+  neuronId: string;
+  name: string;
+  cellClass: string;
+  cellType: string;
+  /** Several transmitters are joined with '|'; empty when none is known. */
+  neurotransmitter: string;
+  /** False for the non-neuronal cells that are connection targets (muscles, glia, ...). */
+  isNeuron: boolean;
+  regionCode: string;
+  /** Soma position in the dataset's own coordinate space and unit; null where the dataset gives none. */
+  x: number | null;
+  y: number | null;
+  z: number | null;
+}
+
+/**
+ * One connection. Chemical rows are directed; an electrical row stands for its unordered pair, stored once with
+ * pre <= post. `weight` is in the dataset's weight unit (synapse count, contact sections, ...).
+ */
+export interface ConnectionRow {
+  pre: string;
+  post: string;
+  synapseType: SynapseType;
+  weight: number;
+}
+
+/** A slice of a version's connections as columns. */
+export interface ConnectionBatch {
+  pre: string[];
+  post: string[];
+  /** 1 chemical, 2 electrical (the stored enum's codes). */
+  synapseType: Uint8Array;
+  weight: Float64Array;
+}
+
+export interface MorphologySummary {
+  neuron: string;
+  file: string;
+  /** Where the morphology file is kept in object storage. */
+  objectKey: string;
+  sha256: string;
+  nPoints: number;
+  nSomaPoints: number;
+  nStems: number;
+  nBifurcations: number;
+  nTips: number;
+  /** Total cable length, in the file's unit (SWC: micrometres). */
+  totalLength: number;
+  /** Soma centre, null when the file has no soma point. */
+  soma: [number, number, number] | null;
+  boundingBox: { min: [number, number, number]; max: [number, number, number] };
+}
+
+export interface ReadOptions {
+  /** At most this many rows (a non-negative integer); all when absent. */
+  limit?: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_VERSION = 0xffffffff;
+const TABLES = Object.keys(DATA_TABLES) as DataTable[];
+const columnNames = (table: DataTable) => DATA_TABLES[table].map(([name]) => name);
+
+/** Rows of at most this many are read as JSON; full reads of a version's connections go through scanConnections. */
+const BATCH_ROWS = 65_536;
+
+/**
+ * The neurodata subgraph's column-store data: the neurons, connections and morphology summaries of every dataset
+ * version (docs/neurodata-tables.md). Every row carries (dataset_id, version), and one (dataset_id, version) is a
+ * partition of each table: written whole, dropped whole, never changed once published.
+ *
+ * Dataset ids are UUIDs and versions integers in [0, 2^32): anything else is a BadInput before any SQL is built.
+ * Engine failures are rethrown as an Error naming the query (`DataStore.<method> failed`) with the driver's error
+ * as `cause`; a query stopped because its request was aborted throws Timeout.
+ */
+export class DataStore {
+  constructor(private readonly column: ColumnStore) {}
+
+  /**
+   * Inserts TabSeparated text into one table: each chunk whole lines ending in '\n', with the columns of
+   * `store/clickhouse/columns.ts` in their order. Nothing is parsed here. Rows of a version should be written
+   * into a version nobody reads yet (a draft), since a failed insert may leave some of them behind: drop the
+   * version (or the table's rows of it) and write again.
+   */
+  async insertTsv(table: DataTable, chunks: Iterable<string> | AsyncIterable<string>, opts: { signal?: AbortSignal } = {}): Promise<void> {
+    checkTable(table);
+    await this.run('insertTsv', (o) => this.column.insertTsv(table, chunks, { ...o, columns: columnNames(table) }), opts.signal);
+  }
+
+  /** Removes every row of one dataset version from all three tables. Dropping a version that has no rows is no error. */
+  async dropVersion(datasetId: string, version: number): Promise<void> {
+    for (const table of TABLES) await this.dropTableVersion(table, datasetId, version);
+  }
+
+  /** Removes one table's rows of a dataset version (to replace them in a draft). */
+  async dropTableVersion(table: DataTable, datasetId: string, version: number): Promise<void> {
+    checkTable(table);
+    // A partition is named by literals (no query parameters there), so only checked values get this far.
+    const partition = `(${quoteString(checkDatasetId(datasetId))}, ${checkVersion(version, 'version')})`;
+    await this.command('dropTableVersion', ch`ALTER TABLE ${partitionTarget(this.column, table)} DROP PARTITION ${raw(partition)}`);
+  }
+
+  /**
+   * Makes version `to` a copy of version `from`, in every table (a new draft starting from the last published
+   * version). Whatever `to` held is dropped first, so a copy that failed can simply be run again.
+   */
+  async copyVersion(datasetId: string, from: number, to: number): Promise<void> {
+    checkDatasetId(datasetId);
+    checkVersion(from, 'from');
+    checkVersion(to, 'to');
+    if (from === to) throw new BadInput('to: must differ from the version copied');
+    await this.dropVersion(datasetId, to);
+    for (const table of TABLES) {
+      const names = columnNames(table);
+      // The version column takes the new number; no alias, since an alias named `version` would shadow the column in WHERE.
+      const select = join(names.map((name) => (name === 'version' ? ch`${typed(to, 'UInt32')}` : ch`${ident(name)}`)));
+      await this.command(
+        'copyVersion',
+        ch`INSERT INTO ${ident(table)} (${raw(names.join(', '))}) SELECT ${select} FROM ${ident(table)} WHERE ${this.version(datasetId, from)}`,
+      );
+    }
+  }
+
+  /** Rows of each table for one dataset version (zeros for a version without data). */
+  async rowCounts(datasetId: string, version: number): Promise<RowCounts> {
+    const where = this.version(datasetId, version);
+    const rows = await this.query<{ t: string; n: number | string; chemical: number | string; electrical: number | string }>(
+      'rowCounts',
+      ch`SELECT 'neurons' AS t, count() AS n, toUInt64(0) AS chemical, toUInt64(0) AS electrical FROM neurons WHERE ${where}
+         UNION ALL SELECT 'connections' AS t, count() AS n, countIf(synapse_type = 'chemical') AS chemical, countIf(synapse_type = 'electrical') AS electrical FROM connections WHERE ${where}
+         UNION ALL SELECT 'morphologies' AS t, count() AS n, toUInt64(0) AS chemical, toUInt64(0) AS electrical FROM morphologies WHERE ${where}`,
+    );
+    const by = new Map(rows.map((r) => [r.t, r]));
+    const connections = by.get('connections');
+    return {
+      neurons: Number(by.get('neurons')?.n ?? 0),
+      connections: Number(connections?.n ?? 0),
+      chemicalConnections: Number(connections?.chemical ?? 0),
+      electricalConnections: Number(connections?.electrical ?? 0),
+      morphologies: Number(by.get('morphologies')?.n ?? 0),
+    };
+  }
+
+  /** Chemical and electrical row counts, total weights and self-loops of one dataset version. */
+  async connectionStats(datasetId: string, version: number): Promise<ConnectionStats> {
+    const [r] = await this.query<Record<string, number | string>>(
+      'connectionStats',
+      ch`SELECT countIf(synapse_type = 'chemical') AS chemical, countIf(synapse_type = 'electrical') AS electrical,
+           sumIf(weight, synapse_type = 'chemical') AS weight_chemical, sumIf(weight, synapse_type = 'electrical') AS weight_electrical,
+           countIf(synapse_type = 'chemical' AND pre = post) AS loops_chemical, countIf(synapse_type = 'electrical' AND pre = post) AS loops_electrical
+         FROM connections WHERE ${this.version(datasetId, version)}`,
+    );
+    return {
+      chemicalConnections: Number(r?.chemical ?? 0),
+      electricalConnections: Number(r?.electrical ?? 0),
+      totalWeightChemical: Number(r?.weight_chemical ?? 0),
+      totalWeightElectrical: Number(r?.weight_electrical ?? 0),
+      chemicalSelfLoops: Number(r?.loops_chemical ?? 0),
+      electricalSelfLoops: Number(r?.loops_electrical ?? 0),
+    };
+  }
+
+  /** The neuron ids of one dataset version, sorted by code point. */
+  async neuronIds(datasetId: string, version: number): Promise<string[]> {
+    const rows = await this.query<{ neuron_id: string }>(
+      'neuronIds',
+      ch`SELECT neuron_id FROM neurons WHERE ${this.version(datasetId, version)} ORDER BY neuron_id`,
+    );
+    return rows.map((r) => r.neuron_id);
+  }
+
+  /** The neurons (and other cells) of one dataset version, by neuron id. */
+  async readNeurons(datasetId: string, version: number, opts: ReadOptions = {}): Promise<NeuronRow[]> {
+    const rows = await this.query<Record<string, unknown>>(
+      'readNeurons',
+      ch`SELECT neuron_id, name, cell_class, cell_type, neurotransmitter, is_neuron, region_code, x, y, z
+         FROM neurons WHERE ${this.version(datasetId, version)} ORDER BY neuron_id${limit(opts)}`,
+    );
+    return rows.map((r) => ({
+      neuronId: String(r.neuron_id),
+      name: String(r.name),
+      cellClass: String(r.cell_class),
+      cellType: String(r.cell_type),
+      neurotransmitter: String(r.neurotransmitter),
+      isNeuron: Number(r.is_neuron) === 1,
+      regionCode: String(r.region_code),
+      x: nullableNumber(r.x),
+      y: nullableNumber(r.y),
+      z: nullableNumber(r.z),
+    }));
+  }
+
+  /**
+   * The connections of one dataset version ordered by (pre, post, synapse type), as rows: meant for bounded reads
+   * (pass `limit`). A whole large connectome (millions of rows) is read with scanConnections instead.
+   */
+  async readConnections(datasetId: string, version: number, opts: ReadOptions = {}): Promise<ConnectionRow[]> {
+    const rows = await this.query<{ pre: string; post: string; synapse_type: SynapseType; weight: number }>(
+      'readConnections',
+      ch`SELECT pre, post, synapse_type, weight FROM connections WHERE ${this.version(datasetId, version)}
+         ORDER BY pre, post, synapse_type${limit(opts)}`,
+    );
+    return rows.map((r) => ({ pre: r.pre, post: r.post, synapseType: r.synapse_type, weight: Number(r.weight) }));
+  }
+
+  /**
+   * Every connection of one dataset version, in batches of 65,536 rows held as columns, in no particular order
+   * (sorting millions of rows would cost more than any reader of a whole connectome gains from it).
+   * The rows travel as TabSeparated text and are parsed batch by batch, so a 15-million-row connectome never
+   * exists as one string or as millions of objects. Leave the loop to stop the read. The query may run for
+   * `maxExecutionTime` seconds (default 600), the time the caller spends on each batch included.
+   */
+  async *scanConnections(datasetId: string, version: number, opts: { signal?: AbortSignal; maxExecutionTime?: number } = {}): AsyncGenerator<ConnectionBatch> {
+    const q = ch`SELECT pre, post, toUInt8(synapse_type), weight FROM connections WHERE ${this.version(datasetId, version)}`;
+    const options = { ...this.options('scanConnections', opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600 };
+    let batch = emptyBatch(BATCH_ROWS);
+    let n = 0;
+    try {
+      for await (const text of this.column.queryTsv(q, options)) {
+        // Fields are found with indexOf rather than by splitting each line: this loop runs once per row.
+        let start = 0;
+        while (start < text.length) {
+          let end = text.indexOf('\n', start);
+          if (end < 0) end = text.length;
+          const t1 = text.indexOf('\t', start);
+          const t2 = text.indexOf('\t', t1 + 1);
+          const t3 = text.indexOf('\t', t2 + 1);
+          const type = t3 === t2 + 2 ? text.charCodeAt(t2 + 1) - 48 : 0;
+          const weight = t3 > 0 && t3 < end ? Number(text.slice(t3 + 1, end)) : Number.NaN;
+          // A server that fails mid-stream appends its error text to the body: it never parses as a row.
+          if (t1 < start || t1 > end || (type !== 1 && type !== 2) || Number.isNaN(weight)) {
+            throw new Error(`unexpected line in the result: ${text.slice(start, Math.min(end, start + 200))}`);
+          }
+          batch.pre.push(unescapeTsv(text.slice(start, t1)));
+          batch.post.push(unescapeTsv(text.slice(t1 + 1, t2)));
+          batch.synapseType[n] = type;
+          batch.weight[n] = weight;
+          start = end + 1;
+          if (++n === BATCH_ROWS) {
+            yield batch;
+            batch = emptyBatch(BATCH_ROWS);
+            n = 0;
+          }
+        }
+      }
+    } catch (e) {
+      throw this.failure('scanConnections', e, options.signal);
+    }
+    if (n > 0) yield { pre: batch.pre, post: batch.post, synapseType: batch.synapseType.subarray(0, n), weight: batch.weight.subarray(0, n) };
+  }
+
+  /** The morphology summaries of one dataset version, by neuron and file. */
+  async morphologies(datasetId: string, version: number): Promise<MorphologySummary[]> {
+    const rows = await this.query<Record<string, unknown>>(
+      'morphologies',
+      ch`SELECT neuron, file, object_key, sha256, n_points, n_soma_points, n_stems, n_bifurcations, n_tips, total_length,
+           soma_x, soma_y, soma_z, min_x, min_y, min_z, max_x, max_y, max_z
+         FROM morphologies WHERE ${this.version(datasetId, version)} ORDER BY neuron, file`,
+    );
+    return rows.map((r) => {
+      const soma = [r.soma_x, r.soma_y, r.soma_z].map(nullableNumber);
+      return {
+        neuron: String(r.neuron),
+        file: String(r.file),
+        objectKey: String(r.object_key),
+        sha256: String(r.sha256),
+        nPoints: Number(r.n_points),
+        nSomaPoints: Number(r.n_soma_points),
+        nStems: Number(r.n_stems),
+        nBifurcations: Number(r.n_bifurcations),
+        nTips: Number(r.n_tips),
+        totalLength: Number(r.total_length),
+        soma: soma.every((v) => v !== null) ? (soma as [number, number, number]) : null,
+        boundingBox: {
+          min: [Number(r.min_x), Number(r.min_y), Number(r.min_z)],
+          max: [Number(r.max_x), Number(r.max_y), Number(r.max_z)],
+        },
+      };
+    });
+  }
+
+  /** The condition selecting one dataset version (the leading columns of every table's key). */
+  private version(datasetId: string, version: number): ChQuery {
+    checkDatasetId(datasetId);
+    checkVersion(version, 'version');
+    return ch`dataset_id = ${datasetId} AND version = ${typed(version, 'UInt32')}`;
+  }
+
+  private options(method: string, signal?: AbortSignal): ColumnQueryOptions {
+    return { name: `DataStore.${method}`, signal };
+  }
+
+  private query<T>(method: string, q: ChQuery): Promise<T[]> {
+    return this.run(method, (o) => this.column.query<T>(q, o));
+  }
+
+  private command(method: string, q: ChQuery): Promise<void> {
+    return this.run(method, (o) => this.column.command(q, o));
+  }
+
+  private async run<T>(method: string, fn: (opts: ColumnQueryOptions) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const opts = this.options(method, signal);
+    try {
+      return await fn(opts);
+    } catch (e) {
+      throw this.failure(method, e, opts.signal);
+    }
+  }
+
+  private failure(method: string, e: unknown, signal?: AbortSignal): Error {
+    if (e instanceof AppError) return e;
+    const aborted = signal ?? currentRequestScope()?.signal;
+    if (aborted?.aborted) return abortError(aborted);
+    const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    return new Error(`DataStore.${method} failed: ${message}`, { cause: e });
+  }
+}
+
+const raw = (text: string): ChQuery => ({ sql: text, params: {} });
+
+function checkDatasetId(datasetId: string): string {
+  if (typeof datasetId !== 'string' || !UUID.test(datasetId)) throw new BadInput('dataset_id: must be a UUID');
+  return datasetId;
+}
+
+function checkTable(table: DataTable): void {
+  if (!Object.hasOwn(DATA_TABLES, table)) throw new BadInput(`table: must be one of ${TABLES.join(', ')}`);
+}
+
+function checkVersion(version: number, field: string): number {
+  if (!Number.isSafeInteger(version) || version < 0 || version > MAX_VERSION) throw new BadInput(`${field}: must be an integer from 0 to ${MAX_VERSION}`);
+  return version;
+}
+
+/** LIMIT takes a literal only on ClickHouse 18.16, so the count is checked and written out. */
+function limit(opts: ReadOptions): ChQuery {
+  if (opts.limit === undefined) return raw('');
+  if (!Number.isSafeInteger(opts.limit) || opts.limit < 0) throw new BadInput('limit: must be a non-negative integer');
+  return raw(` LIMIT ${opts.limit}`);
+}
+
+const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function emptyBatch(size: number): ConnectionBatch {
+  return { pre: [], post: [], synapseType: new Uint8Array(size), weight: new Float64Array(size) };
+}
+
+const TSV_ESCAPES: Record<string, string> = { b: '\b', f: '\f', r: '\r', n: '\n', t: '\t', '0': '\0', "'": "'", '\\': '\\' };
+
+/** A TabSeparated field's text: ClickHouse escapes backslash, tab, newline and a few controls with a backslash. */
+function unescapeTsv(field: string): string {
+  if (!field.includes('\\')) return field;
+  return field.replace(/\\(.)/g, (_, c: string) => TSV_ESCAPES[c] ?? c);
+}
