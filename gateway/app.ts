@@ -45,6 +45,8 @@ export interface AppOptions {
 export interface App {
   http: FastifyInstance;
   stores: Stores;
+  /** What the in-process subgraphs were built with (tools and tests call subgraphs' exported functions with it). */
+  deps: SubgraphDeps;
   composition: Composition;
   openapi: Record<string, unknown>;
   close(): Promise<void>;
@@ -190,6 +192,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   return {
     http,
     stores,
+    deps,
     composition,
     openapi,
     async close() {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ObjectStore } from '../lib/objects/objects.js';
+import { attachmentDisposition, type ObjectStore } from '../lib/objects/objects.js';
 import type { RunOperation } from './login-redirect.js';
 import { sendError, sendGraphqlError } from './handler-replies.js';
 
@@ -86,7 +86,7 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore, downl
       );
       if (res.errors?.[0]) return sendGraphqlError(request, reply, res.errors[0], 'citation failed');
       const c = (res.data as { datasetCitation: { media_type: string; filename: string; text: string } }).datasetCitation;
-      return reply.type(c.media_type).header('content-disposition', `inline; filename="${c.filename}"`).header('vary', 'Accept').send(c.text);
+      return reply.type(c.media_type).header('content-disposition', attachmentDisposition(c.filename).replace(/^attachment/, 'inline')).header('vary', 'Accept').send(c.text);
     },
 
     datasetJsonLd: async (request, reply) => {
@@ -110,7 +110,7 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore, downl
       if (!obj) return sendError(reply, 404, 'the file no longer exists');
       reply
         .header('accept-ranges', 'bytes')
-        .header('content-disposition', `attachment; filename="${(checked.grant.filename ?? 'download').replace(/["\\\r\n]/g, '_')}"`)
+        .header('content-disposition', attachmentDisposition(checked.grant.filename ?? 'download'))
         .header('cache-control', 'private, no-store')
         .type('application/octet-stream');
       if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${head.size}`).header('content-length', String(range.end - range.start + 1));

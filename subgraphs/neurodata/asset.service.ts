@@ -161,7 +161,15 @@ export class AssetService {
 
   /** Expiring URLs that download the files of a version without a token: pre-signed on S3, signed by this service otherwise. */
   async downloadUrls(actor: Actor, input: { datasetId: string; version?: string | null; assetIds?: readonly string[] | null; expiresIn?: number | null }, baseUrl: string) {
-    const { dataset, version, assets } = await this.list(actor, input.datasetId, input.version);
+    // A file id names its version: without an explicit version, the files' own version is meant.
+    let version = input.version ?? null;
+    if (version === null && input.assetIds?.length && /^[0-9a-f-]{36}$/i.test(input.assetIds[0]) && !input.datasetId.includes('@')) {
+      const { dataset: d } = await this.datasets.viewData(actor, input.datasetId);
+      const first = await this.store.asset(d.id, input.assetIds[0]);
+      if (first) version = first.version === d.draftVersion ? 'draft' : String(first.version);
+    }
+    const listed = await this.list(actor, input.datasetId, version);
+    const { dataset, assets } = listed;
     const ttl = input.expiresIn ?? this.limits.downloadUrlTtlSeconds;
     if (!Number.isInteger(ttl) || ttl < 1 || ttl > this.limits.downloadUrlTtlSeconds) throw new BadInput(`expires_in: 1..${this.limits.downloadUrlTtlSeconds} seconds`);
     let chosen = assets;
@@ -178,7 +186,7 @@ export class AssetService {
       const url = presigned ?? `${baseUrl.replace(/\/+$/, '')}/v1/neurodata/files?grant=${this.signer.sign({ key: a.objectKey, expiresAt, filename: a.filename, datasetId: dataset.id })}`;
       urls.push({ asset: a, url });
     }
-    return { dataset, version, expiresAt, signedBy: this.objects.kind === 's3' ? 's3' : 'service', urls };
+    return { dataset, version: listed.version, expiresAt, signedBy: this.objects.kind === 's3' ? 's3' : 'service', urls };
   }
 
   private async parseTable(kind: 'neurons' | 'connections', input: { text: Buffer; filename: string; datasetId: string; version: number }, existing: AssetRecord[]): Promise<TableIngest> {

@@ -70,7 +70,9 @@ export const toAsset = (a: AssetRecord): DatasetAsset => ({
   created_at: a.createdAt,
 });
 
-export function toVersion(slug: string, v: VersionRecord & { note: string | null }): DatasetVersion {
+/** A version as the viewer sees it: without `canReadData` (a restricted dataset), no files and no row counts. */
+export function toVersion(slug: string, v: VersionRecord & { note: string | null }, canReadData: boolean): DatasetVersion {
+  if (!canReadData) return { ...toVersion(slug, v, true), assets: [], row_counts: null };
   return {
     dataset_id: v.datasetId,
     version: v.version,

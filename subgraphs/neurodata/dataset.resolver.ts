@@ -71,13 +71,12 @@ export class DatasetResolver {
   @Access(AccessClass.Academic)
   async datasetVersions(@Ctx() ctx: RequestContext, @Arg('dataset_id', () => String) datasetId: string): Promise<DatasetVersionList> {
     const actor = actorOf(ctx);
-    const { dataset, versions } = await this.service.versions(actor, datasetId);
-    const [viewed] = await this.service.present(actor, [dataset]);
+    const { dataset, access, versions } = await this.service.versions(actor, datasetId);
     return {
       dataset_id: dataset.id,
       latest_version: dataset.latestVersion,
-      draft_version: viewed.access.canModify ? dataset.draftVersion : null,
-      items: versions.map((v) => toVersion(dataset.slug, v)),
+      draft_version: access.canModify ? dataset.draftVersion : null,
+      items: versions.map((v) => toVersion(dataset.slug, v, access.canReadData)),
     };
   }
 
@@ -88,8 +87,8 @@ export class DatasetResolver {
     @Arg('dataset_id', () => String) datasetId: string,
     @Arg('version', () => Int) version: number,
   ): Promise<DatasetVersion> {
-    const { dataset, version: v } = await this.service.version(actorOf(ctx), datasetId, version);
-    return toVersion(dataset.slug, v);
+    const { dataset, access, version: v } = await this.service.version(actorOf(ctx), datasetId, version);
+    return toVersion(dataset.slug, v, access.canReadData);
   }
 
   @Query(() => DatasetProvenance, { description: 'Who created, changed, published and derived what, and when: events and a PROV-JSON document.' })
@@ -133,7 +132,7 @@ export class DatasetResolver {
     const actor = actorOf(ctx);
     const v = await this.service.publish(actor, datasetId, note);
     const { dataset } = await this.service.view(actor, v.datasetId);
-    return toVersion(dataset.slug, v);
+    return toVersion(dataset.slug, v, true);
   }
 
   @Mutation(() => DeletedDataset, { description: 'Deletes the dataset, its versions, data and files (owner or SuperUser).' })

@@ -316,16 +316,18 @@ export class DatasetService {
     return published;
   }
 
+  /** The published versions; their files and row counts are the data's, shown only to those who may read it. */
   async versions(actor: Actor, idOrSlug: string) {
-    const { dataset } = await this.view(actor, idOrSlug);
-    return { dataset, versions: await this.store.versions(dataset.id) };
+    const { dataset, access } = await this.view(actor, idOrSlug);
+    return { dataset, access, versions: await this.store.versions(dataset.id) };
   }
 
   async version(actor: Actor, idOrSlug: string, version: number) {
-    const { dataset } = await this.view(actor, idOrSlug);
+    if (!Number.isInteger(version) || version < 1) throw new BadInput(`version: a version number, 1 or more (got ${version})`);
+    const { dataset, access } = await this.view(actor, idOrSlug);
     const v = await this.store.version(dataset.id, version);
     if (!v) throw new NotFound(`dataset ${JSON.stringify(idOrSlug)} has no version v${version}${dataset.latestVersion ? `; the latest is v${dataset.latestVersion}` : ''}`);
-    return { dataset, version: v };
+    return { dataset, access, version: v };
   }
 
   /** Deletes the dataset with its versions, data and objects; every route answers 404 for it afterwards. */

@@ -263,8 +263,8 @@ export class DatasetVersion {
   @Field(() => [DatasetAsset])
   assets!: DatasetAsset[];
 
-  @Field(() => RowCountsView)
-  row_counts!: RowCountsView;
+  @Field(() => RowCountsView, { nullable: true, description: 'null (and no assets) when you may not read the data of a restricted dataset' })
+  row_counts!: RowCountsView | null;
 
   @Field(() => String, { nullable: true })
   note!: string | null;

@@ -15,6 +15,7 @@ interface Described {
   publishedAt: Date | null;
   assets: AssetRecord[];
   rowCounts: RowCounts | null;
+  canReadData: boolean;
 }
 
 /**
@@ -76,14 +77,16 @@ export class ExportService {
   private async describe(actor: Actor, ref: string, version?: string | null): Promise<Described> {
     const { dataset: key, selector } = parseDatasetRef(ref, version);
     const { dataset, access } = await this.datasets.view(actor, key);
+    // Files and what they measure are the data's: a restricted dataset's description names neither.
+    const data = (assets: AssetRecord[], rowCounts: RowCounts | null) => (access.canReadData ? { assets, rowCounts } : { assets: [], rowCounts: null });
     if (selector.kind === 'draft' || (selector.kind === 'latest' && dataset.latestVersion === null)) {
       if (!access.canModify || dataset.draftVersion === null) throw new NotFound(`dataset ${JSON.stringify(key)} has no draft you may read`);
       const assets = await this.store.assets(dataset.id, dataset.draftVersion);
-      return { dataset, metadata: pickMetadata(dataset), version: null, publishedAt: null, assets, rowCounts: null };
+      return { dataset, metadata: pickMetadata(dataset), version: null, publishedAt: null, ...data(assets, null), canReadData: access.canReadData };
     }
     const number = selector.kind === 'number' ? selector.version : dataset.latestVersion!;
     const v = await this.store.version(dataset.id, number);
     if (!v) throw new NotFound(`dataset ${JSON.stringify(key)} has no version v${number}; the latest is v${dataset.latestVersion}`);
-    return { dataset, metadata: v.metadata, version: v.version, publishedAt: v.publishedAt, assets: v.assets, rowCounts: v.rowCounts };
+    return { dataset, metadata: v.metadata, version: v.version, publishedAt: v.publishedAt, ...data(v.assets, v.rowCounts), canReadData: access.canReadData };
   }
 }

@@ -96,11 +96,23 @@ export class LineageService {
 
   /** The dataset's provenance: the events as recorded, and a W3C PROV-JSON document built from them. */
   async provenance(actor: Actor, datasetId: string, baseUrl: string): Promise<{ dataset: StoredDataset; events: ProvenanceEvent[]; prov: Record<string, unknown> }> {
-    const { dataset } = await this.datasets.view(actor, datasetId);
-    const events = await this.events.events(dataset.id);
+    const { dataset, access } = await this.datasets.view(actor, datasetId);
+    const events = visibleEvents(await this.events.events(dataset.id), access);
     const upstream = await this.store.upstream(dataset.id);
     return { dataset, events, prov: provDocument(dataset, events, upstream, baseUrl) };
   }
+}
+
+/**
+ * What of the record a viewer may see: file events (names, checksums, row counts) only with access to the data;
+ * access requests and decisions (who asked) only for those who decide them; publications without row counts for
+ * those who may not read the data.
+ */
+export function visibleEvents(events: ProvenanceEvent[], access: { canReadData: boolean; canModify: boolean }): ProvenanceEvent[] {
+  return events
+    .filter((e) => access.canModify || !e.activity.startsWith('access_'))
+    .filter((e) => access.canReadData || (e.activity !== 'upload' && e.activity !== 'remove_asset'))
+    .map((e) => (access.canReadData || e.activity !== 'publish' ? e : { ...e, details: {} }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { CONNECTION_COLUMNS, NEURON_COLUMNS } from '../store/clickhouse/columns.js';
-import { readCsvRecords, type CsvSource } from './csv-records.js';
+import { CsvRow, readCsvRecords, type CsvSource } from './csv-records.js';
 import { FileProblems } from './problems.js';
 import { assertColumnOrder, TsvChunks, tsvNullableNumber, tsvNumber, tsvString } from './tsv.js';
 
@@ -112,29 +112,29 @@ function readHeader(fields: string[], known: readonly string[], aliases: Record<
   return problems.count ? null : { index, width: fields.length, ignored };
 }
 
-const widthProblem = (got: number, header: Header) =>
-  `the row has ${got} field${got === 1 ? '' : 's'} but the header has ${header.width}; quote fields that contain commas`;
-
-/** Reads the whole file, handing each data record to `onRow`; problems of the file's shape go to `problems`. */
-function readTable(input: TableFileInput, problems: FileProblems, onHeader: (fields: string[]) => Header | null, onRow: (fields: string[], line: number, header: Header) => void): Header | null {
+/**
+ * Reads the whole file, handing each data record of the header's width to `onRow` (the row object is reused);
+ * records of another width, syntax errors, an empty file and a file without rows become problems.
+ */
+function readTable(source: CsvSource, problems: FileProblems, onHeader: (fields: string[]) => Header | null, onRow: (row: CsvRow, line: number, header: Header) => void): Header | null {
   let header: Header | null = null;
   let sawHeader = false;
   let rows = 0;
   readCsvRecords(
-    input.text,
-    (fields, line) => {
+    source,
+    (row, line) => {
       if (!sawHeader) {
         sawHeader = true;
-        header = onHeader(fields);
+        header = onHeader(row.toArray());
         return;
       }
       if (!header) return;
       rows++;
-      if (fields.length !== header.width) {
-        problems.add(line, widthProblem(fields.length, header));
+      if (row.width !== header.width) {
+        problems.add(line, `the row has ${row.width} field${row.width === 1 ? '' : 's'} but the header has ${header.width}; quote fields that contain commas`);
         return;
       }
-      onRow(fields, line, header);
+      onRow(row, line, header);
     },
     (line, message) => problems.add(line, message),
   );
@@ -165,13 +165,13 @@ export function parseNeuronsCsv(input: TableFileInput): ParsedNeurons {
   const stats: NeuronStats = { cells: 0, neurons: 0, withNeurotransmitter: 0 };
 
   const header = readTable(
-    input,
+    input.text,
     problems,
     (fields) => readHeader(fields, NEURON_KNOWN, { region_code: 'region' }, ['neuron_id'], problems, NEURON_LAYOUT),
-    (fields, line, h) => {
+    (row, line, h) => {
       const cell = (name: (typeof NEURON_KNOWN)[number]) => {
         const i = h.index.get(name);
-        return i === undefined ? '' : fields[i].trim();
+        return i === undefined ? '' : row.field(i);
       };
       const wrong: string[] = [];
       const id = cell('neuron_id');
@@ -233,6 +233,8 @@ const SYNAPSE_TYPES: Record<string, SynapseType> = {
   'gap junction': 'electrical',
   'electrical synapse': 'electrical',
 };
+/** A weight written as a plain positive integer is already in the form String(number) gives. */
+const PLAIN_INTEGER = /^[1-9]\d{0,14}$/;
 
 /**
  * Whether `a` sorts after `b` by Unicode code point, the order of the stored electrical pairs (Python's string
@@ -279,6 +281,117 @@ class KeyList {
 }
 
 /**
+ * Reads connection rows one at a time into its fields (no object per row: a table may have 15 million). Cells get
+ * small integer indices, so a row's identity is one number and its ids are escaped for TSV once per cell.
+ */
+class ConnectionReader {
+  pre = -1;
+  post = -1;
+  type: SynapseType = 'chemical';
+  weight = 1;
+  /** The weight as TSV text. */
+  weightText = '1';
+  /** Whether pre and post were swapped to put an electrical pair in code-point order. */
+  swapped = false;
+
+  private readonly indexOf = new Map<string, number>();
+  private readonly ids: string[] = [];
+  readonly encodedIds: string[] = [];
+  private readonly typeOf = new Map<string, SynapseType | null>();
+  private readonly closed: boolean;
+  private wrong = '';
+
+  constructor(neuronIds: Iterable<string> | undefined) {
+    this.closed = neuronIds !== undefined;
+    if (neuronIds) for (const id of neuronIds) if (!this.indexOf.has(id)) this.intern(id);
+  }
+
+  private intern(id: string): number {
+    this.ids.push(id);
+    this.encodedIds.push(tsvString(id));
+    this.indexOf.set(id, this.ids.length - 1);
+    return this.ids.length - 1;
+  }
+
+  private problem(message: string): void {
+    this.wrong = this.wrong ? `${this.wrong}, ${message}` : message;
+  }
+
+  /** The last id looked up per column: tables are usually sorted by pre, and a Map lookup costs far more. */
+  private last = { pre: { id: '', at: -1 }, post: { id: '', at: -1 } };
+
+  private endpoint(column: 'pre' | 'post', id: string): number {
+    const last = this.last[column];
+    if (id === last.id && last.at >= 0) return last.at;
+    if (!id) {
+      this.problem(`${column} is empty`);
+      return -1;
+    }
+    const at = this.indexOf.get(id);
+    if (at !== undefined) {
+      last.id = id;
+      last.at = at;
+      return at;
+    }
+    if (this.closed) {
+      this.problem(`${column} ${JSON.stringify(id)} is not a neuron of this dataset (upload it in neurons.csv first)`);
+      return -1;
+    }
+    if (this.ids.length >= ID_INDEX_LIMIT) {
+      this.problem(`more than ${ID_INDEX_LIMIT} distinct cells`);
+      return -1;
+    }
+    return this.intern(id);
+  }
+
+  private synapseType(raw: string): SynapseType | null {
+    const known = this.typeOf.get(raw);
+    if (known !== undefined) return known;
+    const type = SYNAPSE_TYPES[raw.toLowerCase().replace(/\s+/g, ' ')] ?? null;
+    // Spellings are few in a good file; a bad one must not grow the cache by a row each.
+    if (this.typeOf.size < 64) this.typeOf.set(raw, type);
+    return type;
+  }
+
+  /**
+   * Reads one row (fields trimmed; `typeText`/`weightText` null when the file has no such column). Returns what is
+   * wrong with it, or '' when its fields now hold the row, electrical pairs already in code-point order.
+   */
+  read(preText: string, postText: string, typeText: string | null, weightText: string | null): string {
+    this.wrong = '';
+    let pre = this.endpoint('pre', preText);
+    let post = this.endpoint('post', postText);
+    let type: SynapseType | null = 'chemical';
+    if (typeText !== null) {
+      type = this.synapseType(typeText);
+      if (type === null) this.problem(`synapse_type ${JSON.stringify(typeText)} is not chemical or electrical`);
+    }
+    this.weight = 1;
+    this.weightText = '1';
+    if (weightText !== null) {
+      const n = parseDecimal(weightText);
+      if (n === null || n <= 0) this.problem(weightText ? `weight ${JSON.stringify(weightText)} is not a positive number` : 'weight is empty; give a positive number');
+      else {
+        this.weight = n;
+        this.weightText = PLAIN_INTEGER.test(weightText) ? weightText : tsvNumber(n);
+      }
+    }
+    if (this.wrong) return this.wrong;
+    this.swapped = type === 'electrical' && pre !== post && isAfterByCodePoint(this.ids[pre], this.ids[post]);
+    if (this.swapped) [pre, post] = [post, pre];
+    this.pre = pre;
+    this.post = post;
+    this.type = type!;
+    return '';
+  }
+
+  /** The identity of the row just read: equal for two rows of the same (pre, post, synapse_type). */
+  key(): number {
+    return (this.pre * ID_INDEX_LIMIT + this.post) * 2 + (this.type === 'electrical' ? 1 : 0);
+  }
+}
+
+/**
  * Parses a connection table: `pre`, `post` (required), `synapse_type` (or `type`: chemical, or electrical also
  * written gap, gap_junction, gapjunction, gap junction or electrical synapse; case-insensitive; all chemical when
  * the column is absent) and `weight` (a positive number; 1 when the column is absent). With `neuronIds`, every pre
@@ -294,142 +407,65 @@ export function parseConnectionsCsv(input: TableFileInput & { neuronIds?: Iterab
   const prefix = `${tsvString(input.datasetId)}\t${input.version}\t`;
   const stats: ConnectionStats = { chemical: { rows: 0, totalWeight: 0, selfLoops: 0 }, electrical: { rows: 0, totalWeight: 0, selfLoops: 0 } };
   let electricalSwapped = 0;
-
-  const known = input.neuronIds !== undefined;
-  const indexOf = new Map<string, number>();
-  const ids: string[] = [];
-  const encodedIds: string[] = [];
-  const intern = (id: string): number => {
-    ids.push(id);
-    encodedIds.push(tsvString(id));
-    indexOf.set(id, ids.length - 1);
-    return ids.length - 1;
-  };
-  if (input.neuronIds) for (const id of input.neuronIds) if (!indexOf.has(id)) intern(id);
-  const typeOf = new Map<string, SynapseType | null>();
+  const reader = new ConnectionReader(input.neuronIds);
   const keys = new KeyList();
 
-  /** The row's validated content, or the list of what is wrong with it. */
-  const readRow = (fields: string[], h: Header): { pre: number; post: number; type: SynapseType; weight: number } | string[] => {
-    const wrong: string[] = [];
-    const endpoint = (column: 'pre' | 'post'): number => {
-      const id = fields[h.index.get(column)!].trim();
-      if (!id) {
-        wrong.push(`${column} is empty`);
-        return -1;
-      }
-      const at = indexOf.get(id);
-      if (at !== undefined) return at;
-      if (known) {
-        wrong.push(`${column} ${JSON.stringify(id)} is not a neuron of this dataset (upload it in neurons.csv first)`);
-        return -1;
-      }
-      if (ids.length >= ID_INDEX_LIMIT) {
-        wrong.push(`more than ${ID_INDEX_LIMIT} distinct cells`);
-        return -1;
-      }
-      return intern(id);
-    };
-    const pre = endpoint('pre');
-    const post = endpoint('post');
-    let type: SynapseType | null = 'chemical';
-    const typeColumn = h.index.get('synapse_type');
-    if (typeColumn !== undefined) {
-      const raw = fields[typeColumn];
-      type = typeOf.get(raw) ?? null;
-      if (type === null && !typeOf.has(raw)) {
-        type = SYNAPSE_TYPES[raw.trim().toLowerCase().replace(/\s+/g, ' ')] ?? null;
-        // Spellings are few in a good file; a bad one must not grow the cache by a row each.
-        if (typeOf.size < 64) typeOf.set(raw, type);
-      }
-      if (type === null) wrong.push(`synapse_type ${JSON.stringify(raw.trim())} is not chemical or electrical`);
-    }
-    let weight = 1;
-    const weightColumn = h.index.get('weight');
-    if (weightColumn !== undefined) {
-      const raw = fields[weightColumn].trim();
-      const n = parseDecimal(raw);
-      if (n === null || n <= 0) wrong.push(raw ? `weight ${JSON.stringify(raw)} is not a positive number` : 'weight is empty; give a positive number');
-      else weight = n;
-    }
-    if (wrong.length) return wrong;
-    return { pre, post, type: type!, weight };
-  };
-
-  const keyOf = (pre: number, post: number, type: SynapseType) => (pre * ID_INDEX_LIMIT + post) * 2 + (type === 'electrical' ? 1 : 0);
-  const ordered = (row: { pre: number; post: number; type: SynapseType }) =>
-    row.type === 'electrical' && row.pre !== row.post && isAfterByCodePoint(ids[row.pre], ids[row.post]) ? { pre: row.post, post: row.pre, swapped: true } : { pre: row.pre, post: row.post, swapped: false };
-
   const onHeader = (fields: string[]) => readHeader(fields, CONNECTION_KNOWN, { type: 'synapse_type' }, ['pre', 'post'], problems, CONNECTION_LAYOUT);
-  const header = readTable(input, problems, onHeader, (fields, line, h) => {
-    const row = readRow(fields, h);
-    if (Array.isArray(row)) {
-      problems.add(line, row.join(', '));
+  const header = readTable(input.text, problems, onHeader, (row, line, h) => {
+    const wrong = readConnection(reader, row, h);
+    if (wrong) {
+      problems.add(line, wrong);
       return;
     }
-    const { pre, post, swapped } = ordered(row);
-    keys.push(keyOf(pre, post, row.type));
+    keys.push(reader.key());
     if (problems.count) return;
-    const s = stats[row.type];
+    const s = stats[reader.type];
     s.rows++;
-    s.totalWeight += row.weight;
-    if (pre === post) s.selfLoops++;
-    if (swapped) electricalSwapped++;
-    out.add(prefix + encodedIds[pre] + '\t' + encodedIds[post] + '\t' + row.type + '\t' + tsvNumber(row.weight) + '\n');
+    s.totalWeight += reader.weight;
+    if (reader.pre === reader.post) s.selfLoops++;
+    if (reader.swapped) electricalSwapped++;
+    out.add(prefix + reader.encodedIds[reader.pre] + '\t' + reader.encodedIds[reader.post] + '\t' + reader.type + '\t' + reader.weightText + '\n');
   });
 
   if (header) {
     const repeated = keys.repeated();
-    if (repeated.size) reportDuplicates(input, problems, repeated, onHeader, readRow, (row) => {
-      const { pre, post } = ordered(row);
-      return keyOf(pre, post, row.type);
-    });
+    if (repeated.size) reportDuplicates(input.text, problems, repeated, onHeader, reader);
   }
   problems.throwIfAny();
   return { rows: stats.chemical.rows + stats.electrical.rows, stats, ignoredColumns: header!.ignored, electricalSwapped, chunks: out.finish() };
 }
 
+function readConnection(reader: ConnectionReader, row: CsvRow, h: Header): string {
+  const typeColumn = h.index.get('synapse_type');
+  const weightColumn = h.index.get('weight');
+  return reader.read(
+    row.field(h.index.get('pre')!),
+    row.field(h.index.get('post')!),
+    typeColumn === undefined ? null : row.field(typeColumn),
+    weightColumn === undefined ? null : row.field(weightColumn),
+  );
+}
+
 /**
  * The error path of duplicate detection: the keys kept while reading have no line numbers (4 bytes a row saved on
- * files that have no duplicates), so the file is read a second time to name the lines of each repeated key.
+ * files that have none), so the file is read a second time to name the lines of each repeated key.
  */
-function reportDuplicates<R extends { pre: number; post: number; type: SynapseType }>(
-  input: TableFileInput,
-  problems: FileProblems,
-  repeated: Set<number>,
-  onHeader: (fields: string[]) => Header | null,
-  readRow: (fields: string[], h: Header) => R | string[],
-  keyOf: (row: R) => number,
-): void {
-  const seen = new Map<number, { line: number; pre: number; post: number }>();
-  const scratch = new FileProblems(input.filename);
-  let header: Header | null = null;
-  let sawHeader = false;
-  readCsvRecords(
-    input.text,
-    (fields, line) => {
-      if (!sawHeader) {
-        sawHeader = true;
-        header = onHeader(fields);
-        return;
-      }
-      if (!header || fields.length !== header.width) return;
-      const row = readRow(fields, header);
-      if (Array.isArray(row)) return;
-      const key = keyOf(row);
-      if (!repeated.has(key)) return;
-      const first = seen.get(key);
-      if (!first) {
-        seen.set(key, { line, pre: row.pre, post: row.post });
-        return;
-      }
-      if (row.type === 'chemical') {
-        problems.add(line, `the same chemical connection as line ${first.line}; give one row per (pre, post, synapse_type)`);
-      } else {
-        const direction = first.pre === row.pre ? 'again' : 'in the other direction';
-        problems.add(line, `the gap junction of line ${first.line} is given ${direction}; electrical rows are undirected: list each gap junction once`);
-      }
-    },
-    (line, message) => scratch.add(line, message),
-  );
+function reportDuplicates(source: CsvSource, problems: FileProblems, repeated: Set<number>, onHeader: (fields: string[]) => Header | null, reader: ConnectionReader): void {
+  const seen = new Map<number, { line: number; swapped: boolean }>();
+  readTable(source, new FileProblems(''), onHeader, (row, line, h) => {
+    if (readConnection(reader, row, h)) return;
+    const key = reader.key();
+    if (!repeated.has(key)) return;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, { line, swapped: reader.swapped });
+      return;
+    }
+    if (reader.type === 'chemical') {
+      problems.add(line, `the same chemical connection as line ${first.line}; give one row per (pre, post, synapse_type)`);
+    } else {
+      const direction = first.swapped === reader.swapped ? 'again' : 'in the other direction';
+      problems.add(line, `the gap junction of line ${first.line} is given ${direction}; electrical rows are undirected: list each gap junction once`);
+    }
+  });
 }
