@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { openColumn, type ColumnStore } from '../lib/column/column.js';
 import { ch, ident, quoteString } from '../lib/column/sql.js';
@@ -100,23 +101,30 @@ async function* fileChunks(file: string): AsyncGenerator<string> {
   if (rest) yield rest;
 }
 
-const seconds = async (fn: () => Promise<unknown>): Promise<number> => {
+const seconds = async (fn: () => Promise<unknown>): Promise<number> => (await timed(fn)).seconds;
+
+/** Wall time, and how busy this process's main thread (the one that serves requests) was meanwhile. */
+async function timed(fn: () => Promise<unknown>): Promise<{ seconds: number; busy: number }> {
+  const elu = performance.eventLoopUtilization();
   const t = performance.now();
   await fn();
-  return (performance.now() - t) / 1000;
-};
+  return { seconds: (performance.now() - t) / 1000, busy: performance.eventLoopUtilization(elu).utilization };
+}
 
 interface Row {
   name: string;
   rows: number;
   seconds: number;
+  /** Share of the time the main thread was busy. */
+  busy?: number;
 }
 
 function print(rows: Row[], baseline: Row | null): void {
   const rate = (r: Row) => Math.round(r.rows / r.seconds).toLocaleString('en');
   for (const r of rows) {
     const ratio = !baseline ? '' : r === baseline ? '(baseline)' : `x${(baseline.seconds / r.seconds).toFixed(3)} of baseline throughput`;
-    console.log(`  ${r.name.padEnd(58)} ${rate(r).padStart(11)} rows/s ${r.seconds.toFixed(2).padStart(8)} s   ${ratio}`);
+    const busy = r.busy === undefined ? '' : `   main thread busy ${(r.busy * 100).toFixed(0)}%`;
+    console.log(`  ${r.name.padEnd(58)} ${rate(r).padStart(11)} rows/s ${r.seconds.toFixed(2).padStart(8)} s   ${ratio}${busy}`);
   }
 }
 
@@ -138,7 +146,7 @@ async function runEngine(label: string, column: ColumnStore, files: { neurons: s
   const ingest: Row = {
     name: 'DataStore.insertTsv, 4 MB chunks of whole lines',
     rows: CONNECTIONS,
-    seconds: await seconds(() => store.insertTsv('connections', fileChunks(files.connections))),
+    ...(await timed(() => store.insertTsv('connections', fileChunks(files.connections)))),
   };
   const neurons: Row = { name: 'DataStore.insertTsv, the neurons', rows: NEURONS, seconds: await seconds(() => store.insertTsv('neurons', fileChunks(files.neurons))) };
   print([base, ingest], base);
@@ -163,12 +171,12 @@ async function runEngine(label: string, column: ColumnStore, files: { neurons: s
   const scan: Row = {
     name: 'full read into columns (DataStore.scanConnections)',
     rows: CONNECTIONS,
-    seconds: await seconds(async () => {
+    ...(await timed(async () => {
       for await (const b of store.scanConnections(datasetId, 1)) {
         scanned += b.weight.length;
         for (let i = 0; i < b.weight.length; i++) weight += b.weight[i];
       }
-    }),
+    })),
   };
   if (scanned !== CONNECTIONS || weight !== stats.totalWeightChemical) throw new Error(`scanned ${scanned} rows of weight ${weight}`);
   console.log(`  read back (${(bytes / 1e6).toFixed(0)} MB of text for pre, post, type, weight; total weight ${weight.toLocaleString('en')}):`);

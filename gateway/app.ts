@@ -21,7 +21,7 @@ import { prepareStart } from './startup.js';
 import { composeSupergraph, createGateway, type Composition } from './compose.js';
 import { sharedHealthCheck } from './health.js';
 import { documentText } from './document-text.js';
-import { SUBGRAPHS } from './subgraphs.js';
+import { SUBGRAPHS, startOrder } from './subgraphs.js';
 import { ROUTES } from '../rest-compat/routes/index.js';
 import { buildSofaRoutes, mountSofaRoutes } from '../rest-compat/sofa.js';
 import { graphqlRoutes, openApiDocument } from './openapi-file.js';
@@ -91,7 +91,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
 
   const clock = opts.clock ?? systemClock;
   const deps: SubgraphDeps = { config, stores, clock, log: http.log };
-  for (const name of SUBGRAPH_NAMES) {
+  for (const name of startOrder(SUBGRAPH_NAMES)) {
     if (!config.subgraphs.urls[name]) await SUBGRAPHS[name].onStart?.({ ...deps, log: http.log.child({ subgraph: name }) });
   }
   const verifier = opts.verifier !== undefined ? opts.verifier : await createTokenVerifier(deps);

@@ -1,7 +1,7 @@
 import { parse, printSchema, type GraphQLSchema, type GraphQLError } from 'graphql';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
-import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { SUBGRAPH_NAMES, disableVendorTelemetry, type SubgraphName } from '../lib/config.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import type { RequestContext } from '../lib/context.js';
@@ -83,7 +83,23 @@ export function createGateway(composition: Composition, urls: Partial<Record<Sub
     supergraphSdl: composition.supergraphSdl,
     buildService: ({ name }) => {
       const url = urls[name as SubgraphName];
-      return url ? new ForwardingRemoteDataSource(name, url) : new CachingLocalDataSource(composition.schemas[name as SubgraphName]);
+      return loggedFetches(name, url ? new ForwardingRemoteDataSource(name, url) : new CachingLocalDataSource(composition.schemas[name as SubgraphName]));
     },
   });
+}
+
+/**
+ * Logs every fetch the gateway makes of a subgraph (debug level), with the number of entity representations it
+ * carries: how many calls one operation costs each subgraph is then visible in the logs (batched entity
+ * references cost one fetch per subgraph, whatever the page size).
+ */
+function loggedFetches(subgraph: string, inner: GraphQLDataSource): GraphQLDataSource {
+  return {
+    process(options) {
+      const log = (options.context as Partial<RequestContext> | undefined)?.log;
+      const representations = (options.request.variables as { representations?: unknown[] } | undefined)?.representations;
+      log?.debug({ subgraph, operation: options.request.operationName ?? null, representations: representations?.length ?? null }, 'subgraph fetch');
+      return inner.process(options);
+    },
+  };
 }

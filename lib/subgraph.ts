@@ -23,6 +23,8 @@ export interface SubgraphModule {
   checkConfig?(config: Config): Promise<string[]>;
   /** Seeds or prepares the subgraph's data on start-up (idempotent). */
   onStart?(deps: SubgraphDeps): Promise<void>;
+  /** Subgraphs whose onStart must have run first in the same process (their seed data is needed). */
+  startsAfter?: readonly string[];
   /** Re-applies the subgraph's shipped seed data (npm run seed; idempotent), reporting progress line by line. */
   seed?(deps: SubgraphDeps, onProgress: (message: string) => void): Promise<unknown>;
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ConfigError, type ColumnConfig } from '../config.js';
-import { ch, type ChQuery, bindValues, inline, ident } from './sql.js';
+import { ch, type ChQuery, bindValues, inline, ident, quoteString } from './sql.js';
 import { currentRequestScope, throwIfRequestAborted } from '../request-scope.js';
 
 export interface ColumnQueryOptions {
@@ -34,11 +35,11 @@ export interface ColumnStore {
   insert(table: string, rows: Record<string, unknown>[], opts: ColumnQueryOptions): Promise<void>;
   /**
    * Inserts text already encoded as TabSeparated (each chunk holds whole lines, each ending in '\n'), as it comes:
-   * nothing is parsed or re-encoded in this process. On chDB chunks are gathered into statements of about 64 MB
-   * (each statement writes a part); on a server they are streamed as the body of one INSERT. Rejects with the
-   * engine's error (a malformed line names its row and column). Neither engine makes a large insert atomic: the
-   * blocks written before the failure (a statement on chDB, about a million rows on a server) keep their rows, so
-   * callers write into a partition they can drop on failure.
+   * nothing is parsed or re-encoded in this process. On chDB the chunks are spooled to a file beside its data and
+   * read by the engine (INSERT ... FROM INFILE), 256 MB at a time; on a server they are streamed as the body of one
+   * INSERT. Rejects with the engine's error (a malformed line names its row and column). Neither engine makes a large
+   * insert atomic: the blocks written before the failure (about a million rows) keep their rows, so callers write
+   * into a partition they can drop on failure.
    */
   insertTsv(table: string, chunks: Iterable<string> | AsyncIterable<string>, opts: TsvInsertOptions): Promise<void>;
   /**
@@ -92,6 +93,9 @@ export async function loadChdb(load: () => Promise<ChdbModule> = () => import('c
 async function openChdb(dataDir: string, database: string): Promise<ColumnStore> {
   const { Session } = await loadChdb();
   await mkdir(dataDir, { recursive: true });
+  // One process owns the data directory, so whatever a previous process left in the spool is garbage.
+  const spool = path.join(dataDir, 'insert-spool');
+  await rm(spool, { recursive: true, force: true });
   const session = new Session(dataDir);
   session.query(`CREATE DATABASE IF NOT EXISTS ${ident(database).text} ENGINE = Atomic`);
   const qualify = (q: ChQuery): ChQuery => q; // tables are referenced unqualified; USE below sets the database
@@ -122,10 +126,17 @@ async function openChdb(dataDir: string, database: string): Promise<ColumnStore>
     },
     async insertTsv(table, chunks, given) {
       const opts = scoped(given);
-      const head = `/* ${opts.name} */ INSERT INTO ${ident(table).text}${columnList(opts.columns)} FORMAT TabSeparated\n`;
-      for await (const batch of gather(chunks, CHDB_INSERT_BYTES)) {
-        throwIfRequestAborted(opts.signal);
-        await session.queryAsync(head + batch, { format: 'CSV', signal: opts.signal });
+      // The engine reads a file with about a third of the CPU it spends on the same rows inline in the statement.
+      await mkdir(spool, { recursive: true });
+      const file = path.join(spool, `${randomUUID()}.tsv`);
+      const statement = `/* ${opts.name} */ INSERT INTO ${ident(table).text}${columnList(opts.columns)} FROM INFILE ${quoteString(file)} FORMAT TabSeparated`;
+      try {
+        for await (const _ of spoolSpans(chunks, file, CHDB_INSERT_FILE_BYTES)) {
+          throwIfRequestAborted(opts.signal);
+          await session.queryAsync(statement, { format: 'CSV', signal: opts.signal });
+        }
+      } finally {
+        await rm(file, { force: true });
       }
     },
     queryTsv(q, given) {
@@ -251,28 +262,37 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
   };
 }
 
-/** chDB writes one part per INSERT statement: statements of this size keep a large insert to a few dozen parts. */
-const CHDB_INSERT_BYTES = 64 * 1024 * 1024;
+/** Spooled TabSeparated text chDB reads per statement: bounds the disk an insert holds beside the data. */
+const CHDB_INSERT_FILE_BYTES = 256 * 1024 * 1024;
 /** Size of the text chunks queryTsv yields from a result chDB holds whole. */
 const TSV_READ_CHUNK_BYTES = 4 * 1024 * 1024;
 
 const columnList = (columns: readonly string[] | undefined) => (columns?.length ? ` (${columns.map((c) => ident(c).text).join(', ')})` : '');
 
-/** Joins consecutive chunks into strings of at least `size` characters (the last may be shorter). */
-async function* gather(chunks: Iterable<string> | AsyncIterable<string>, size: number): AsyncGenerator<string> {
-  let parts: string[] = [];
+/**
+ * Writes the chunks to `file`, yielding each time it holds at least `size` characters (and once at the end when
+ * anything is left); the file is emptied before the next chunk is written, so the caller reads it in between.
+ */
+async function* spoolSpans(chunks: Iterable<string> | AsyncIterable<string>, file: string, size: number): AsyncGenerator<void> {
+  let handle = await open(file, 'w');
   let length = 0;
-  for await (const chunk of chunks) {
-    if (!chunk) continue;
-    parts.push(chunk);
-    length += chunk.length;
-    if (length >= size) {
-      yield parts.join('');
-      parts = [];
-      length = 0;
+  try {
+    for await (const chunk of chunks) {
+      if (!chunk) continue;
+      await handle.write(chunk);
+      length += chunk.length;
+      if (length >= size) {
+        await handle.close();
+        yield;
+        handle = await open(file, 'w');
+        length = 0;
+      }
     }
+    await handle.close();
+    if (length) yield;
+  } finally {
+    await handle.close().catch(() => undefined);
   }
-  if (length) yield parts.join('');
 }
 
 /** UTF-8 text of `bytes` in chunks of about `size` bytes, each cut after a '\n' (so no character is split). */

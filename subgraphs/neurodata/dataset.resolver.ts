@@ -85,7 +85,7 @@ export class DatasetResolver {
   async datasetVersion(
     @Ctx() ctx: RequestContext,
     @Arg('dataset_id', () => String) datasetId: string,
-    @Arg('version', () => Int) version: number,
+    @Arg('version', () => String, { description: 'v1, v2, ... (or 1, 2, ...), or latest' }) version: string,
   ): Promise<DatasetVersion> {
     const { dataset, access, version: v } = await this.service.version(actorOf(ctx), datasetId, version);
     return toVersion(dataset.slug, v, access.canReadData);

@@ -322,9 +322,12 @@ export class DatasetService {
     return { dataset, access, versions: await this.store.versions(dataset.id) };
   }
 
-  async version(actor: Actor, idOrSlug: string, version: number) {
-    if (!Number.isInteger(version) || version < 1) throw new BadInput(`version: a version number, 1 or more (got ${version})`);
+  async version(actor: Actor, idOrSlug: string, versionText: string) {
+    const { selector } = parseDatasetRef(idOrSlug, versionText);
+    if (selector.kind === 'draft') throw new BadInput('version: a published version (v1, v2, ... or latest); the draft is not a version yet');
     const { dataset, access } = await this.view(actor, idOrSlug);
+    const version = selector.kind === 'number' ? selector.version : dataset.latestVersion;
+    if (version === null) throw new NotFound(`dataset ${JSON.stringify(idOrSlug)} has no published version yet`);
     const v = await this.store.version(dataset.id, version);
     if (!v) throw new NotFound(`dataset ${JSON.stringify(idOrSlug)} has no version v${version}${dataset.latestVersion ? `; the latest is v${dataset.latestVersion}` : ''}`);
     return { dataset, access, version: v };

@@ -31,6 +31,8 @@ import { seedShippedDatasets, type SeedReport } from './seed.js';
 import type { RowCounts } from './dataset.model.js';
 
 export const SUBGRAPH_NAME = 'neurodata';
+/** The shipped datasets' metadata is checked against the ontology's shipped vocabularies, and owned by an account. */
+export const startsAfter = ['identity', 'ontology'] as const;
 
 export { DATA_TABLES, NEURON_COLUMNS, CONNECTION_COLUMNS, MORPHOLOGY_COLUMNS, type DataTable } from './store/clickhouse/columns.js';
 export type { DatasetAccess, DatasetRole } from './dataset-access.rules.js';
@@ -121,12 +123,32 @@ export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
 
 /** Applies the column store's migrations and, on a first start, publishes the shipped datasets (SEED_DATASETS). */
 export async function onStart(deps: SubgraphDeps): Promise<void> {
-  const { applied } = await migrateColumnTables(deps.stores.column);
-  if (applied.length) deps.log.info({ applied }, 'column store migrations applied');
+  try {
+    const { applied } = await migrateColumnTables(deps.stores.column);
+    if (applied.length) deps.log.info({ applied }, 'column store migrations applied');
+  } catch (err) {
+    // The service starts without its column store (and /health says degraded); the tables are created once it answers.
+    deps.log.warn({ err: (err as Error).message }, 'column store unreachable: its migrations are retried every 10 s; shipped datasets are published on a later start');
+    retryMigrations(deps);
+    return;
+  }
   if (!deps.config.seedDatasets) return;
   const report = await seedShippedDatasets(deps, await services(deps), { onlyMissing: true });
   const created = report.filter((r) => r.action === 'published');
   if (created.length) deps.log.info({ datasets: created.map((r) => ({ slug: r.slug, ms: r.ms })) }, 'shipped datasets published');
+}
+
+function retryMigrations(deps: SubgraphDeps): void {
+  const timer = setInterval(() => {
+    migrateColumnTables(deps.stores.column).then(
+      ({ applied }) => {
+        clearInterval(timer);
+        deps.log.info({ applied }, 'column store reachable again: migrations applied');
+      },
+      () => undefined,
+    );
+  }, 10_000);
+  timer.unref();
 }
 
 /** Publishes the shipped datasets that are missing (npm run seed -- neurodata), reporting each one. */

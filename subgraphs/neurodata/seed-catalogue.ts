@@ -368,7 +368,7 @@ export function morphologySeedInput(readmeText: string): SeedDatasetInput {
   const fileList = rows.map((r) => `- ${r.file}: ${[short(r.species), short(r.cellType), clean(r.region)].filter((t) => t && t !== '—').join('; ')}`);
 
   return {
-    slug: 'morphology',
+    slug: 'neuron_morphologies',
     title: 'Neuron morphologies (SWC): reconstructions from NeuroMorpho.Org and the FlyEM hemibrain',
     description:
       `${real.length} neuronal reconstructions in SWC format, copied byte for byte from public repositories, plus ` +

@@ -93,30 +93,31 @@ interface Header {
  * Reads the header record: names trimmed and compared case-insensitively, `aliases` mapped to their canonical name,
  * unknown names set aside as ignored. Returns null (with problems added) when it cannot be used.
  */
-function readHeader(fields: string[], known: readonly string[], aliases: Record<string, string>, required: readonly string[], problems: FileProblems, layout: string): Header | null {
+function readHeader(fields: string[], line: number, known: readonly string[], aliases: Record<string, string>, required: readonly string[], problems: FileProblems, layout: string): Header | null {
   const index = new Map<string, number>();
   const ignored: string[] = [];
+  const before = problems.count;
   fields.forEach((raw, i) => {
     const written = raw.trim();
     const lower = written.toLowerCase();
-    const name = aliases[lower] ?? lower;
+    const name = Object.hasOwn(aliases, lower) ? aliases[lower] : lower;
     if (!known.includes(name)) {
       ignored.push(written || `(unnamed column ${i + 1})`);
       return;
     }
-    if (index.has(name)) problems.add(1, `column ${name} appears twice in the header`);
+    if (index.has(name)) problems.add(line, `column ${name} appears twice in the header`);
     else index.set(name, i);
   });
   const missing = required.filter((c) => !index.has(c));
-  if (missing.length) problems.add(1, `the header has no ${missing.join(' or ')} column (expected ${layout}; got ${fields.map((f) => f.trim()).join(',')})`);
-  return problems.count ? null : { index, width: fields.length, ignored };
+  if (missing.length) problems.add(line, `the header has no ${missing.join(' or ')} column (expected ${layout}; got ${fields.map((f) => f.trim()).join(',')})`);
+  return problems.count > before ? null : { index, width: fields.length, ignored };
 }
 
 /**
  * Reads the whole file, handing each data record of the header's width to `onRow` (the row object is reused);
  * records of another width, syntax errors, an empty file and a file without rows become problems.
  */
-function readTable(source: CsvSource, problems: FileProblems, onHeader: (fields: string[]) => Header | null, onRow: (row: CsvRow, line: number, header: Header) => void): Header | null {
+function readTable(source: CsvSource, problems: FileProblems, onHeader: (fields: string[], line: number) => Header | null, onRow: (row: CsvRow, line: number, header: Header) => void): Header | null {
   let header: Header | null = null;
   let sawHeader = false;
   let rows = 0;
@@ -125,7 +126,7 @@ function readTable(source: CsvSource, problems: FileProblems, onHeader: (fields:
     (row, line) => {
       if (!sawHeader) {
         sawHeader = true;
-        header = onHeader(row.toArray());
+        header = onHeader(row.toArray(), line);
         return;
       }
       if (!header) return;
@@ -167,7 +168,7 @@ export function parseNeuronsCsv(input: TableFileInput): ParsedNeurons {
   const header = readTable(
     input.text,
     problems,
-    (fields) => readHeader(fields, NEURON_KNOWN, { region_code: 'region' }, ['neuron_id'], problems, NEURON_LAYOUT),
+    (fields, line) => readHeader(fields, line, NEURON_KNOWN, { region_code: 'region' }, ['neuron_id'], problems, NEURON_LAYOUT),
     (row, line, h) => {
       const cell = (name: (typeof NEURON_KNOWN)[number]) => {
         const i = h.index.get(name);
@@ -224,15 +225,15 @@ export function parseNeuronsCsv(input: TableFileInput): ParsedNeurons {
 
 const CONNECTION_LAYOUT = 'pre,post,synapse_type,weight';
 const CONNECTION_KNOWN = ['pre', 'post', 'synapse_type', 'weight'] as const;
-const SYNAPSE_TYPES: Record<string, SynapseType> = {
-  chemical: 'chemical',
-  electrical: 'electrical',
-  gap: 'electrical',
-  gap_junction: 'electrical',
-  gapjunction: 'electrical',
-  'gap junction': 'electrical',
-  'electrical synapse': 'electrical',
-};
+const SYNAPSE_TYPES = new Map<string, SynapseType>([
+  ['chemical', 'chemical'],
+  ['electrical', 'electrical'],
+  ['gap', 'electrical'],
+  ['gap_junction', 'electrical'],
+  ['gapjunction', 'electrical'],
+  ['gap junction', 'electrical'],
+  ['electrical synapse', 'electrical'],
+]);
 /** A weight written as a plain positive integer is already in the form String(number) gives. */
 const PLAIN_INTEGER = /^[1-9]\d{0,14}$/;
 
@@ -347,7 +348,7 @@ class ConnectionReader {
   private synapseType(raw: string): SynapseType | null {
     const known = this.typeOf.get(raw);
     if (known !== undefined) return known;
-    const type = SYNAPSE_TYPES[raw.toLowerCase().replace(/\s+/g, ' ')] ?? null;
+    const type = SYNAPSE_TYPES.get(raw.toLowerCase().replace(/\s+/g, ' ')) ?? null;
     // Spellings are few in a good file; a bad one must not grow the cache by a row each.
     if (this.typeOf.size < 64) this.typeOf.set(raw, type);
     return type;
@@ -410,7 +411,7 @@ export function parseConnectionsCsv(input: TableFileInput & { neuronIds?: Iterab
   const reader = new ConnectionReader(input.neuronIds);
   const keys = new KeyList();
 
-  const onHeader = (fields: string[]) => readHeader(fields, CONNECTION_KNOWN, { type: 'synapse_type' }, ['pre', 'post'], problems, CONNECTION_LAYOUT);
+  const onHeader = (fields: string[], line: number) => readHeader(fields, line, CONNECTION_KNOWN, { type: 'synapse_type' }, ['pre', 'post'], problems, CONNECTION_LAYOUT);
   const header = readTable(input.text, problems, onHeader, (row, line, h) => {
     const wrong = readConnection(reader, row, h);
     if (wrong) {
@@ -450,7 +451,7 @@ function readConnection(reader: ConnectionReader, row: CsvRow, h: Header): strin
  * The error path of duplicate detection: the keys kept while reading have no line numbers (4 bytes a row saved on
  * files that have none), so the file is read a second time to name the lines of each repeated key.
  */
-function reportDuplicates(source: CsvSource, problems: FileProblems, repeated: Set<number>, onHeader: (fields: string[]) => Header | null, reader: ConnectionReader): void {
+function reportDuplicates(source: CsvSource, problems: FileProblems, repeated: Set<number>, onHeader: (fields: string[], line: number) => Header | null, reader: ConnectionReader): void {
   const seen = new Map<number, { line: number; swapped: boolean }>();
   readTable(source, new FileProblems(''), onHeader, (row, line, h) => {
     if (readConnection(reader, row, h)) return;

@@ -106,7 +106,7 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
   let line = 0;
   let stopped = false as boolean;
   /** A quoted record still open at the end of its last line (odd number of quotes so far). */
-  let open = null as { text: string; line: number; quotes: number } | null;
+  let open = null as { text: string; line: number; quotes: number; eol: string } | null;
   let batch: { text: string; line: number }[] = [];
   let batchChars = 0;
 
@@ -159,12 +159,16 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
     if (batchChars >= QUOTED_BATCH_MAX_CHARS) flushBatch();
   };
 
-  /** One physical line, `text` from `start` to `end`; `quoted` when it holds a double quote. */
-  const handleLine = (text: string, start: number, end: number, quoted: boolean) => {
+  /**
+   * One physical line, `text` from `start` to `end`; `quoted` when it holds a double quote; `eol` the line break
+   * that ended it, kept inside a quoted field that goes on over the next line.
+   */
+  const handleLine = (text: string, start: number, end: number, quoted: boolean, eol: string) => {
     line++;
     if (open) {
       const part = text.slice(start, end);
-      open.text += '\n' + part;
+      open.text += open.eol + part;
+      open.eol = eol;
       open.quotes += countQuotes(part);
       if (open.quotes % 2 === 0) {
         const done = open;
@@ -185,8 +189,11 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
     }
     const part = text.slice(start, end);
     const quotes = countQuotes(part);
-    if (quotes % 2 === 0) completeQuoted(part, line);
-    else open = { text: part, line, quotes };
+    const first = part.indexOf('"');
+    // Only a quote that begins a field can open a field that goes on over the next lines; any other odd quote
+    // makes this line malformed on its own, and csv-parse says how.
+    if (quotes % 2 === 0 || (first > 0 && part.charCodeAt(first - 1) !== 44)) completeQuoted(part, line);
+    else open = { text: part, line, quotes, eol };
   };
 
   const handleBlock = (block: string, last: boolean, carry: string): string => {
@@ -201,13 +208,13 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
         nextQuote = text.indexOf('"', pos);
         if (nextQuote < 0) nextQuote = Infinity;
       }
-      handleLine(text, pos, end, nextQuote < end);
+      handleLine(text, pos, end, nextQuote < end, end === nl ? '\n' : '\r\n');
       pos = nl + 1;
     }
     if (stopped) return '';
     if (last && pos < text.length) {
       const end = text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
-      handleLine(text, pos, end, text.indexOf('"', pos) >= 0);
+      handleLine(text, pos, end, text.indexOf('"', pos) >= 0, '');
       return '';
     }
     return text.slice(pos);
