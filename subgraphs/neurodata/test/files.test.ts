@@ -1,0 +1,118 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import S3rver from 's3rver';
+import jsonld, { type JsonLdDocument, type Options } from 'jsonld';
+import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
+import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { connectomeFile, createConnectome, createDataset } from '../../../lib/testkit/datasets.js';
+import { packagePath } from '../../../lib/package-root.js';
+
+type RemoteDocument = Awaited<ReturnType<NonNullable<Options.Expand['documentLoader']>>>;
+const S = 'http://schema.org/';
+
+/** Serves the shipped schema.org context and refuses anything else: expansion never reaches the network. */
+async function localContextLoader(): Promise<(url: string) => Promise<RemoteDocument>> {
+  const document = JSON.parse(await readFile(packagePath('data', 'jsonld', 'schemaorg-context.jsonld'), 'utf8'));
+  return async (url) => {
+    if (url === 'https://schema.org/' || url === 'http://schema.org/') return { contextUrl: undefined, documentUrl: url, document };
+    throw new Error(`refusing to load ${url}`);
+  };
+}
+
+describe('dataset files: multipart and SWC uploads, JSON-LD', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await createUser(t, { accountType: 'ACADEMIC' });
+  });
+  afterAll(async () => t?.close());
+
+  it('takes several files in one multipart upload, and SWC morphologies with their summaries', async () => {
+    const d = await createDataset(t, owner, { title: 'Morphologies by multipart' });
+    const form = new FormData();
+    const swc = await readFile(packagePath('data', 'morphology', 'synthetic', 'NeuroM_Neuron.swc'));
+    form.append('file', new Blob([swc]), 'NeuroM_Neuron.swc');
+    form.append('file', new Blob([await readFile(packagePath('data', 'morphology', 'l22.CNG.swc'))]), 'l22.CNG.swc');
+    const r = await fetch(`${t.url}/v1/neurodata/datasets/${d.id}/assets`, { method: 'POST', body: form, headers: { authorization: `Bearer ${owner.accessToken}` } });
+    const body = await r.json();
+    expect(r.status, JSON.stringify(body)).toBe(201);
+    expect(body.items.map((a: { filename: string; kind: string; rows: number }) => [a.filename, a.kind, a.rows])).toEqual([
+      ['NeuroM_Neuron.swc', 'morphology', 1],
+      ['l22.CNG.swc', 'morphology', 1],
+    ]);
+    // A malformed SWC names the file and line, and nothing of it is kept.
+    const bad = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets?filename=broken.swc`, {
+      token: owner.accessToken,
+      body: '1 1 0 0 0 1 -1\n2 3 1 0 0 1 7\n',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/broken\.swc line 2/);
+    const v = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/publish`, { token: owner.accessToken });
+    expect(v.status, JSON.stringify(v.body)).toBe(201);
+    expect(v.body.row_counts.morphologies).toBe(2);
+  });
+
+  it('refuses an upload without a file name, and a dataset it cannot see, with the right status', async () => {
+    const d = await createDataset(t, owner, { title: 'Naming files' });
+    const r = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets`, { token: owner.accessToken, body: 'a,b\n', headers: { 'content-type': 'text/csv' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/filename/);
+    const other = await createUser(t, { accountType: 'ACADEMIC' });
+    const hidden = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets?filename=x.csv`, { token: other.accessToken, body: 'a,b\n', headers: { 'content-type': 'text/csv' } });
+    expect(hidden.status).toBe(404);
+  });
+
+  it('describes a version as schema.org JSON-LD that a JSON-LD processor expands with a local context', async () => {
+    const d = await createConnectome(t, owner, { folder: 'celegans_witvliet_2020_6', fields: { title: 'Linked data worm', keywords: ['L3'] } });
+    const res = await fetch(`${t.url}/v1/neurodata/datasets/${d.id}/metadata.jsonld`, { headers: { authorization: `Bearer ${owner.accessToken}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/ld\+json/);
+    const doc = (await res.json()) as JsonLdDocument;
+    const [node] = (await jsonld.expand(doc, { documentLoader: await localContextLoader() })) as Array<Record<string, any>>;
+    expect(node['@type']).toEqual([`${S}Dataset`]);
+    expect(node[`${S}name`][0]['@value']).toBe('Linked data worm');
+    expect(node[`${S}license`][0]['@id']).toBe('https://spdx.org/licenses/CC-BY-4.0.html');
+    const about = node[`${S}about`].map((a: Record<string, any>) => a['@id']);
+    expect(about).toContain('http://purl.obolibrary.org/obo/WBbt_0006749');
+    expect(about).toContain('http://purl.obolibrary.org/obo/NCBITaxon_6239');
+    expect(node[`${S}measurementTechnique`][0]['@id']).toBe('http://purl.obolibrary.org/obo/FBbi_00000258');
+    const files = node[`${S}distribution`].map((f: Record<string, any>) => f[`${S}name`][0]['@value']).sort();
+    expect(files).toEqual(['connections.csv', 'neurons.csv']);
+    expect(node[`${S}variableMeasured`].length).toBeGreaterThan(0);
+  });
+});
+
+describe('download URLs on S3', () => {
+  let s3: S3rver;
+  let dir: string;
+  let t: TestApp;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));
+    s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'neurodata', configs: [] }] });
+    const { port } = await s3.run();
+    t = await startTestApp({ S3_BUCKET: 'neurodata', S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s3?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('are pre-signed by the bucket and download the very bytes', async () => {
+    const owner = await createUser(t, { accountType: 'ACADEMIC' });
+    const d = await createConnectome(t, owner, { folder: 'celegans_witvliet_2020_7' });
+    const r = await call(t.url, 'POST', '/v1/neurodata/download-urls', { token: owner.accessToken, body: { dataset_id: d.id, expires_in: 120 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.signed_by).toBe('s3');
+    for (const file of ['neurons.csv', 'connections.csv']) {
+      const u = r.body.urls.find((x: { filename: string }) => x.filename === file);
+      expect(u.url).toMatch(/X-Amz-Signature=/);
+      const got = Buffer.from(await (await fetch(u.url)).arrayBuffer());
+      expect(got.equals(await connectomeFile('celegans_witvliet_2020_7', file))).toBe(true);
+    }
+  });
+});
