@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import { BadInput, Conflict, NotFound } from '../../lib/errors.js';
@@ -82,7 +82,8 @@ export class AssetService {
       if (!object) throw new NotFound('that upload does not exist (uploads are attached once)');
       const body = object.body;
       if (body.length === 0) throw new BadInput(`${filename}: the file is empty`);
-      const sha256 = createHash('sha256').update(body).digest('hex');
+      // WebCrypto hashes on libuv's thread pool: a large file does not hold up the request thread.
+      const sha256 = Buffer.from(await webcrypto.subtle.digest('SHA-256', body)).toString('hex');
       const mediaType = (input.mediaType || object.contentType || 'application/octet-stream').split(';')[0].trim().toLowerCase();
       const firstLine = body.subarray(0, 4096).toString('utf8').split(/\r?\n/)[0] ?? '';
       const kind: AssetKind = detectAssetKind(filename, mediaType, firstLine);

@@ -1,3 +1,4 @@
+import { PageOf } from '../../schema/page.types.js';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Dataset } from './dataset.types.js';
 
@@ -32,19 +33,7 @@ export class Collection {
 }
 
 @ObjectType()
-export class CollectionPage {
-  @Field(() => [Collection])
-  items!: Collection[];
-
-  @Field(() => Int)
-  total!: number;
-
-  @Field(() => Int)
-  limit!: number;
-
-  @Field(() => Int)
-  offset!: number;
-}
+export class CollectionPage extends PageOf(Collection) {}
 
 @InputType()
 export class CreateCollectionInput {

@@ -1,4 +1,5 @@
 import { Directive, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageOf } from '../../schema/page.types.js';
 import { JSONObjectScalar } from '../../schema/scalars.js';
 
 /** identity's public profile, referenced by id (the identity subgraph resolves its fields). */
@@ -163,19 +164,7 @@ export class Dataset extends DatasetMetadataView {
 }
 
 @ObjectType()
-export class DatasetPage {
-  @Field(() => [Dataset])
-  items!: Dataset[];
-
-  @Field(() => Int)
-  total!: number;
-
-  @Field(() => Int)
-  limit!: number;
-
-  @Field(() => Int)
-  offset!: number;
-}
+export class DatasetPage extends PageOf(Dataset) {}
 
 @ObjectType({ description: 'A draft that cannot be published yet, and what it lacks.' })
 export class IncompleteDataset {
@@ -187,19 +176,7 @@ export class IncompleteDataset {
 }
 
 @ObjectType()
-export class IncompleteDatasetPage {
-  @Field(() => [IncompleteDataset])
-  items!: IncompleteDataset[];
-
-  @Field(() => Int)
-  total!: number;
-
-  @Field(() => Int)
-  limit!: number;
-
-  @Field(() => Int)
-  offset!: number;
-}
+export class IncompleteDatasetPage extends PageOf(IncompleteDataset) {}
 
 @ObjectType({ description: 'A file of a dataset version.' })
 export class DatasetAsset {
