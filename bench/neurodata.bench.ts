@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { openColumn, type ColumnStore } from '../lib/column/column.js';
+import { neurodataBenchSettings } from '../lib/config.js';
 import { ch, ident, quoteString } from '../lib/column/sql.js';
 import { CONNECTION_COLUMNS } from '../subgraphs/neurodata/store/clickhouse/columns.js';
 import { migrateColumnTables } from '../subgraphs/neurodata/store/clickhouse/migrations.js';
@@ -21,8 +22,8 @@ import { DataStore } from '../subgraphs/neurodata/store/data.store.js';
  * instead of starting one with scripts/clickhouse-server.sh. Benchmarks are not the service: they read their own
  * settings from the environment.
  */
-const NEURONS = Number(process.env.BENCH_NEURODATA_NEURONS ?? 139_255);
-const CONNECTIONS = Number(process.env.BENCH_NEURODATA_CONNECTIONS ?? 15_000_000);
+const NEURONS = neurodataBenchSettings().neurons;
+const CONNECTIONS = neurodataBenchSettings().connections;
 const SEED = 20260101;
 /** Chunks as an ingest task would hand them over: whole lines, about 4 MB each. */
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -221,8 +222,8 @@ export default async function neurodataBench(): Promise<void> {
       await chdb.close();
     }
 
-    let url = process.env.BENCH_CLICKHOUSE_URL;
-    let tcpPort = Number(process.env.BENCH_CLICKHOUSE_TCP_PORT ?? 9000);
+    let url = neurodataBenchSettings().clickhouseUrl;
+    let tcpPort = neurodataBenchSettings().clickhouseTcpPort;
     if (!url) {
       if (!clickhouseServerAvailable()) {
         console.log('ClickHouse server part skipped: clickhouse-server (and clickhouse-client) not installed and BENCH_CLICKHOUSE_URL not set');

@@ -460,6 +460,25 @@ export function testRedisUrl(): string {
   return process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 }
 
+/** The two-shard ClickHouse cluster scripts/test.sh starts for the cluster tests; no URL means they are skipped. */
+export function testClickhouseCluster(): { url?: string; cluster: string } {
+  return { url: process.env.TEST_CLICKHOUSE_CLUSTER_URL || undefined, cluster: process.env.TEST_CLICKHOUSE_CLUSTER || 'neurodata_test' };
+}
+
+/**
+ * Sizes and servers of the neurodata benchmark (npm run bench -- neurodata): BENCH_NEURODATA_NEURONS and
+ * BENCH_NEURODATA_CONNECTIONS (FlyWire scale by default), BENCH_CLICKHOUSE_URL and BENCH_CLICKHOUSE_TCP_PORT for a
+ * running server (otherwise the bench starts one).
+ */
+export function neurodataBenchSettings(): { neurons: number; connections: number; clickhouseUrl?: string; clickhouseTcpPort: number } {
+  return {
+    neurons: Number(process.env.BENCH_NEURODATA_NEURONS ?? 139_255),
+    connections: Number(process.env.BENCH_NEURODATA_CONNECTIONS ?? 15_000_000),
+    clickhouseUrl: process.env.BENCH_CLICKHOUSE_URL || undefined,
+    clickhouseTcpPort: Number(process.env.BENCH_CLICKHOUSE_TCP_PORT ?? 9000),
+  };
+}
+
 function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object') {
     for (const v of Object.values(o)) deepFreeze(v);

@@ -68,6 +68,13 @@ if [ "$mode" = both ] || [ "$mode" = server ]; then
   fi
   run server DATABASE_URL="$db_url" CLICKHOUSE_URL="$ch_url" TEST_CLICKHOUSE_DIR="$ch_dir" \
     TEST_CLICKHOUSE_CLUSTER_URL="$cluster_url" TEST_CLICKHOUSE_CLUSTER="${TEST_CLICKHOUSE_CLUSTER:-neurodata_test}"
+  # The service itself on the cluster (CLICKHOUSE_CLUSTER: local shards behind Distributed tables): the neurodata
+  # tests once more, unless a subset of tests was asked for.
+  if [ -n "$cluster_url" ] && [ ${#extra[@]} -eq 0 ]; then
+    extra=(subgraphs/neurodata/test test/http/neurodata-access.test.ts)
+    run cluster DATABASE_URL="$db_url" CLICKHOUSE_URL="$cluster_url" CLICKHOUSE_CLUSTER="${TEST_CLICKHOUSE_CLUSTER:-neurodata_test}" \
+      TEST_CLICKHOUSE_CLUSTER_URL="$cluster_url" TEST_CLICKHOUSE_CLUSTER="${TEST_CLICKHOUSE_CLUSTER:-neurodata_test}"
+  fi
 fi
 
 node -e '

@@ -180,7 +180,9 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     ready ??= (async () => {
       const admin = createClient(base);
       try {
-        await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${ident(cfg.database).text}` });
+        // On a cluster the database must exist on every node: the local shards and Distributed tables live in it.
+        const onCluster = cfg.cluster ? ` ON CLUSTER ${ident(cfg.cluster).text}` : '';
+        await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${ident(cfg.database).text}${onCluster}` });
         const rows = await (await admin.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' })).json<{ v: string }>();
         // Query parameters arrived in ClickHouse 19; older servers get escaped, typed literals instead.
         return { canBind: Number.parseInt(rows[0]?.v ?? '0', 10) >= 19 };

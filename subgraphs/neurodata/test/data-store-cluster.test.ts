@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openColumn } from '../../../lib/column/column.js';
 import { ch, ident, quoteString } from '../../../lib/column/sql.js';
-import { configFrom } from '../../../lib/config.js';
+import { configFrom, testClickhouseCluster } from '../../../lib/config.js';
 import { connectionRow, dataStoreSuite, dropDatabase, neuronRow, tsv } from './data-store.suite.js';
 
 // A two-shard cluster (scripts/clickhouse-cluster.sh, started by scripts/test.sh for the server run): the URL of one
 // of its nodes and the cluster's name. Without them this file is skipped.
-const url = process.env.TEST_CLICKHOUSE_CLUSTER_URL;
-const cluster = process.env.TEST_CLICKHOUSE_CLUSTER ?? 'neurodata_test';
+const { url, cluster } = testClickhouseCluster();
 
 describe.skipIf(!url)('the data store on a two-shard ClickHouse cluster', () => {
   const suite = dataStoreSuite(`the cluster ${cluster}`, {

@@ -1,6 +1,6 @@
 /**
  * The column store's data tables of the neurodata subgraph, as the read contract other subgraphs use
- * (docs/neurodata.md). Every row carries (dataset_id, version); a published version's rows never change.
+ * (docs/neurodata-tables.md). Every row carries (dataset_id, version); a published version's rows never change.
  * The TSV encoders of the ingest tasks and the DDL both follow these column orders.
  */
 export const NEURON_COLUMNS = [
