@@ -175,7 +175,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       // Its own scope: the body is not parsed (nor limited to BODY_LIMIT_BYTES) but streamed to the handler.
       await http.register(async (scope) => {
         await registerUploadParsers(scope);
-        scope.route({ method: route.method, url: colonPath(route.path), handler: handler as never });
+        scope.route({ method: route.method, url: colonPath(route.path), handler: handler as never, config: { timeoutMs: config.assets.uploadTimeoutMs } });
       });
     } else {
       http.route({ method: route.method, url: colonPath(route.path), handler: handler as never });

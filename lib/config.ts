@@ -41,6 +41,7 @@ export const ENV_DOCS = {
   S3_SECRET_ACCESS_KEY: 'S3 secret access key',
   SEED_DATASETS: 'true | false: publish the shipped C. elegans connectomes and neuron morphologies on a first start (default true)',
   UPLOAD_MAX_BYTES: 'largest dataset asset one upload may carry, streamed to object storage (default 2147483648 = 2 GiB); larger uploads get a 413',
+  UPLOAD_TIMEOUT_MS: 'deadline of one dataset file upload, streaming and ingestion included, instead of REQUEST_TIMEOUT_MS (default 1800000 = 30 min)',
   DOWNLOAD_URL_TTL_SECONDS: 'lifetime of the download URLs of POST /v1/neurodata/download-urls, pre-signed S3 or signed by this service (default 3600)',
   S3_FORCE_PATH_STYLE: 'true for path-style bucket addressing, which most self-hosted S3 servers need (default true when S3_ENDPOINT is set)',
   TYPESENSE_URL: 'Typesense node URL, e.g. http://127.0.0.1:8108; unset means search is not configured (PostgreSQL full text is used)',
@@ -124,6 +125,7 @@ const envSchema = z.object({
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional(),
   SEED_DATASETS: z.enum(['true', 'false']).default('true'),
   UPLOAD_MAX_BYTES: int(2 * 1024 * 1024 * 1024, 1),
+  UPLOAD_TIMEOUT_MS: int(30 * 60 * 1000, 1),
   DOWNLOAD_URL_TTL_SECONDS: int(3600, 1),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: optionalUrl,
@@ -264,7 +266,7 @@ export interface Config {
   readonly objects: ObjectsConfig;
   readonly search: SearchConfig;
   /** Dataset assets: the upload size limit and the lifetime of download URLs. */
-  readonly assets: { uploadMaxBytes: number; downloadUrlTtlSeconds: number };
+  readonly assets: { uploadMaxBytes: number; uploadTimeoutMs: number; downloadUrlTtlSeconds: number };
   /** Publish the shipped datasets on a first start. */
   readonly seedDatasets: boolean;
   readonly subgraphs: { urls: Partial<Record<SubgraphName, string>>; port: number };
@@ -363,7 +365,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : { kind: 'local', dir: path.join(dataDir, 'objects') },
     search: e.TYPESENSE_URL ? { kind: 'typesense', url: e.TYPESENSE_URL, apiKey: e.TYPESENSE_API_KEY! } : { kind: 'none' },
-    assets: { uploadMaxBytes: e.UPLOAD_MAX_BYTES, downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS },
+    assets: { uploadMaxBytes: e.UPLOAD_MAX_BYTES, uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS, downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS },
     seedDatasets: e.SEED_DATASETS === 'true',
     subgraphs: { urls, port: e.SUBGRAPH_PORT },
     auth: {

@@ -82,13 +82,15 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
 
   // 4. timeout: answer 408 and abort the work behind the request.
   app.addHook('onRequest', (request, reply, done) => {
+    // A route may set its own deadline (uploads: UPLOAD_TIMEOUT_MS); every other request has REQUEST_TIMEOUT_MS.
+    const timeoutMs = (request.routeOptions.config as { timeoutMs?: number } | undefined)?.timeoutMs ?? config.limits.requestTimeoutMs;
     const timer = setTimeout(() => {
       request.abort.abort(new Error('request timeout'));
       if (!reply.sent) {
-        request.log.warn({ timeoutMs: config.limits.requestTimeoutMs }, 'request timed out');
-        sendError(reply, 408, `the request exceeded the timeout of ${config.limits.requestTimeoutMs} ms`);
+        request.log.warn({ timeoutMs }, 'request timed out');
+        sendError(reply, 408, `the request exceeded the timeout of ${timeoutMs} ms`);
       }
-    }, config.limits.requestTimeoutMs);
+    }, timeoutMs);
     timer.unref();
     reply.raw.once('close', () => {
       clearTimeout(timer);

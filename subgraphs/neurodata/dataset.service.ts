@@ -230,8 +230,7 @@ export class DatasetService {
     if (d.draftVersion !== null) return d.draftVersion;
     const from = d.latestVersion!;
     const to = from + 1;
-    // A failed earlier attempt may have left rows under the new number: start from nothing.
-    await this.data.dropVersion(d.id, to);
+    // The copy drops whatever a failed earlier attempt left under the new number first.
     await this.data.copyVersion(d.id, from, to);
     await tx.copyAssets(d.id, from, to, (n) => Array.from({ length: n }, () => newId()));
     await tx.update(d.id, { draftVersion: to }, this.clock.now());
@@ -322,8 +321,9 @@ export class DatasetService {
     return { dataset, access, versions: await this.store.versions(dataset.id) };
   }
 
-  async version(actor: Actor, idOrSlug: string, versionText: string) {
-    const { selector } = parseDatasetRef(idOrSlug, versionText);
+  /** One published version, by `dataset@version` or a separate version (default latest). */
+  async version(actor: Actor, ref: string, versionText?: string | null) {
+    const { dataset: idOrSlug, selector } = parseDatasetRef(ref, versionText);
     if (selector.kind === 'draft') throw new BadInput('version: a published version (v1, v2, ... or latest); the draft is not a version yet');
     const { dataset, access } = await this.view(actor, idOrSlug);
     const version = selector.kind === 'number' ? selector.version : dataset.latestVersion;

@@ -47,7 +47,7 @@ export class LineageService {
   async declare(
     actor: Actor,
     datasetId: string,
-    input: { derived_from: string; version?: number | null; relation?: string | null; description?: string | null },
+    input: { derived_from: string; version?: string | null; relation?: string | null; description?: string | null },
   ): Promise<LineageLinkRecord> {
     const { dataset } = await this.datasets.viewForChange(actor, datasetId);
     const relation = input.relation?.trim() || 'derived_from';
@@ -86,12 +86,11 @@ export class LineageService {
     return link;
   }
 
-  private async restrictedSource(actor: Actor, input: { derived_from: string; version?: number | null }) {
-    const { dataset } = await this.datasets.view(actor, input.derived_from.trim().split('@')[0]);
-    const versions = (await this.datasets.versions(actor, dataset.id)).versions.map((v) => v.version);
-    const wanted = input.version ?? dataset.latestVersion;
-    if (!wanted || !versions.includes(wanted)) throw new BadInput(`version: the source has no published version ${wanted ?? ''}`.trim());
-    return { id: dataset.id, title: dataset.title, version: wanted, isDraft: false };
+  /** A restricted source the caller may not read: named by its published version, from its metadata alone. */
+  private async restrictedSource(actor: Actor, input: { derived_from: string; version?: string | null }) {
+    const { version } = await this.datasets.version(actor, input.derived_from.trim(), input.version);
+    const { dataset } = await this.datasets.view(actor, version.datasetId);
+    return { id: dataset.id, title: dataset.title, version: version.version, isDraft: false };
   }
 
   /** The dataset's provenance: the events as recorded, and a W3C PROV-JSON document built from them. */

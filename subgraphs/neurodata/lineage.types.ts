@@ -50,8 +50,8 @@ export class DeclareLineageInput {
   @Field(() => String, { description: 'the source dataset: id or slug (optionally slug@v2)' })
   derived_from!: string;
 
-  @Field(() => Int, { nullable: true, description: "the source's version; default its latest" })
-  version?: number | null;
+  @Field(() => String, { nullable: true, description: "the source's published version: v1, 2, ... or latest (the default)" })
+  version?: string | null;
 
   @Field(() => String, { nullable: true, description: 'default derived_from' })
   relation?: string | null;

@@ -25,6 +25,7 @@ function sweep(id: string, assetId: string): Array<{ kind: Kind; method: string;
     { kind: 'data', method: 'GET', url: `${ds}/assets/${assetId}/content`, ok: [302] },
     { kind: 'data', method: 'POST', url: '/v1/neurodata/download-urls', body: { dataset_id: id }, ok: [200] },
     { kind: 'modify', method: 'PATCH', url: ds, body: { keywords: ['swept'] }, ok: [200] },
+    { kind: 'modify', method: 'POST', url: `${ds}/assets?filename=notes.txt`, body: 'a note', ok: [201] },
     { kind: 'modify', method: 'POST', url: `${ds}/publish`, ok: [201] },
     { kind: 'modify', method: 'POST', url: `${ds}/lineage`, body: { derived_from: 'nope_nope' }, ok: [404] },
     { kind: 'modify', method: 'DELETE', url: `${ds}/assets/01a20000-0000-7000-8000-000000000000`, ok: [404] },

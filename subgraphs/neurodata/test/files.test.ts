@@ -86,6 +86,29 @@ describe('dataset files: multipart and SWC uploads, JSON-LD', () => {
   });
 });
 
+describe('upload limits', () => {
+  it('refuses a file over UPLOAD_MAX_BYTES with 413, whether its size is declared or not, and keeps nothing of it', async () => {
+    const t = await startTestApp({ UPLOAD_MAX_BYTES: '2000' });
+    try {
+      const owner = await createUser(t, { accountType: 'ACADEMIC' });
+      const d = await createDataset(t, owner, { title: 'Small files only' });
+      const big = await connectomeFile('celegans_varshney_2011', 'neurons.csv');
+      const declared = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets?filename=neurons.csv`, { token: owner.accessToken, body: big.toString('utf8'), headers: { 'content-type': 'text/csv' } });
+      expect(declared.status).toBe(413);
+      expect(declared.body.error).toMatch(/2000 bytes/);
+      const form = new FormData();
+      form.append('file', new Blob([big]), 'neurons.csv');
+      const streamed = await fetch(`${t.url}/v1/neurodata/datasets/${d.id}/assets`, { method: 'POST', body: form, headers: { authorization: `Bearer ${owner.accessToken}` } });
+      expect(streamed.status).toBe(413);
+      const files = await call(t.url, 'GET', `/v1/neurodata/datasets/${d.id}/assets?version=draft`, { token: owner.accessToken });
+      expect(files.body.items).toEqual([]);
+      expect(await t.app.stores.objects.list(`uploads/${d.id}/`)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('download URLs on S3', () => {
   let s3: S3rver;
   let dir: string;
