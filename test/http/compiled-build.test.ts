@@ -61,6 +61,15 @@ describe('the compiled build (node dist/main.js)', () => {
     expect((await call(service.url, 'GET', '/v1/ontology/terms?vocabulary=compiled_build&limit=1')).body.total).toBe(50);
   });
 
+  it('publishes the shipped datasets on first start, parsed by the compiled ingest tasks', async () => {
+    const login = await call(service.url, 'POST', '/v1/user/auth/login', { body: SUPERUSER });
+    const list = await call(service.url, 'GET', '/v1/neurodata/datasets?limit=50', { token: login.body.access_token });
+    expect(list.status).toBe(200);
+    expect(list.body.total).toBe(12);
+    const v1 = await call(service.url, 'GET', '/v1/neurodata/datasets/celegans_varshney_2011/versions/v1', { token: login.body.access_token });
+    expect(v1.body.row_counts).toMatchObject({ neurons: 280, chemical_connections: 2194, electrical_connections: 517 });
+  });
+
   it('serves the documentation pages and their assets from node_modules', async () => {
     // Bodies are read to the end: a response still being sent would hold the server open when it stops.
     const status = async (path: string, headers: Record<string, string> = {}) => {
