@@ -13,6 +13,7 @@ import { ch, ident, quoteString } from '../lib/column/sql.js';
 import { CONNECTION_COLUMNS } from '../subgraphs/neurodata/store/clickhouse/columns.js';
 import { migrateColumnTables } from '../subgraphs/neurodata/store/clickhouse/migrations.js';
 import { DataStore } from '../subgraphs/neurodata/store/data.store.js';
+import { seededRandom } from './lib.js';
 
 /**
  * Ingest and read-back of a connectome at FlyWire scale (139,255 neurons, 15,000,000 connection rows) through the
@@ -29,15 +30,6 @@ const SEED = 20260101;
 const CHUNK_BYTES = 4 * 1024 * 1024;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Deterministic pseudo-random numbers (mulberry32), so every run loads the same connectome. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled(n: number, rnd: () => number): Uint32Array {
   const a = new Uint32Array(n);
@@ -58,7 +50,7 @@ const TRANSMITTERS = ['acetylcholine', 'GABA', 'glutamate', 'dopamine', 'seroton
  * with a power-law tail (P(w > x) ~ x^-1.6, capped at 2,400). Every connection is chemical, as in FlyWire.
  */
 async function writeConnectome(dir: string, datasetId: string): Promise<{ neurons: string; connections: string }> {
-  const rnd = random(SEED);
+  const rnd = seededRandom(SEED);
   const ids = Array.from({ length: NEURONS }, (_, i) => `720575940${String(600_000_000 + i * 2749).padStart(9, '0')}`);
   const neurons = path.join(dir, 'neurons.tsv');
   const connections = path.join(dir, 'connections.tsv');

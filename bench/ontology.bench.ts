@@ -2,19 +2,10 @@ import { Agent, request } from 'undici';
 import { startTestApp } from '../lib/testkit/app.js';
 import { TermStore } from '../subgraphs/ontology/store/term.store.js';
 import { TermValidationService } from '../subgraphs/ontology/term-validation.service.js';
-import { bareFastify, goal, measure, report, type Figures } from './lib.js';
+import { bareFastify, goal, measure, report, type Figures, seededRandom } from './lib.js';
 
 const BATCH = 10_000;
 
-/** Deterministic pseudo-random numbers (mulberry32), so every run validates the same values. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One typo: a dropped, doubled or swapped letter, as people type them. */
 function misspell(s: string, rnd: () => number): string {
@@ -52,7 +43,7 @@ export default async function ontologyBench(): Promise<void> {
       terms.push(...page.items);
       if (terms.length >= page.total) break;
     }
-    const rnd = random(20260101);
+    const rnd = seededRandom(20260101);
     const withSynonyms = terms.filter((x) => x.synonyms.length);
     const values = Array.from({ length: BATCH }, () => {
       const r = rnd();
