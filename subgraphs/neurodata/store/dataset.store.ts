@@ -86,17 +86,10 @@ export interface NewDataset {
   now: Date;
 }
 
-export interface NewAsset {
-  id: string;
+/** A file to record in a version: what ingestion found of it (`summary`), who uploaded it and when. */
+export interface NewAsset extends Omit<AssetRecord, 'createdAt'> {
   datasetId: string;
   version: number;
-  filename: string;
-  kind: AssetKind;
-  mediaType: string;
-  size: number;
-  sha256: string;
-  objectKey: string;
-  rows: number;
   summary: Record<string, unknown>;
   createdBy: string;
   now: Date;
