@@ -3,7 +3,7 @@ import pino from 'pino';
 import { loadConfig, ConfigError, SUBGRAPH_NAMES } from '../../lib/config.js';
 import { openStores, closeStores } from '../../lib/stores.js';
 import { systemClock } from '../../lib/clock.js';
-import { SUBGRAPHS } from '../subgraphs.js';
+import { SUBGRAPHS, startOrder } from '../subgraphs.js';
 
 /**
  * npm run seed [-- <subgraph>...]: applies the migrations and loads every subgraph's shipped seed data (the
@@ -23,7 +23,8 @@ async function main(): Promise<number> {
   const stores = await openStores(config);
   try {
     const deps = { config, stores, clock: systemClock, log: pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }) as never };
-    for (const name of SUBGRAPH_NAMES) {
+    // Shipped datasets are checked against the shipped vocabularies: each subgraph seeds after those it needs.
+    for (const name of startOrder(SUBGRAPH_NAMES)) {
       const seed = SUBGRAPHS[name].seed;
       if (!seed || (only.length && !only.includes(name))) continue;
       await seed(deps, (message) => console.log(`  ${message}`));
