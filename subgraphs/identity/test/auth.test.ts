@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser } from '../../../lib/testkit/users.js';
 import { ManualClock } from '../../../lib/clock.js';
+import { expectError } from '../../../lib/testkit/expect.js';
 
 const register = (t: TestApp, body: Record<string, unknown>) => call(t.url, 'POST', '/v1/user/auth/register', { body });
 const login = (t: TestApp, email: string, password: string) => call(t.url, 'POST', '/v1/user/auth/login', { body: { email, password } });
@@ -11,11 +12,6 @@ const logout = (t: TestApp, refresh_token: string) => call(t.url, 'POST', '/v1/u
 const profile = (t: TestApp, token: string) => call(t.url, 'GET', '/v1/user/profile', { token });
 const uniqueEmail = () => `user-${randomUUID()}@example.org`;
 
-function expectError(r: { status: number; body: unknown }, status: number, message?: RegExp) {
-  expect(r.status).toBe(status);
-  expect(Object.keys(r.body as object)).toEqual(['error']);
-  if (message) expect((r.body as { error: string }).error).toMatch(message);
-}
 
 describe('POST /v1/user/auth/register', () => {
   let t: TestApp;

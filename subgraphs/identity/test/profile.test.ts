@@ -2,14 +2,10 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser } from '../../../lib/testkit/users.js';
+import { expectError } from '../../../lib/testkit/expect.js';
 
 const patch = (t: TestApp, token: string, body: Record<string, unknown>) => call(t.url, 'PATCH', '/v1/user/profile', { body, token });
 
-function expectError(r: { status: number; body: unknown }, status: number, message?: RegExp) {
-  expect(r.status).toBe(status);
-  expect(Object.keys(r.body as object)).toEqual(['error']);
-  if (message) expect((r.body as { error: string }).error).toMatch(message);
-}
 
 describe('/v1/user/profile', () => {
   let t: TestApp;

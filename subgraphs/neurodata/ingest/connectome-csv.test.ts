@@ -4,6 +4,7 @@ import { packagePath } from '../../../lib/package-root.js';
 import { CONNECTION_COLUMNS, NEURON_COLUMNS } from '../store/clickhouse/columns.js';
 import { isAfterByCodePoint, parseConnectionsCsv, parseNeuronsCsv, type ParsedConnections, type ParsedNeurons } from './connectome-csv.js';
 import { MAX_LISTED_PROBLEMS } from './problems.js';
+import { badInputMessage } from '../../../lib/testkit/expect.js';
 
 const CONNECTOMES = packagePath('data', 'connectomes');
 const DATASETS = readdirSync(CONNECTOMES, { withFileTypes: true })
@@ -16,16 +17,6 @@ const neurons = (text: string | Uint8Array, filename = 'neurons.csv'): ParsedNeu
 const connections = (text: string | Uint8Array, neuronIds?: string[], filename = 'connections.csv'): ParsedConnections =>
   parseConnectionsCsv({ text, filename, ...target, neuronIds });
 
-/** The message of the BadInput `fn` throws. */
-function problem(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect((e as { extensions?: { code?: string } }).extensions?.code).toBe('BAD_USER_INPUT');
-    return (e as Error).message;
-  }
-  throw new Error('expected a BadInput');
-}
 
 const lines = (chunks: string[]) => chunks.join('').split('\n').slice(0, -1);
 const IDS = ['ADAL', 'ADAR', 'AVAL', 'AVAR', 'DA1'];
@@ -116,39 +107,39 @@ describe('parseNeuronsCsv', () => {
   });
 
   it('refuses a duplicate neuron_id naming both lines', () => {
-    expect(problem(() => neurons('neuron_id\nA\nB\n\nA\n'))).toBe('neurons.csv line 5: neuron_id "A" already appears on line 2');
+    expect(badInputMessage(() => neurons('neuron_id\nA\nB\n\nA\n'))).toBe('neurons.csv line 5: neuron_id "A" already appears on line 2');
   });
 
   it('refuses an empty, too long or control-character neuron_id, a bad is_neuron and a non-numeric position', () => {
-    const message = problem(() => neurons(`neuron_id,is_neuron,x\n,1,\n${'n'.repeat(257)},1,\nB,maybe,\nC,1,12abc\nD,1,0x10\n`));
+    const message = badInputMessage(() => neurons(`neuron_id,is_neuron,x\n,1,\n${'n'.repeat(257)},1,\nB,maybe,\nC,1,12abc\nD,1,0x10\n`));
     expect(message).toBe(
       'neurons.csv: 5 problems, nothing was ingested: neurons.csv line 2: neuron_id is empty; ' +
         'neurons.csv line 3: neuron_id is longer than 256 characters; neurons.csv line 4: is_neuron "maybe" is not true, false, 1 or 0; ' +
         'neurons.csv line 5: x "12abc" is not a number; neurons.csv line 6: x "0x10" is not a number',
     );
-    expect(problem(() => neurons('neuron_id,name\n"A\tB",x\n'))).toBe('neurons.csv line 2: neuron_id contains a tab, line break or another control character');
+    expect(badInputMessage(() => neurons('neuron_id,name\n"A\tB",x\n'))).toBe('neurons.csv line 2: neuron_id contains a tab, line break or another control character');
   });
 
   it('refuses a header without neuron_id, or with a column twice', () => {
-    expect(problem(() => neurons('id,name\nA,B\n'))).toMatch(/^neurons\.csv line 1: the header has no neuron_id column \(expected .*; got id,name\)$/);
-    expect(problem(() => neurons('neuron_id,x,X\nA,1,2\n'))).toBe('neurons.csv line 1: column x appears twice in the header');
-    expect(problem(() => neurons('\n\nname\nA\n'))).toMatch(/^neurons\.csv line 3: the header has no neuron_id column/);
+    expect(badInputMessage(() => neurons('id,name\nA,B\n'))).toMatch(/^neurons\.csv line 1: the header has no neuron_id column \(expected .*; got id,name\)$/);
+    expect(badInputMessage(() => neurons('neuron_id,x,X\nA,1,2\n'))).toBe('neurons.csv line 1: column x appears twice in the header');
+    expect(badInputMessage(() => neurons('\n\nname\nA\n'))).toMatch(/^neurons\.csv line 3: the header has no neuron_id column/);
   });
 
   it('refuses an empty file and a file with a header only', () => {
-    expect(problem(() => neurons(''))).toBe('neurons.csv: the file is empty; expected a header row and one row per line');
-    expect(problem(() => neurons(new Uint8Array(0)))).toBe('neurons.csv: the file is empty; expected a header row and one row per line');
-    expect(problem(() => neurons('\n\r\n  \n'))).toBe('neurons.csv: the file is empty; expected a header row and one row per line');
-    expect(problem(() => neurons('neuron_id,name\r\n'))).toBe('neurons.csv: the file has a header but no rows');
+    expect(badInputMessage(() => neurons(''))).toBe('neurons.csv: the file is empty; expected a header row and one row per line');
+    expect(badInputMessage(() => neurons(new Uint8Array(0)))).toBe('neurons.csv: the file is empty; expected a header row and one row per line');
+    expect(badInputMessage(() => neurons('\n\r\n  \n'))).toBe('neurons.csv: the file is empty; expected a header row and one row per line');
+    expect(badInputMessage(() => neurons('neuron_id,name\r\n'))).toBe('neurons.csv: the file has a header but no rows');
   });
 
   it('refuses a row with another number of fields than the header', () => {
-    expect(problem(() => neurons('neuron_id,name\nA,x\nB,x,y\n'))).toBe('neurons.csv line 3: the row has 3 fields but the header has 2; quote fields that contain commas');
+    expect(badInputMessage(() => neurons('neuron_id,name\nA,x\nB,x,y\n'))).toBe('neurons.csv line 3: the row has 3 fields but the header has 2; quote fields that contain commas');
   });
 
   it('refuses bytes that are not UTF-8, naming the line', () => {
     const bytes = Buffer.concat([Buffer.from('neuron_id,name\nA,ok\nB,caf'), Buffer.from([0xe9]), Buffer.from('\n')]);
-    expect(problem(() => neurons(bytes))).toBe('neurons.csv line 3: the file is not UTF-8 text; save it as UTF-8 (CSV UTF-8 in a spreadsheet program)');
+    expect(badInputMessage(() => neurons(bytes))).toBe('neurons.csv line 3: the file is not UTF-8 text; save it as UTF-8 (CSV UTF-8 in a spreadsheet program)');
   });
 });
 
@@ -186,11 +177,11 @@ describe('parseConnectionsCsv', () => {
   it('names the file, the line and the cell that is not a neuron of the dataset', () => {
     const pairs = IDS.flatMap((a) => IDS.map((b) => `${a},${b},chemical,1`)).slice(0, 15);
     const csv = `pre,post,synapse_type,weight\n${pairs.join('\n')}\nADAL,AVAX,chemical,1\n`;
-    expect(problem(() => connections(csv, IDS))).toBe('connections.csv line 17: post "AVAX" is not a neuron of this dataset (upload it in neurons.csv first)');
+    expect(badInputMessage(() => connections(csv, IDS))).toBe('connections.csv line 17: post "AVAX" is not a neuron of this dataset (upload it in neurons.csv first)');
   });
 
   it('refuses a synapse type that only looks like a known name', () => {
-    expect(problem(() => connections('pre,post,synapse_type\nADAL,AVAL,constructor\n', IDS))).toBe('connections.csv line 2: synapse_type "constructor" is not chemical or electrical');
+    expect(badInputMessage(() => connections('pre,post,synapse_type\nADAL,AVAL,constructor\n', IDS))).toBe('connections.csv line 2: synapse_type "constructor" is not chemical or electrical');
   });
 
   it('accepts any cell when no neuron set is given', () => {
@@ -198,22 +189,22 @@ describe('parseConnectionsCsv', () => {
   });
 
   it('refuses a repeated (pre, post, synapse_type) naming both lines', () => {
-    expect(problem(() => connections('pre,post,synapse_type,weight\nADAL,AVAL,chemical,1\nADAL,AVAR,chemical,1\nADAL,AVAL,chemical,3\n', IDS))).toBe(
+    expect(badInputMessage(() => connections('pre,post,synapse_type,weight\nADAL,AVAL,chemical,1\nADAL,AVAR,chemical,1\nADAL,AVAL,chemical,3\n', IDS))).toBe(
       'connections.csv line 4: the same chemical connection as line 2; give one row per (pre, post, synapse_type)',
     );
   });
 
   it('refuses a gap junction listed in both directions, or twice, naming both lines', () => {
-    expect(problem(() => connections('pre,post,synapse_type,weight\nADAL,AVAL,electrical,1\nAVAL,ADAL,chemical,1\nAVAL,ADAL,electrical,1\n', IDS))).toBe(
+    expect(badInputMessage(() => connections('pre,post,synapse_type,weight\nADAL,AVAL,electrical,1\nAVAL,ADAL,chemical,1\nAVAL,ADAL,electrical,1\n', IDS))).toBe(
       'connections.csv line 4: the gap junction of line 2 is given in the other direction; electrical rows are undirected: list each gap junction once',
     );
-    expect(problem(() => connections('pre,post,synapse_type\nAVAL,ADAL,gap\nAVAL,ADAL,electrical\n', IDS))).toBe(
+    expect(badInputMessage(() => connections('pre,post,synapse_type\nAVAL,ADAL,gap\nAVAL,ADAL,electrical\n', IDS))).toBe(
       'connections.csv line 3: the gap junction of line 2 is given again; electrical rows are undirected: list each gap junction once',
     );
   });
 
   it('refuses weights that are not positive finite numbers, and an unknown synapse type', () => {
-    const message = problem(() => connections('pre,post,synapse_type,weight\nADAL,AVAL,chemical,0\nADAL,AVAR,chemical,-1\nADAL,DA1,chemical,abc\nADAR,AVAL,chemical,\nADAR,AVAR,chemical,1e999\nADAR,DA1,inhibitory,2\n', IDS));
+    const message = badInputMessage(() => connections('pre,post,synapse_type,weight\nADAL,AVAL,chemical,0\nADAL,AVAR,chemical,-1\nADAL,DA1,chemical,abc\nADAR,AVAL,chemical,\nADAR,AVAR,chemical,1e999\nADAR,DA1,inhibitory,2\n', IDS));
     expect(message).toBe(
       'connections.csv: 6 problems, nothing was ingested: connections.csv line 2: weight "0" is not a positive number; ' +
         'connections.csv line 3: weight "-1" is not a positive number; connections.csv line 4: weight "abc" is not a positive number; ' +
@@ -229,13 +220,13 @@ describe('parseConnectionsCsv', () => {
   });
 
   it('names the line of an unbalanced quote', () => {
-    expect(problem(() => connections('pre,post\nADAL,AVAL\n"ADAL,AVAR\nADAR,AVAL\n', IDS))).toBe(
+    expect(badInputMessage(() => connections('pre,post\nADAL,AVAL\n"ADAL,AVAR\nADAR,AVAL\n', IDS))).toBe(
       'connections.csv line 3: malformed CSV: a quoted field opened on this line is not closed',
     );
-    expect(problem(() => connections('pre,post\nADAL,AVAL\nAD"AL,AVAR\nADAR,"AVAL"\n', IDS))).toBe(
+    expect(badInputMessage(() => connections('pre,post\nADAL,AVAL\nAD"AL,AVAR\nADAR,"AVAL"\n', IDS))).toBe(
       'connections.csv line 3: malformed CSV: a double quote inside an unquoted field; quote the whole field and double the quotes inside it ("")',
     );
-    expect(problem(() => connections('pre,post\nADAL,AVAL\n"ADAL"x,AVAR\n', IDS))).toBe(
+    expect(badInputMessage(() => connections('pre,post\nADAL,AVAL\n"ADAL"x,AVAR\n', IDS))).toBe(
       'connections.csv line 3: malformed CSV: text follows the closing quote of a field; double the quotes inside a quoted field ("")',
     );
   });
@@ -247,7 +238,7 @@ describe('parseConnectionsCsv', () => {
 
   it('lists the first 20 problems and counts the rest', () => {
     const csv = 'pre,post\n' + Array.from({ length: 25 }, (_, i) => `N${i},ADAL\n`).join('');
-    const message = problem(() => connections(csv, IDS));
+    const message = badInputMessage(() => connections(csv, IDS));
     expect(message.startsWith('connections.csv: 25 problems, nothing was ingested: connections.csv line 2: pre "N0" is not a neuron')).toBe(true);
     expect(message.match(/connections\.csv line \d+:/g)).toHaveLength(MAX_LISTED_PROBLEMS);
     expect(message).toContain('connections.csv line 21: pre "N19"');
@@ -257,7 +248,7 @@ describe('parseConnectionsCsv', () => {
 
   it('lists duplicates found after reading among the earliest problems by line', () => {
     const rows = ['ADAL,AVAL', 'ADAL,AVAL', ...Array.from({ length: 30 }, (_, i) => `X${i},ADAL`)];
-    const message = problem(() => connections(`pre,post\n${rows.join('\n')}\n`, IDS));
+    const message = badInputMessage(() => connections(`pre,post\n${rows.join('\n')}\n`, IDS));
     expect(message).toContain('31 problems');
     expect(message).toContain('connections.csv line 3: the same chemical connection as line 2');
   });

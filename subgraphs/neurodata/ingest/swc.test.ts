@@ -3,21 +3,13 @@ import { readFileSync } from 'node:fs';
 import { packagePath } from '../../../lib/package-root.js';
 import { MORPHOLOGY_COLUMNS } from '../store/clickhouse/columns.js';
 import { encodeMorphologyRow, parseSwc, type MorphologySummary } from './swc.js';
+import { badInputMessage } from '../../../lib/testkit/expect.js';
 
 /** Summaries computed by fixtures/swc_reference.py, keyed by path under data/morphology/. */
 const REFERENCE = JSON.parse(readFileSync(new URL('./fixtures/swc_reference.json', import.meta.url), 'utf8')) as Record<string, Record<string, number | null>>;
 const FILES = Object.keys(REFERENCE);
 const morphology = (file: string) => readFileSync(packagePath('data', 'morphology', file));
 
-function problem(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect((e as { extensions?: { code?: string } }).extensions?.code).toBe('BAD_USER_INPUT');
-    return (e as Error).message;
-  }
-  throw new Error('expected a BadInput');
-}
 
 /** The summary under the column names of MORPHOLOGY_COLUMNS. */
 const asColumns = (s: MorphologySummary) => ({
@@ -124,7 +116,7 @@ describe('parseSwc', () => {
   });
 
   it('names the line of a non-numeric field, a short line and a duplicate id', () => {
-    expect(problem(() => parseSwc('1 1 0 0 0 1 -1\n2 3 x 0 0 1 1\n3 3 0 0 0 1\n1 3 0 0 0 1 -1\n4 3.5 0 0 0 1 1\n', 'bad.swc'))).toBe(
+    expect(badInputMessage(() => parseSwc('1 1 0 0 0 1 -1\n2 3 x 0 0 1 1\n3 3 0 0 0 1\n1 3 0 0 0 1 -1\n4 3.5 0 0 0 1 1\n', 'bad.swc'))).toBe(
       'bad.swc: 4 problems, nothing was ingested: bad.swc line 2: x "x" is not a number; ' +
         'bad.swc line 3: has 6 fields; a sample line is "n type x y z radius parent"; bad.swc line 4: sample id 1 already appears on line 1; ' +
         'bad.swc line 5: type "3.5" is not an integer',
@@ -132,19 +124,19 @@ describe('parseSwc', () => {
   });
 
   it('names the line of a missing parent', () => {
-    expect(problem(() => parseSwc('1 1 0 0 0 1 -1\n2 3 1 0 0 1 1\n3 3 2 0 0 1 7\n', 'm.swc'))).toBe('m.swc line 3: parent 7 of sample 3 is not a sample of this file');
+    expect(badInputMessage(() => parseSwc('1 1 0 0 0 1 -1\n2 3 1 0 0 1 1\n3 3 2 0 0 1 7\n', 'm.swc'))).toBe('m.swc line 3: parent 7 of sample 3 is not a sample of this file');
   });
 
   it('names the samples of a cycle, and a file without a root', () => {
-    expect(problem(() => parseSwc('1 1 0 0 0 1 -1\n2 3 1 0 0 1 4\n3 3 2 0 0 1 2\n4 3 3 0 0 1 3\n', 'c.swc'))).toBe('c.swc line 2: the parent links 2 -> 4 -> 3 -> 2 form a cycle');
-    expect(problem(() => parseSwc('1 1 0 0 0 1 2\n2 3 1 0 0 1 1\n', 'r.swc'))).toBe(
+    expect(badInputMessage(() => parseSwc('1 1 0 0 0 1 -1\n2 3 1 0 0 1 4\n3 3 2 0 0 1 2\n4 3 3 0 0 1 3\n', 'c.swc'))).toBe('c.swc line 2: the parent links 2 -> 4 -> 3 -> 2 form a cycle');
+    expect(badInputMessage(() => parseSwc('1 1 0 0 0 1 2\n2 3 1 0 0 1 1\n', 'r.swc'))).toBe(
       'r.swc: 2 problems, nothing was ingested: r.swc: has no root sample (one whose parent is -1); r.swc line 1: the parent links 1 -> 2 -> 1 form a cycle',
     );
-    expect(problem(() => parseSwc('1 1 0 0 0 1 1\n', 's.swc'))).toBe('s.swc line 1: sample 1 is its own parent');
+    expect(badInputMessage(() => parseSwc('1 1 0 0 0 1 1\n', 's.swc'))).toBe('s.swc line 1: sample 1 is its own parent');
   });
 
   it('refuses a file without samples', () => {
-    expect(problem(() => parseSwc('# only a header\n\n', 'e.swc'))).toBe('e.swc: has no sample lines ("n type x y z radius parent")');
+    expect(badInputMessage(() => parseSwc('# only a header\n\n', 'e.swc'))).toBe('e.swc: has no sample lines ("n type x y z radius parent")');
   });
 });
 

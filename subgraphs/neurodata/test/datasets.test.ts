@@ -6,12 +6,8 @@ import '@citation-js/plugin-ris';
 import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { COMPLETE_METADATA, connectomeCounts, connectomeFile, createConnectome, createDataset, uploadFile } from '../../../lib/testkit/datasets.js';
+import { expectError } from '../../../lib/testkit/expect.js';
 
-function expectError(r: { status: number; body: unknown }, status: number, message?: RegExp) {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(Object.keys(r.body as object)).toEqual(['error']);
-  if (message) expect((r.body as { error: string }).error).toMatch(message);
-}
 
 describe('datasets: create, upload, publish, change, publish again', () => {
   let t: TestApp;

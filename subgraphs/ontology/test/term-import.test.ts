@@ -4,12 +4,8 @@ import path from 'node:path';
 import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { SEED_DIR } from '../seed.js';
+import { expectError } from '../../../lib/testkit/expect.js';
 
-function expectError(r: { status: number; body: unknown }, status: number, message?: RegExp) {
-  expect(r.status).toBe(status);
-  expect(Object.keys(r.body as object)).toEqual(['error']);
-  if (message) expect((r.body as { error: string }).error).toMatch(message);
-}
 
 let seq = 0;
 const vocab = () => `import_test_${Date.now().toString(36)}_${seq++}`;

@@ -2,12 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
 import { isUuidV7 } from '../../../lib/ids.js';
 import { LocalGraphQLDataSource } from '@apollo/gateway';
+import { expectError } from '../../../lib/testkit/expect.js';
 
-function expectError(r: { status: number; body: unknown }, status: number, message?: RegExp) {
-  expect(r.status).toBe(status);
-  expect(Object.keys(r.body as object)).toEqual(['error']);
-  if (message) expect((r.body as { error: string }).error).toMatch(message);
-}
 
 /** Reads run against the vocabularies the service seeds on its first start (data/ontology). */
 describe('ontology reads on the seeded vocabularies', () => {

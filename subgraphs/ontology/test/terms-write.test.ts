@@ -2,12 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { isUuidV7 } from '../../../lib/ids.js';
+import { expectError } from '../../../lib/testkit/expect.js';
 
-function expectError(r: { status: number; body: unknown }, status: number, message?: RegExp) {
-  expect(r.status).toBe(status);
-  expect(Object.keys(r.body as object)).toEqual(['error']);
-  if (message) expect((r.body as { error: string }).error).toMatch(message);
-}
 
 let seq = 0;
 /** A vocabulary name of its own per test, so tests never see each other's terms. */
