@@ -10,6 +10,14 @@ export interface DownloadVerifier {
   verify(token: string, now: Date): { ok: true; grant: { key: string; filename?: string } } | { ok: false; reason: string };
 }
 
+interface UploadTarget {
+  dataset_id: string;
+  upload_key: string;
+  max_bytes: number;
+}
+
+type UploadProblem = { status?: number; error?: unknown; graphqlError?: unknown };
+
 const ASSET_FIELDS = 'id filename kind media_type size sha256 rows created_at';
 
 /**
@@ -20,15 +28,16 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore, downl
   return {
     datasetUpload: async (request, reply) => {
       const datasetId = (request.params as { dataset_id: string }).dataset_id;
-      const target = await run(request, 'query UploadTarget($id: String!) { datasetUploadTarget(dataset_id: $id) { dataset_id upload_key max_bytes } }', { id: datasetId });
+      // The service issues each file's upload key (after checking the caller may change the dataset).
+      const uploadTarget = () =>
+        run(request, 'query UploadTarget($id: String!) { datasetUploadTarget(dataset_id: $id) { dataset_id upload_key max_bytes } }', { id: datasetId });
+      const target = await uploadTarget();
       if (target.errors?.[0]) return drainThen(request, () => sendGraphqlError(request, reply, target.errors![0], 'upload target failed'));
-      const t = (target.data as { datasetUploadTarget: { dataset_id: string; upload_key: string; max_bytes: number } }).datasetUploadTarget;
+      const t = (target.data as { datasetUploadTarget: UploadTarget }).datasetUploadTarget;
       const declared = Number(request.headers['content-length'] ?? 0);
       if (declared > t.max_bytes) return drainThen(request, () => sendError(reply, 413, `the upload exceeds the limit of ${t.max_bytes} bytes (UPLOAD_MAX_BYTES)`));
-      const files: Array<{ filename: string; mediaType: string; stream: Readable }> = [];
       const items: unknown[] = [];
-      let version = 0;
-      const attach = async (file: { filename: string; mediaType: string; stream: Readable }, key: string) => {
+      const attach = async (file: { filename: string; mediaType: string; stream: Readable }, key: string): Promise<UploadProblem | null> => {
         try {
           await objects.putStream(key, file.stream, { contentType: file.mediaType, maxBytes: t.max_bytes, signal: request.abort.signal });
         } catch (e) {
@@ -43,23 +52,27 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore, downl
         items.push((res.data as { attachDatasetAsset: unknown }).attachDatasetAsset);
         return null;
       };
-      const nextKey = (i: number) => (i === 0 ? t.upload_key : `${t.upload_key.slice(0, t.upload_key.lastIndexOf('/'))}/${crypto.randomUUID()}`);
       if (request.isMultipart()) {
-        let i = 0;
         for await (const part of request.files()) {
-          const problem = await attach({ filename: part.filename, mediaType: part.mimetype, stream: part.file }, nextKey(i++));
+          let key = t.upload_key;
+          if (items.length) {
+            const next = await uploadTarget();
+            if (next.errors?.[0]) return sendGraphqlError(request, reply, next.errors[0], 'upload target failed');
+            key = (next.data as { datasetUploadTarget: UploadTarget }).datasetUploadTarget.upload_key;
+          }
+          const problem = await attach({ filename: part.filename, mediaType: part.mimetype, stream: part.file }, key);
           if (problem) return answerProblem(request, reply, problem);
         }
-        if (i === 0) return sendError(reply, 400, 'multipart body without a file part: send the file in a part named file');
+        if (!items.length) return sendError(reply, 400, 'multipart body without a file part: send the file in a part named file');
       } else {
         const filename = filenameOf(request);
         if (!filename) return drainThen(request, () => sendError(reply, 400, 'filename: give ?filename=<name> or a Content-Disposition header with a filename'));
-        files.push({ filename, mediaType: String(request.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim(), stream: request.body as Readable });
-        const problem = await attach(files[0], nextKey(0));
+        const mediaType = String(request.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim();
+        const problem = await attach({ filename, mediaType, stream: request.body as Readable }, t.upload_key);
         if (problem) return answerProblem(request, reply, problem);
       }
       const list = await run(request, 'query Assets($id: String!) { datasetAssets(dataset_id: $id, version: "draft") { version } }', { id: t.dataset_id });
-      version = (list.data as { datasetAssets?: { version: number } } | null)?.datasetAssets?.version ?? 0;
+      const version = (list.data as { datasetAssets?: { version: number } } | null)?.datasetAssets?.version ?? 0;
       return reply.code(201).send({ dataset_id: t.dataset_id, version, items });
     },
 
@@ -162,7 +175,7 @@ async function drainThen(request: FastifyRequest, answer: () => FastifyReply): P
   return answer();
 }
 
-function answerProblem(request: FastifyRequest, reply: FastifyReply, problem: { status?: number; error?: unknown; graphqlError?: unknown }): FastifyReply {
+function answerProblem(request: FastifyRequest, reply: FastifyReply, problem: UploadProblem): FastifyReply {
   if (problem.graphqlError) return sendGraphqlError(request, reply, problem.graphqlError, 'attach failed');
   const status = problem.status ?? 500;
   if (status >= 500) {

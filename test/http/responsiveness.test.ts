@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, type TestApp } from '../../lib/testkit/app.js';
 import { createUser } from '../../lib/testkit/users.js';
+import { createDataset, uploadFile } from '../../lib/testkit/datasets.js';
 import { pollHealth, startHeavyRequests } from '../../lib/testkit/heavy-requests.js';
 
 // How fast /health answers is measured by `npm run bench -- responsiveness`; a test only checks that it answers.
@@ -30,5 +31,24 @@ describe('GET /health while heavy requests run', () => {
     });
     const imported = await fetch(`${t.url}/v1/ontology/terms?vocabulary=load_test&limit=1`).then((r) => r.json());
     expect(imported.total).toBe(20_000);
+  }, 300_000);
+
+  it('keeps answering 200 while a 300,000-row connections file is parsed and ingested', async () => {
+    const owner = await createUser(t, { accountType: 'ACADEMIC' });
+    const d = await createDataset(t, owner, { title: 'Responsiveness under ingestion' });
+    const neurons = ['neuron_id,cell_class,cell_type,neurotransmitter,is_neuron'];
+    for (let i = 0; i < 5000; i++) neurons.push(`n${i},c${i % 50},interneuron,,true`);
+    expect((await uploadFile(t, owner, d.id, 'neurons.csv', neurons.join('\n'))).status).toBe(201);
+    const rows = ['pre,post,synapse_type,weight'];
+    for (let i = 0; i < 300_000; i++) rows.push(`n${i % 5000},n${(i * 7919 + Math.floor(i / 5000)) % 5000},chemical,${1 + (i % 17)}`);
+    // Pairs repeat in this pattern; keep each (pre, post) once, as a connections file lists them.
+    const unique = [rows[0], ...new Set(rows.slice(1).map((r) => r.replace(/,\d+$/, ''))).values()].map((r, i) => (i === 0 ? r : `${r},${1 + (i % 17)}`));
+    const upload = uploadFile(t, owner, d.id, 'connections.csv', unique.join('\n'));
+    const health = await pollHealth(t.url, upload);
+    const done = await upload;
+    expect(done.status, JSON.stringify(done.body).slice(0, 300)).toBe(201);
+    expect(done.body.items[0].rows).toBe(unique.length - 1);
+    expect(health.length).toBeGreaterThan(1);
+    expect(health.filter((h) => h.status !== 200).map((h) => JSON.stringify(h))).toEqual([]);
   }, 300_000);
 });

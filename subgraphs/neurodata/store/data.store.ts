@@ -55,7 +55,8 @@ export interface ConnectionBatch {
   weight: Float64Array;
 }
 
-export interface MorphologySummary {
+/** A morphology summary row as read back: soma and bounding box as coordinates (ingest/swc.ts has the flat form it is written in). */
+export interface StoredMorphology {
   neuron: string;
   file: string;
   /** Where the morphology file is kept in object storage. */
@@ -272,7 +273,7 @@ export class DataStore {
   }
 
   /** The morphology summaries of one dataset version, by neuron and file. */
-  async morphologies(datasetId: string, version: number): Promise<MorphologySummary[]> {
+  async morphologies(datasetId: string, version: number): Promise<StoredMorphology[]> {
     const rows = await this.query<Record<string, unknown>>(
       'morphologies',
       ch`SELECT neuron, file, object_key, sha256, n_points, n_soma_points, n_stems, n_bifurcations, n_tips, total_length,

@@ -56,6 +56,29 @@ describe('dataset files: multipart and SWC uploads, JSON-LD', () => {
     expect(v.body.row_counts.morphologies).toBe(2);
   });
 
+  it('removes files from the draft, the connections before the neurons they name, and never from a published version', async () => {
+    const d = await createConnectome(t, owner, { folder: 'celegans_witvliet_2020_8', fields: { title: 'Files come and go' } });
+    const v1 = await call(t.url, 'GET', `/v1/neurodata/datasets/${d.id}/assets`, { token: owner.accessToken });
+    const id = (name: string, list: { items: Array<{ id: string; filename: string }> }) => list.items.find((a) => a.filename === name)!.id;
+    // Removing from v1 opens draft v2 and removes the file there; v1 keeps both.
+    const neuronsFirst = await call(t.url, 'DELETE', `/v1/neurodata/datasets/${d.id}/assets/${id('neurons.csv', v1.body)}`, { token: owner.accessToken });
+    expect(neuronsFirst.status).toBe(409);
+    expect(neuronsFirst.body.error).toMatch(/connections file first/);
+    const gone = await call(t.url, 'DELETE', `/v1/neurodata/datasets/${d.id}/assets/${id('connections.csv', v1.body)}`, { token: owner.accessToken });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    expect(gone.body.filename).toBe('connections.csv');
+    const draft = await call(t.url, 'GET', `/v1/neurodata/datasets/${d.id}/assets?version=draft`, { token: owner.accessToken });
+    expect(draft.body).toMatchObject({ version: 2, draft: true });
+    expect(draft.body.items.map((a: { filename: string }) => a.filename)).toEqual(['neurons.csv']);
+    expect((await call(t.url, 'GET', `/v1/neurodata/datasets/${d.id}/assets?version=v1`, { token: owner.accessToken })).body.items).toHaveLength(2);
+    const incomplete = await call(t.url, 'GET', '/v1/neurodata/datasets/incomplete', { token: owner.accessToken });
+    expect(incomplete.body.items.find((i: { dataset: { id: string } }) => i.dataset.id === d.id).missing).toEqual(['data: connections.csv (neurons are uploaded, connections are not)']);
+    // A file of v1 that the draft no longer has: v1 never changes.
+    const stale = await call(t.url, 'DELETE', `/v1/neurodata/datasets/${d.id}/assets/${id('connections.csv', v1.body)}`, { token: owner.accessToken });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toMatch(/never changes/);
+  });
+
   it('refuses an upload without a file name, and a dataset it cannot see, with the right status', async () => {
     const d = await createDataset(t, owner, { title: 'Naming files' });
     const r = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets`, { token: owner.accessToken, body: 'a,b\n', headers: { 'content-type': 'text/csv' } });
