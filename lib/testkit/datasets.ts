@@ -53,3 +53,16 @@ export async function createConnectome(
   if (opts.publish !== false) await expectStatus(await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/publish`, { token: user.accessToken }), 201, 'publish');
   return d;
 }
+
+/** Three neurons in a chain: the least data a dataset needs to be published. */
+const TINY_NEURONS = 'neuron_id,cell_class,neurotransmitter\nA1,A,acetylcholine\nB1,B,GABA\nC1,C,glutamate\n';
+const TINY_CONNECTIONS = 'pre,post,synapse_type,weight\nA1,B1,chemical,3\nB1,C1,chemical,2\nA1,C1,electrical,1\n';
+
+/** A dataset with `fields` as its metadata and a three-neuron connectome, published as v1 unless `publish: false`. */
+export async function createTinyDataset(t: TestApp, user: TestUser, fields: Record<string, unknown> = {}, opts: { publish?: boolean } = {}) {
+  const d = await createDataset(t, user, fields);
+  await expectStatus(await uploadFile(t, user, d.id, 'neurons.csv', TINY_NEURONS), 201, 'upload neurons.csv');
+  await expectStatus(await uploadFile(t, user, d.id, 'connections.csv', TINY_CONNECTIONS), 201, 'upload connections.csv');
+  if (opts.publish !== false) await expectStatus(await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/publish`, { token: user.accessToken }), 201, 'publish');
+  return d;
+}

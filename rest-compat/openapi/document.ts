@@ -105,5 +105,7 @@ const TAG_TEXT: Record<string, string> = {
   platform: 'Health, this document, the interactive documentation and the GraphQL endpoint',
   identity: 'Accounts, tokens, profiles, institutional verification, ORCID iD and social sign-in',
   ontology: 'Controlled vocabularies: terms, hierarchy, validation, import',
+  search: 'Full-text, faceted, ontology-aware search of the published datasets (public)',
+  neurodata: 'Datasets: records, versions, files, access requests, lineage, collections, citations',
   federation: 'Clusters of this service that federate',
 };

@@ -6,6 +6,7 @@ import { institutionalRoutes } from './institutional.routes.js';
 import { socialLoginRoutes } from './social-login.routes.js';
 import { ontologyRoutes } from './ontology.routes.js';
 import { neurodataRoutes } from './neurodata.routes.js';
+import { searchRoutes } from './search.routes.js';
 
 /** Every route the service answers; one file of rows per area. */
-export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...neurodataRoutes, ...federationRoutes];
+export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...searchRoutes, ...neurodataRoutes, ...federationRoutes];

@@ -76,12 +76,14 @@ export function checkCreators(list: ReadonlyArray<{ name?: string | null; orcid?
   });
 }
 
-export function checkPublication(p: { doi?: string | null; citation?: string | null; url?: string | null } | null | undefined): Publication | null {
+export function checkPublication(p: { doi?: string | null; citation?: string | null; url?: string | null; year?: number | null } | null | undefined): Publication | null {
   if (!p) return null;
   const doi = checkDoi('related_publication.doi', p.doi);
   const citation = checkText('related_publication.citation', p.citation, LIMITS.text) || null;
   const url = p.url?.trim() || (doi ? `https://doi.org/${doi}` : null);
   if (url && !/^https?:\/\/\S+$/.test(url)) throw new BadInput('related_publication.url: expected an http(s) URL');
+  const year = p.year ?? null;
+  if (year !== null && (!Number.isInteger(year) || year < 1600 || year > 2200)) throw new BadInput(`related_publication.year: a year from 1600 to 2200 (got ${year})`);
   if (!doi && !citation && !url) return null;
-  return { doi, citation, url };
+  return { doi, citation, url, year };
 }

@@ -27,7 +27,7 @@ export function toMetadataView(m: DatasetMetadata): DatasetMetadataView {
     keywords: m.keywords,
     license: m.license,
     creators: m.creators.map((c) => ({ name: c.name, orcid: c.orcid, affiliation: c.affiliation })),
-    related_publication: m.relatedPublication ? { doi: m.relatedPublication.doi, citation: m.relatedPublication.citation, url: m.relatedPublication.url } : null,
+    related_publication: m.relatedPublication ? { doi: m.relatedPublication.doi, citation: m.relatedPublication.citation, url: m.relatedPublication.url, year: m.relatedPublication.year ?? null } : null,
     doi: m.doi,
   };
 }

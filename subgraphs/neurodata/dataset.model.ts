@@ -24,6 +24,8 @@ export interface Publication {
   doi: string | null;
   citation: string | null;
   url: string | null;
+  /** The year the paper appeared; search filters and facets use it as the dataset's year. */
+  year?: number | null;
 }
 
 /** What a publisher edits; a published version keeps a frozen copy of it. */

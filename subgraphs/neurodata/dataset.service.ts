@@ -56,7 +56,7 @@ export interface MetadataInput {
   keywords?: readonly string[] | null;
   license?: string | null;
   creators?: ReadonlyArray<{ name?: string | null; orcid?: string | null; affiliation?: string | null }> | null;
-  related_publication?: { doi?: string | null; citation?: string | null; url?: string | null } | null;
+  related_publication?: { doi?: string | null; citation?: string | null; url?: string | null; year?: number | null } | null;
   doi?: string | null;
 }
 
@@ -117,6 +117,8 @@ export class DatasetService {
     private readonly accountsExist: (ids: string[]) => Promise<Set<string>>,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    /** Told after a commit changed what search shows of a dataset (an external search engine mirrors it). */
+    private readonly searchChanged: (datasetId: string) => void = () => {},
   ) {}
 
   /** The dataset by id or slug with the viewer's access; NotFound when absent or not visible to the viewer. */
@@ -216,8 +218,11 @@ export class DatasetService {
       const d = await tx.update(dataset.id, { metadata, slug, maintainerIds, visibility }, now);
       const changed = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
       await tx.addEvent({ id: newId(), datasetId: d.id, activity: 'update', agentId: actor.id, version: draftVersion, details: { fields: changed }, at: now });
+      // Search shows the published metadata, but visibility and slug change at once.
+      await tx.syncSearch(d.id);
       return d;
     });
+    this.searchChanged(updated.id);
     return updated;
   }
 
@@ -309,8 +314,10 @@ export class DatasetService {
       const v = { datasetId: d.id, version: d.draftVersion, metadata, assets, rowCounts, note: noteText, publishedAt: now, publishedBy: actor.id };
       await tx.insertVersion(v);
       await tx.addEvent({ id: newId(), datasetId: d.id, activity: 'publish', agentId: actor.id, version: v.version, details: { row_counts: rowCounts, assets: assets.length }, at: now });
+      await tx.syncSearch(d.id);
       return v;
     });
+    this.searchChanged(dataset.id);
     this.log.info({ datasetId: dataset.id, version: published.version }, 'dataset version published');
     return published;
   }
@@ -337,7 +344,9 @@ export class DatasetService {
   async delete(actor: Actor, idOrSlug: string): Promise<{ id: string; slug: string }> {
     const { dataset, access } = await this.view(actor, idOrSlug);
     if (!access.canAdminister) throw new Forbidden('only the dataset\'s owner or a SuperUser may delete it');
+    // The search catalogue row goes with the record (a cascade), in the same statement.
     await this.store.delete(dataset.id);
+    this.searchChanged(dataset.id);
     // The record is gone first, so nothing can read half-deleted data; the rest is cleaned up after.
     const last = Math.max(dataset.latestVersion ?? 0, dataset.draftVersion ?? 0);
     for (let v = 1; v <= last; v++) await this.data.dropVersion(dataset.id, v);

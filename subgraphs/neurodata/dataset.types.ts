@@ -61,6 +61,9 @@ export class Publication {
 
   @Field(() => String, { nullable: true })
   url!: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'the year the paper appeared' })
+  year!: number | null;
 }
 
 @ObjectType({ description: 'Descriptive metadata of a dataset or of one of its published versions.' })
@@ -329,6 +332,9 @@ export class PublicationInput {
 
   @Field(() => String, { nullable: true })
   url?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'the year the paper appeared (1600..2200); search filters datasets by it' })
+  year?: number | null;
 }
 
 @InputType()

@@ -6,7 +6,7 @@ import type { SubgraphDeps } from '../../lib/subgraph.js';
 import type { RequestContext } from '../../lib/context.js';
 import { requireClass, AccessClass } from '../../lib/access.js';
 import { createDownloadSigner, loadDownloadSigningSecret } from '../../lib/objects/signed-url.js';
-import { validateTermValues } from '../ontology/index.js';
+import { findTermsByName, narrowerTerms, suggestTermsForWord, validateTermValues } from '../ontology/index.js';
 import { existingAccountIds } from '../identity/index.js';
 import { DatasetStore } from './store/dataset.store.js';
 import { AccessRequestStore } from './store/access-request.store.js';
@@ -28,6 +28,10 @@ import { CollectionResolver } from './collection.resolver.js';
 import { ExportResolver } from './export.resolver.js';
 import { actorOf, toDataset } from './dataset.mappers.js';
 import { seedShippedDatasets, type SeedReport } from './seed.js';
+import { DatasetSearchStore } from './store/search.store.js';
+import { DatasetSearchService } from './search/search.service.js';
+import { SearchResolver } from './search/search.resolver.js';
+import { openSearchEngine } from './search/search-engine.js';
 import type { RowCounts } from './dataset.model.js';
 
 export const SUBGRAPH_NAME = 'neurodata';
@@ -54,6 +58,8 @@ async function buildServices(deps: Pick<SubgraphDeps, 'stores' | 'config' | 'clo
   const requests = new AccessRequestStore(db);
   const data = new DataStore(deps.stores.column);
   const signer = createDownloadSigner(await loadDownloadSigningSecret(deps.config.dataDir));
+  const searchStore = new DatasetSearchStore(db);
+  const searchEngine = openSearchEngine(deps, searchStore, log.child({ component: 'DatasetSearch' }));
   const datasets = new DatasetService(
     store,
     requests,
@@ -63,8 +69,17 @@ async function buildServices(deps: Pick<SubgraphDeps, 'stores' | 'config' | 'clo
     (ids) => existingAccountIds(deps, ids),
     deps.clock,
     log.child({ component: 'DatasetService' }),
+    (id) => searchEngine.changed(id),
   );
+  const ontology = {
+    findTermsByName: (phrases: readonly string[], vocabularies: readonly string[]) => findTermsByName(deps, phrases, vocabularies),
+    narrowerTerms: (ids: readonly string[]) => narrowerTerms(deps, ids),
+    suggestTermsForWord: (word: string, vocabularies: readonly string[], minScore: number) => suggestTermsForWord(deps, word, vocabularies, minScore),
+  };
   return {
+    searchStore,
+    searchEngine,
+    search: new DatasetSearchService(searchStore, searchEngine, ontology, (ids, requesterId) => requests.statusesFor(ids, requesterId)),
     store,
     data,
     datasets,
@@ -96,7 +111,7 @@ export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
   };
   const Ping = pingResolver(SUBGRAPH_NAME);
   return buildFederatedSchema({
-    resolvers: [Ping, DatasetResolver, AssetResolver, AccessRequestResolver, LineageResolver, CollectionResolver, ExportResolver],
+    resolvers: [Ping, DatasetResolver, AssetResolver, AccessRequestResolver, LineageResolver, CollectionResolver, ExportResolver, SearchResolver],
     instances: [
       new (Ping as new () => object)(),
       new DatasetResolver(s.datasets, s.lineage),
@@ -105,6 +120,7 @@ export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
       new LineageResolver(s.lineage),
       new CollectionResolver(s.collections, s.datasets),
       new ExportResolver(s.exports),
+      new SearchResolver(s.search),
     ],
     referenceResolvers: {
       Dataset: {

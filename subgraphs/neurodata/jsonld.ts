@@ -134,6 +134,7 @@ export function toJsonLd(input: JsonLdInput): Node {
       ...(link ? { '@id': link, url: link } : {}),
       ...(publicationDoi ? { identifier: publicationDoi } : {}),
       ...(publication.citation ? { name: publication.citation } : {}),
+      ...(publication.year ? { datePublished: String(publication.year) } : {}),
     };
   }
   return doc;

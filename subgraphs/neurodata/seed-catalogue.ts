@@ -29,7 +29,7 @@ export interface SeedDatasetInput {
   /** The licence as the sources state it, and why `license` was chosen; also appended to the description. */
   license_note: string;
   creators: { name: string }[];
-  related_publication: { doi: string; citation: string; url: string } | null;
+  related_publication: { doi: string; citation: string; url: string; year: number } | null;
 }
 
 /** The fields of a connectome's dataset.json that the mapping reads. */
@@ -261,7 +261,7 @@ export function seedDatasetInput(folderName: string, descriptor: ConnectomeDescr
     license,
     license_note: licenseNote,
     creators: d.authors.map((name) => ({ name })),
-    related_publication: { doi: d.doi, citation, url: `https://doi.org/${d.doi}` },
+    related_publication: { doi: d.doi, citation, url: `https://doi.org/${d.doi}`, year: d.year },
   };
 }
 
@@ -388,6 +388,7 @@ export function morphologySeedInput(readmeText: string): SeedDatasetInput {
         'Tecuatl C, Ljungquist B, Ascoli GA (2024). Accelerating the continuous community sharing of digital neuromorphology data. ' +
         'FASEB BioAdvances 6(7): 207-221. doi:10.1096/fba.2024-00048',
       url: 'https://doi.org/10.1096/fba.2024-00048',
+      year: 2024,
     },
   };
 }

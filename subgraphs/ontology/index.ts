@@ -3,7 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../schema/federation.js';
 import { pingResolver } from '../../schema/health.types.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
-import { TermStore, type TermRef } from './store/term.store.js';
+import { TermStore, type NameMatch, type Suggestion, type TermRef } from './store/term.store.js';
 import { TermService, type TermRecord } from './term.service.js';
 import { TermImportService } from './term-import.service.js';
 import { TermValidationService, checkMetadataTerms, type MetadataTermValues, type MetadataTermField } from './term-validation.service.js';
@@ -15,7 +15,7 @@ import { seedVocabularies, type SeedStep } from './seed.js';
 export const SUBGRAPH_NAME = 'ontology';
 
 export type { MetadataTermValues, MetadataTermField } from './term-validation.service.js';
-export type { TermRef } from './store/term.store.js';
+export type { TermRef, NameMatch, Suggestion } from './store/term.store.js';
 export type { SeedStep } from './seed.js';
 
 function services(deps: SubgraphDeps) {
@@ -84,4 +84,23 @@ export async function validateTermValues(
   opts: { allowDeprecated?: boolean } = {},
 ): Promise<Partial<Record<MetadataTermField, TermRef[]>>> {
   return checkMetadataTerms(new TermValidationService(new TermStore(deps.stores.relational.db)), values, opts);
+}
+
+/**
+ * For dataset search: the codes, labels and synonyms equal to each phrase (case- and accent-insensitively) in the
+ * given vocabularies, with each term's status and replacement.
+ */
+export async function findTermsByName(deps: Pick<SubgraphDeps, 'stores'>, phrases: readonly string[], vocabularies: readonly string[]): Promise<NameMatch[]> {
+  return new TermStore(deps.stores.relational.db).matchNames(phrases, vocabularies);
+}
+
+/** For dataset search: the terms narrower than `ids` at any depth, with the ids themselves and the deprecated terms they replaced. */
+export async function narrowerTerms(deps: Pick<SubgraphDeps, 'stores'>, ids: readonly string[]): Promise<string[]> {
+  return new TermStore(deps.stores.relational.db).narrowerOrReplaced(ids);
+}
+
+/** For dataset search: active terms of `vocabularies` whose names are close to a misspelled word (trigram similarity). */
+export async function suggestTermsForWord(deps: Pick<SubgraphDeps, 'stores'>, word: string, vocabularies: readonly string[], minScore: number): Promise<Suggestion[]> {
+  const all = await new TermStore(deps.stores.relational.db).suggest([word], { limit: 5, minScore });
+  return all.filter((s) => vocabularies.includes(s.vocabulary) && s.score >= minScore);
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../../lib/db/relational.js';
 import { namedQuery, toDate, toDateOrNull, fromJson } from '../../../lib/db/named-query.js';
 import type { AssetKind, AssetRecord, DatasetMetadata, DatasetRecord, DatasetStatus, RowCounts, VersionRecord, Visibility } from '../dataset.model.js';
 import { datasetAssets, datasets, datasetVersions, provenanceEvents } from './tables.js';
+import { DatasetSearchStore } from './search.store.js';
 
 type Row = Record<string, unknown>;
 
@@ -116,6 +117,11 @@ const slugTaken = () => 'a dataset with this slug already exists; choose another
 
 export class DatasetStore {
   constructor(private readonly db: Db) {}
+
+  /** Rebuilds the dataset's search catalogue row; inside `transaction`, in the same transaction as the write. */
+  async syncSearch(datasetId: string): Promise<void> {
+    await new DatasetSearchStore(this.db).sync(datasetId);
+  }
 
   /** Runs `fn` in one transaction with a store bound to it; an error rolls everything back. */
   transaction<T>(fn: (store: DatasetStore) => Promise<T>): Promise<T> {

@@ -61,6 +61,19 @@ export interface Suggestion extends TermRef {
   matched: string;
 }
 
+/** A code, label or synonym equal to a searched phrase (TermStore.matchNames). */
+export interface NameMatch {
+  input: string;
+  kind: 'code' | 'label' | 'synonym';
+  /** The name as stored, in its own case. */
+  name: string;
+  /** For synonyms: acronym, abbreviation, exact, related, ... */
+  synonymType: string | null;
+  term: TermRef;
+  status: TermStatus;
+  replacedBy: TermRef | null;
+}
+
 export type NewTerm = Pick<TermRecord, 'id' | 'vocabulary' | 'code' | 'label' | 'uri' | 'parentId' | 'description' | 'metadata'>;
 
 export interface TermChange {
@@ -297,6 +310,55 @@ export class TermStore {
           SELECT c.depth, ${TERM_COLUMNS} FROM chain c JOIN ontology.terms t ON t.id = c.id ORDER BY c.depth`,
     );
     return rows.map((r) => ({ depth: Number(r.depth), term: toTerm(r) }));
+  }
+
+  /**
+   * Every term a search for `ids` should find annotated: the terms themselves, their descendants at any depth, and,
+   * of each of those, the deprecated terms it replaced (a dataset annotated before a term was deprecated still
+   * carries the old term). Deprecated descendants count as well: the annotation is older than the deprecation.
+   */
+  async narrowerOrReplaced(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.run(
+      'narrowerOrReplaced',
+      sql`WITH RECURSIVE found (id, depth) AS (
+            SELECT t.id, 0 FROM ontology.terms t WHERE t.id IN (SELECT value::uuid FROM jsonb_array_elements_text(${jsonParam(ids)}))
+            UNION
+            SELECT t.id, f.depth + 1 FROM found f JOIN ontology.terms t ON t.parent_id = f.id OR t.replaced_by = f.id
+            WHERE f.depth < 64
+          )
+          SELECT DISTINCT id FROM found`,
+    );
+    return rows.map((r) => r.id as string);
+  }
+
+  /**
+   * Names (codes, labels, synonyms) equal to each input after lower(unaccent(trim(...))), in the given vocabularies,
+   * with the synonym's type and the case it is written in, so a caller can hold acronyms to their exact spelling.
+   */
+  async matchNames(inputs: readonly string[], vocabularies: readonly string[]): Promise<NameMatch[]> {
+    if (inputs.length === 0) return [];
+    const rows = await this.run(
+      'matchNames',
+      sql`WITH input AS (
+            SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(inputs)})
+          )
+          SELECT i.input, tn.kind, tn.name, tn.synonym_type, t.id, t.vocabulary, t.code, t.label, t.uri, t.status,
+                 r.id AS r_id, r.vocabulary AS r_vocabulary, r.code AS r_code, r.label AS r_label, r.uri AS r_uri
+          FROM input i
+          JOIN ontology.term_names tn ON tn.norm = i.norm AND tn.vocabulary IN (SELECT value FROM jsonb_array_elements_text(${jsonParam(vocabularies)}))
+          JOIN ontology.terms t ON t.id = tn.term_id
+          LEFT JOIN ontology.terms r ON r.id = t.replaced_by`,
+    );
+    return rows.map((r) => ({
+      input: r.input as string,
+      kind: r.kind as NameMatch['kind'],
+      name: r.name as string,
+      synonymType: (r.synonym_type as string | null) ?? null,
+      term: { id: r.id as string, vocabulary: r.vocabulary as string, code: r.code as string, label: r.label as string, uri: (r.uri as string | null) ?? null },
+      status: r.status as TermStatus,
+      replacedBy: r.r_id ? { id: r.r_id as string, vocabulary: r.r_vocabulary as string, code: r.r_code as string, label: r.r_label as string, uri: (r.r_uri as string | null) ?? null } : null,
+    }));
   }
 
   /** True when `candidateAncestor` is `id` itself or one of its ancestors. */

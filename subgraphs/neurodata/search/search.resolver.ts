@@ -1,0 +1,89 @@
+import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Access, AccessClass } from '../../../lib/access.js';
+import type { RequestContext } from '../../../lib/context.js';
+import { actorOf, toMetadataView } from '../dataset.mappers.js';
+import type { DatasetSearchService, SearchOutcome } from './search.service.js';
+import { DatasetSearchResult } from './search.types.js';
+
+const LIST = (description: string) => ({ nullable: true, description }) as const;
+
+function toResult(o: SearchOutcome, baseUrl: string): DatasetSearchResult {
+  return {
+    items: o.hits.map((h) => {
+      const m = toMetadataView(h.row.metadata);
+      return {
+        dataset_id: h.row.datasetId,
+        slug: h.row.slug,
+        title: m.title,
+        description: m.description,
+        version: h.row.version,
+        visibility: h.row.visibility,
+        license: m.license,
+        year: h.row.year,
+        keywords: m.keywords,
+        species: m.species,
+        brain_regions: m.brain_regions,
+        microscopy: m.microscopy,
+        neurotransmitters: m.neurotransmitters,
+        score: Math.round(h.row.score * 1e6) / 1e6,
+        highlight: { title: h.titleHtml, snippet: h.snippetHtml },
+        matched_terms: h.matchedTerms.map((t) => ({
+          matched: t.matched,
+          term_code: t.term.code,
+          term_label: t.term.label,
+          annotation: { term_id: t.annotation.termId, code: t.annotation.code, label: t.annotation.label, vocabulary: t.annotation.vocabulary, uri: t.annotation.uri, term: { id: t.annotation.termId } },
+        })),
+        counts: h.counts
+          ? {
+              neurons: h.counts.neurons,
+              connections: h.counts.connections,
+              chemical_connections: h.counts.chemicalConnections,
+              electrical_connections: h.counts.electricalConnections,
+              morphologies: h.counts.morphologies,
+            }
+          : null,
+        url: `${baseUrl}/v1/neurodata/datasets/${h.row.datasetId}`,
+        published_at: h.row.publishedAt,
+        version_published_at: h.row.versionPublishedAt,
+      };
+    }),
+    total: o.total,
+    limit: o.limit,
+    offset: o.offset,
+    facets: o.facets,
+    query: o.query,
+    corrected_query: o.correctedQuery,
+    interpreted: o.interpreted.map((t) => ({ text: t.text, term_id: t.term.id, code: t.term.code, label: t.term.label, vocabulary: t.term.vocabulary, matched_terms: t.matchIds.length })),
+    engine: o.engine,
+  };
+}
+
+/** Full-text dataset search (spec 4.1, Public): the catalogue's public metadata, for everyone. */
+@Resolver()
+export class SearchResolver {
+  constructor(private readonly service: DatasetSearchService) {}
+
+  @Query(() => DatasetSearchResult, {
+    description:
+      'Searches published datasets: words, "phrases", `or`, `-exclusions`; ontology terms in the query or the filters match their descendants; misspelled words are corrected when nothing matches.',
+  })
+  @Access(AccessClass.Public)
+  async searchDatasets(
+    @Ctx() ctx: RequestContext,
+    @Arg('q', () => String, { nullable: true, description: 'the query (at most 500 characters); empty lists every published dataset' }) q?: string,
+    @Arg('species', () => [String], LIST('species terms by code, label or synonym (NCBITaxon:6239, Caenorhabditis elegans, worm); any of them')) species?: string[],
+    @Arg('brain_region', () => [String], LIST('brain regions by code, label or acronym; a region matches its subregions too')) brainRegion?: string[],
+    @Arg('microscopy', () => [String], LIST('microscopy techniques by code, label or synonym')) microscopy?: string[],
+    @Arg('neurotransmitter', () => [String], LIST('neurotransmitters by code, label or synonym')) neurotransmitter?: string[],
+    @Arg('license', () => [String], LIST('SPDX identifiers, e.g. CC-BY-4.0')) license?: string[],
+    @Arg('year', () => String, { nullable: true, description: 'a year (2019) or a range (2015-2020)' }) year?: string,
+    @Arg('visibility', () => String, { nullable: true, description: 'public | restricted' }) visibility?: string,
+    @Arg('limit', () => Int, { nullable: true, description: '1..100, default 20' }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true, description: '0..10000, default 0' }) offset?: number,
+    @Arg('facets', () => Boolean, { nullable: true, description: 'count hits per filter value (default true)' }) facets?: boolean,
+  ): Promise<DatasetSearchResult> {
+    const viewer = ctx.viewer ? actorOf(ctx) : null;
+    const outcome = await this.service.search(viewer, { q, species, brain_region: brainRegion, microscopy, neurotransmitter, license, year, visibility, limit, offset, facets });
+    return toResult(outcome, ctx.baseUrl ?? '');
+  }
+}

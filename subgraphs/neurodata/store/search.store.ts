@@ -1,0 +1,319 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../../lib/db/relational.js';
+import { fromJson, namedQuery, toDate } from '../../../lib/db/named-query.js';
+import type { DatasetMetadata, RowCounts, Visibility } from '../dataset.model.js';
+import type { FacetValue, Facets, PlanClause, SearchPlan, SearchResultPage, SearchRow } from '../search/search.model.js';
+
+type Row = Record<string, unknown>;
+
+/** The text search configuration of the catalogue (migration 0008): English stemming after unaccent. */
+const CONFIG = sql.raw(`'neurodata.english_unaccent'::regconfig`);
+/** ts_rank weights for D, C, B, A: term labels and creators, description, keywords, title. */
+const WEIGHTS = sql.raw(`'{0.05, 0.2, 0.5, 1.0}'::float4[]`);
+/** What a dataset annotated with a term the query names scores, on top of its text rank (a keyword's weight). */
+const TERM_MATCH_SCORE = 0.5;
+/** Values shown per term facet (the largest counts); license, year and visibility show all. */
+const TERM_FACET_VALUES = 50;
+/** Marks around matches in highlights; control characters, which metadata text cannot hold. */
+const START = '\u0001';
+const STOP = '\u0002';
+
+const json = (v: unknown): SQL => sql`${JSON.stringify(v)}::jsonb`;
+const uuids = (ids: readonly string[]): SQL => sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::uuid)`;
+const texts = (values: readonly string[]): SQL => sql`(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+
+/** The text of the term annotations of a metadata document `m` (label and code of each). */
+const TERM_TEXT = sql.raw(`coalesce((SELECT string_agg((t->>'label') || ' ' || (t->>'code'), ' ')
+  FROM jsonb_array_elements(coalesce(m->'species', '[]') || coalesce(m->'brainRegions', '[]') || coalesce(m->'microscopy', '[]') || coalesce(m->'neurotransmitters', '[]')) t), '')`);
+const KEYWORD_TEXT = sql.raw(`coalesce((SELECT string_agg(k, ' ') FROM jsonb_array_elements_text(coalesce(m->'keywords', '[]')) k), '')`);
+const CREATOR_TEXT = sql.raw(`coalesce((SELECT string_agg(c->>'name', ' ') FROM jsonb_array_elements(coalesce(m->'creators', '[]')) c), '')`);
+
+/**
+ * The catalogue rows of the published datasets `where` selects, built from the dataset and its latest published
+ * version: the one definition of a search document, used by sync, backfill and re-index alike.
+ */
+function documentsOf(where: SQL): SQL {
+  return sql`SELECT d.id AS dataset_id, d.slug, d.visibility, v.version, v.metadata, v.row_counts, m->>'license' AS license,
+      coalesce((m->'relatedPublication'->>'year')::int, extract(year FROM d.published_at)::int) AS year,
+      ARRAY(SELECT DISTINCT (t->>'termId')::uuid FROM jsonb_array_elements(coalesce(m->'species', '[]') || coalesce(m->'brainRegions', '[]')
+        || coalesce(m->'microscopy', '[]') || coalesce(m->'neurotransmitters', '[]')) t) AS term_ids,
+      d.published_at, v.published_at AS version_published_at,
+      setweight(to_tsvector(${CONFIG}, coalesce(m->>'title', '')), 'A')
+        || setweight(to_tsvector(${CONFIG}, ${KEYWORD_TEXT}), 'B')
+        || setweight(to_tsvector(${CONFIG}, coalesce(m->>'description', '')), 'C')
+        || setweight(to_tsvector(${CONFIG}, ${TERM_TEXT} || ' ' || ${CREATOR_TEXT} || ' ' || coalesce(m->'relatedPublication'->>'citation', '') || ' ' || d.slug), 'D') AS document,
+      lower(unaccent(coalesce(m->>'title', '') || ' ' || ${KEYWORD_TEXT} || ' ' || coalesce(m->>'description', '') || ' ' || ${TERM_TEXT})) AS words
+    FROM neurodata.datasets d
+    JOIN neurodata.dataset_versions v ON v.dataset_id = d.id AND v.version = d.latest_version
+    CROSS JOIN LATERAL (SELECT v.metadata AS m) meta
+    WHERE d.latest_version IS NOT NULL AND ${where}`;
+}
+
+const COLUMNS = sql.raw('dataset_id, slug, visibility, version, metadata, row_counts, license, year, term_ids, published_at, version_published_at, document');
+
+function upsert(where: SQL): SQL {
+  return sql`WITH docs AS (${documentsOf(where)}),
+    written AS (
+      INSERT INTO neurodata.dataset_search (${COLUMNS}) SELECT ${COLUMNS} FROM docs
+      ON CONFLICT (dataset_id) DO UPDATE SET slug = excluded.slug, visibility = excluded.visibility, version = excluded.version,
+        metadata = excluded.metadata, row_counts = excluded.row_counts, license = excluded.license, year = excluded.year,
+        term_ids = excluded.term_ids, published_at = excluded.published_at, version_published_at = excluded.version_published_at,
+        document = excluded.document
+      RETURNING dataset_id
+    ),
+    -- Sorted, so that two transactions adding the same words lock them in the same order.
+    new_words AS (
+      INSERT INTO neurodata.dataset_search_words (word)
+      SELECT DISTINCT w FROM docs, regexp_split_to_table(docs.words, '[^[:alnum:]]+') w WHERE length(w) BETWEEN 3 AND 40 ORDER BY w
+      ON CONFLICT (word) DO NOTHING
+    )
+    SELECT count(*)::int AS n FROM written`;
+}
+
+function toFacetValues(rows: Row[], facet: string): FacetValue[] {
+  return rows.filter((r) => r.facet === facet).map((r) => ({ value: String(r.value), label: String(r.label ?? r.value), count: Number(r.n) }));
+}
+
+/**
+ * The PostgreSQL side of dataset search: the catalogue rows (kept in step with dataset writes, in their
+ * transaction) and the search over them. Every statement is named, every value a bound parameter.
+ */
+export class DatasetSearchStore {
+  constructor(private readonly db: Db) {}
+
+  private run(name: string, q: SQL): Promise<Row[]> {
+    return namedQuery<Row>(this.db, `DatasetSearchStore.${name}`, sql`/* DatasetSearchStore.${sql.raw(name)} */ ${q}`);
+  }
+
+  /** Rebuilds the dataset's catalogue row from its latest published version, or removes it when there is none. */
+  async sync(datasetId: string): Promise<void> {
+    const [r] = await this.run('sync', upsert(sql`d.id = ${datasetId}`));
+    if (Number(r?.n ?? 0) === 0) await this.run('unlist', sql`DELETE FROM neurodata.dataset_search WHERE dataset_id = ${datasetId}`);
+  }
+
+  /**
+   * Writes the rows of published datasets that have none or show an older version (a database restored from before
+   * the catalogue existed, or written by an older release), up to `limit` at a time; returns how many were written.
+   */
+  async syncStale(limit: number): Promise<number> {
+    const [r] = await this.run(
+      'syncStale',
+      upsert(sql`d.id IN (SELECT d2.id FROM neurodata.datasets d2 LEFT JOIN neurodata.dataset_search s ON s.dataset_id = d2.id
+        WHERE d2.latest_version IS NOT NULL AND (s.dataset_id IS NULL OR s.version <> d2.latest_version OR s.visibility <> d2.visibility OR s.slug <> d2.slug)
+        ORDER BY d2.id LIMIT ${limit})`),
+    );
+    return Number(r?.n ?? 0);
+  }
+
+  /** Published datasets, in id order, after `afterId`: what a re-index walks. */
+  async publishedIds(afterId: string | null, limit: number): Promise<string[]> {
+    const rows = await this.run(
+      'publishedIds',
+      sql`SELECT id FROM neurodata.datasets WHERE latest_version IS NOT NULL AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid) ORDER BY id LIMIT ${limit}`,
+    );
+    return rows.map((r) => r.id as string);
+  }
+
+  async countPublished(): Promise<number> {
+    const [r] = await this.run('countPublished', sql`SELECT count(*)::int AS n FROM neurodata.datasets WHERE latest_version IS NOT NULL`);
+    return Number(r.n);
+  }
+
+  /** Rebuilds the rows of these datasets (a re-index batch); returns how many were written. */
+  async syncMany(ids: readonly string[]): Promise<number> {
+    if (!ids.length) return 0;
+    const [r] = await this.run('syncMany', upsert(sql`d.id = ANY(${uuids(ids)})`));
+    return Number(r?.n ?? 0);
+  }
+
+  /** Removes rows whose dataset has no published version any more (a re-index's last step). */
+  async pruneUnpublished(): Promise<number> {
+    const rows = await this.run(
+      'pruneUnpublished',
+      sql`DELETE FROM neurodata.dataset_search s USING neurodata.datasets d WHERE d.id = s.dataset_id AND d.latest_version IS NULL RETURNING s.dataset_id`,
+    );
+    return rows.length;
+  }
+
+  /** The catalogue rows of these datasets, in the engine-neutral shape an external engine indexes. */
+  async documents(ids: readonly string[]): Promise<SearchDocument[]> {
+    if (!ids.length) return [];
+    const rows = await this.run(
+      'documents',
+      sql`SELECT s.dataset_id, s.slug, s.visibility, s.version, s.metadata, s.license, s.year, s.term_ids::text[] AS term_ids, s.published_at, s.version_published_at
+          FROM neurodata.dataset_search s WHERE s.dataset_id = ANY(${uuids(ids)})`,
+    );
+    return rows.map((r) => ({
+      datasetId: r.dataset_id as string,
+      slug: r.slug as string,
+      visibility: r.visibility as Visibility,
+      version: Number(r.version),
+      metadata: fromJson<DatasetMetadata>(r.metadata),
+      license: (r.license as string | null) ?? null,
+      year: Number(r.year),
+      termIds: textArray(r.term_ids),
+      publishedAt: toDate(r.published_at),
+      versionPublishedAt: toDate(r.version_published_at),
+    }));
+  }
+
+  /** websearch_to_tsquery's reading of each text, as tsquery text; null for a text of stop words only. */
+  async tsqueries(values: readonly string[]): Promise<Array<string | null>> {
+    if (!values.length) return [];
+    const rows = await this.run(
+      'tsqueries',
+      sql`SELECT ord, websearch_to_tsquery(${CONFIG}, value)::text AS q FROM jsonb_array_elements_text(${json(values)}) WITH ORDINALITY AS x(value, ord) ORDER BY ord`,
+    );
+    return rows.map((r) => ((r.q as string) ? (r.q as string) : null));
+  }
+
+  /** Of these lower-case words, the ones some catalogue text has held. */
+  async knownWords(words: readonly string[]): Promise<Set<string>> {
+    if (!words.length) return new Set();
+    const rows = await this.run('knownWords', sql`SELECT word FROM neurodata.dataset_search_words WHERE word IN ${texts(words)}`);
+    return new Set(rows.map((r) => r.word as string));
+  }
+
+  /** The closest catalogue word to each misspelled word (pg_trgm similarity at least `minScore`). */
+  async nearestWords(words: readonly string[], minScore: number): Promise<Map<string, { word: string; score: number }>> {
+    if (!words.length) return new Map();
+    const rows = await this.run(
+      'nearestWords',
+      sql`SELECT i.input, n.word, n.score FROM jsonb_array_elements_text(${json(words)}) AS i(input)
+          CROSS JOIN LATERAL (
+            SELECT w.word, similarity(w.word, i.input) AS score FROM neurodata.dataset_search_words w
+            WHERE w.word % i.input ORDER BY similarity(w.word, i.input) DESC, w.word LIMIT 1
+          ) n WHERE n.score >= ${minScore}`,
+    );
+    return new Map(rows.map((r) => [r.input as string, { word: r.word as string, score: Number(r.score) }]));
+  }
+
+  /** One page of hits, ranked, with highlights, the total and (when asked) facet counts over every hit. */
+  async search(plan: SearchPlan): Promise<SearchResultPage> {
+    const where = conditions(plan);
+    const rank = plan.rankQuery ? sql`ts_rank(${WEIGHTS}, s.document, ${plan.rankQuery}::tsquery)` : sql`0`;
+    const termIds = [...new Set(plan.must.flatMap((c) => c.terms.flatMap((t) => t.matchIds)))];
+    const termScore = termIds.length ? sql`CASE WHEN s.term_ids && ${uuids(termIds)} THEN ${TERM_MATCH_SCORE}::float8 ELSE 0 END` : sql`0`;
+    const headline = (text: SQL, options: string) =>
+      plan.rankQuery ? sql`ts_headline(${CONFIG}, ${text}, ${plan.rankQuery}::tsquery, ${options})` : sql`NULL`;
+    const marks = `StartSel=${START}, StopSel=${STOP}`;
+    const rows = await this.run(
+      'search',
+      sql`WITH hits AS (
+            SELECT s.dataset_id, (${rank} + ${termScore})::float8 AS score, s.version_published_at, s.metadata->>'title' AS title
+            FROM neurodata.dataset_search s WHERE ${where}
+          ),
+          page AS (
+            SELECT dataset_id, score, count(*) OVER () AS total FROM hits
+            ORDER BY score DESC, version_published_at DESC, title, dataset_id LIMIT ${plan.limit} OFFSET ${plan.offset}
+          )
+          SELECT p.total, p.score, s.dataset_id, s.slug, s.visibility, s.version, s.metadata, s.row_counts, s.year, s.published_at,
+                 s.version_published_at, d.owner_id, d.maintainer_ids::text[] AS maintainer_ids,
+                 ${headline(sql`s.metadata->>'title'`, `HighlightAll=true, ${marks}`)} AS title_marked,
+                 ${headline(sql`s.metadata->>'description'`, `MaxFragments=2, MaxWords=30, MinWords=12, ShortWord=2, FragmentDelimiter=" … ", ${marks}`)} AS snippet_marked
+          FROM page p JOIN neurodata.dataset_search s ON s.dataset_id = p.dataset_id JOIN neurodata.datasets d ON d.id = p.dataset_id
+          ORDER BY p.score DESC, s.version_published_at DESC, s.metadata->>'title', s.dataset_id`,
+    );
+    const page = rows.map(toSearchRow);
+    let total = rows.length ? Number(rows[0].total) : -1;
+    let facets: Facets | null = null;
+    if (plan.facets) {
+      const f = await this.facets(where);
+      facets = f.facets;
+      total = f.total;
+    } else if (total < 0) {
+      const [r] = await this.run('searchCount', sql`SELECT count(*)::int AS n FROM neurodata.dataset_search s WHERE ${where}`);
+      total = Number(r.n);
+    }
+    return { rows: page, total, facets };
+  }
+
+  private async facets(where: SQL): Promise<{ total: number; facets: Facets }> {
+    const termFacet = (facet: string, key: string) =>
+      sql`(SELECT ${facet}::text AS facet, t->>'code' AS value, t->>'label' AS label, count(DISTINCT h.dataset_id) AS n
+           FROM hits h, jsonb_array_elements(h.metadata->${key}) t GROUP BY 2, 3 ORDER BY 4 DESC, 3 LIMIT ${TERM_FACET_VALUES})`;
+    const rows = await this.run(
+      'searchFacets',
+      sql`WITH hits AS (SELECT s.dataset_id, s.metadata, s.license, s.year, s.visibility FROM neurodata.dataset_search s WHERE ${where})
+          SELECT 'total' AS facet, NULL AS value, NULL AS label, count(*) AS n FROM hits
+          UNION ALL ${termFacet('species', 'species')}
+          UNION ALL ${termFacet('brain_region', 'brainRegions')}
+          UNION ALL ${termFacet('microscopy', 'microscopy')}
+          UNION ALL ${termFacet('neurotransmitter', 'neurotransmitters')}
+          UNION ALL (SELECT 'license', license, license, count(*) FROM hits WHERE license IS NOT NULL GROUP BY license ORDER BY 4 DESC, 2)
+          UNION ALL (SELECT 'year', year::text, year::text, count(*) FROM hits GROUP BY year ORDER BY year DESC)
+          UNION ALL (SELECT 'visibility', visibility, visibility, count(*) FROM hits GROUP BY visibility ORDER BY 4 DESC, 2)`,
+    );
+    const total = Number(rows.find((r) => r.facet === 'total')?.n ?? 0);
+    return {
+      total,
+      facets: {
+        species: toFacetValues(rows, 'species'),
+        brain_region: toFacetValues(rows, 'brain_region'),
+        microscopy: toFacetValues(rows, 'microscopy'),
+        neurotransmitter: toFacetValues(rows, 'neurotransmitter'),
+        license: toFacetValues(rows, 'license'),
+        year: toFacetValues(rows, 'year'),
+        visibility: toFacetValues(rows, 'visibility'),
+      },
+    };
+  }
+}
+
+/** A catalogue row as an external engine indexes it. */
+export interface SearchDocument {
+  datasetId: string;
+  slug: string;
+  visibility: Visibility;
+  version: number;
+  metadata: DatasetMetadata;
+  license: string | null;
+  year: number;
+  termIds: string[];
+  publishedAt: Date;
+  versionPublishedAt: Date;
+}
+
+function clauseCondition(c: PlanClause): SQL {
+  const parts: SQL[] = [];
+  if (c.tsquery) parts.push(sql`s.document @@ ${c.tsquery}::tsquery`);
+  const ids = [...new Set(c.terms.flatMap((t) => t.matchIds))];
+  if (ids.length) parts.push(sql`s.term_ids && ${uuids(ids)}`);
+  return parts.length ? sql`(${sql.join(parts, sql` OR `)})` : sql`true`;
+}
+
+function conditions(plan: SearchPlan): SQL {
+  const conds: SQL[] = [sql`true`];
+  for (const c of plan.must) conds.push(clauseCondition(c));
+  for (const c of plan.mustNot) if (c.tsquery || c.terms.length) conds.push(sql`NOT ${clauseCondition(c)}`);
+  for (const f of plan.termFilters) conds.push(sql`s.term_ids && ${uuids([...new Set(f.values.flatMap((v) => v.matchIds))])}`);
+  if (plan.licenses.length) conds.push(sql`s.license IN ${texts(plan.licenses)}`);
+  if (plan.years) conds.push(sql`s.year BETWEEN ${plan.years.from} AND ${plan.years.to}`);
+  if (plan.visibility) conds.push(sql`s.visibility = ${plan.visibility}`);
+  return sql.join(conds, sql` AND `);
+}
+
+function textArray(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  const s = String(v ?? '{}');
+  return s === '{}' ? [] : s.slice(1, -1).split(',');
+}
+
+function toSearchRow(r: Row): SearchRow {
+  return {
+    datasetId: r.dataset_id as string,
+    slug: r.slug as string,
+    visibility: r.visibility as Visibility,
+    ownerId: r.owner_id as string,
+    maintainerIds: textArray(r.maintainer_ids),
+    version: Number(r.version),
+    metadata: fromJson<DatasetMetadata>(r.metadata),
+    rowCounts: fromJson<RowCounts>(r.row_counts),
+    year: Number(r.year),
+    publishedAt: toDate(r.published_at),
+    versionPublishedAt: toDate(r.version_published_at),
+    score: Number(r.score),
+    titleMarked: (r.title_marked as string | null) ?? '',
+    snippetMarked: (r.snippet_marked as string | null) ?? '',
+  };
+}

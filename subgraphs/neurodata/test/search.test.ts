@@ -1,0 +1,233 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
+import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { createTinyDataset } from '../../../lib/testkit/datasets.js';
+import { expectError } from '../../../lib/testkit/expect.js';
+
+type Hit = Record<string, any>;
+const slugs = (body: { items: Hit[] }) => body.items.map((h) => h.slug);
+
+describe('dataset search: ranking, highlights, facets, ontology terms, typos, access', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let outsider: TestUser;
+  let regular: TestUser;
+  let admin: TestUser;
+  let restrictedId: string;
+  const search = (query: string, user?: TestUser) => call(t.url, 'GET', `/v1/search/fulltext?${query}`, { token: user?.accessToken });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    [owner, outsider, regular, admin] = await Promise.all([
+      createUser(t, { accountType: 'ACADEMIC' }),
+      createUser(t, { accountType: 'ACADEMIC' }),
+      createUser(t, { accountType: 'REGULAR' }),
+      createUser(t, { accountType: 'SUPERUSER' }),
+    ]);
+    const mouse = { species: ['Mus musculus'], microscopy: ['focussed ion beam scanning electron microscopy (FIB-SEM)'] };
+    await createTinyDataset(t, owner, { slug: 'thal_title', title: 'Thalamocortical projections of the mouse', description: 'Axons reaching layer 4 from the relay nuclei, reconstructed.', ...mouse, brain_regions: ['Thalamus'] });
+    await createTinyDataset(t, owner, {
+      slug: 'thal_keyword',
+      title: 'Barrel cortex wiring',
+      keywords: ['thalamocortical'],
+      description: 'Wiring of one barrel column in somatosensory cortex.',
+      ...mouse,
+      brain_regions: ['Primary somatosensory area, barrel field'],
+    });
+    await createTinyDataset(t, owner, {
+      slug: 'thal_description',
+      title: 'Layer 4 spiny stellate cells',
+      description: 'Spiny stellate cells of layer 4 receive thalamocortical input; this dataset holds their local wiring.',
+      ...mouse,
+      brain_regions: ['Isocortex'],
+    });
+    await createTinyDataset(t, owner, {
+      slug: 'ca1_pyramidal',
+      title: 'Pyramidal cell wiring of field CA1',
+      description: 'Synaptic wiring among pyramidal cells and interneurons of one slab of tissue.',
+      ...mouse,
+      brain_regions: ['Field CA1'],
+      related_publication: { citation: 'Example A (2019). A slab of CA1.', year: 2019 },
+    });
+    await createTinyDataset(t, owner, { slug: 'worm_ring', title: 'Nerve ring of the nematode', description: 'The nerve ring of an adult hermaphrodite, every synapse.' });
+    const restricted = await createTinyDataset(t, owner, {
+      slug: 'songbird_restricted',
+      title: 'Songbird nucleus HVC microcircuit',
+      visibility: 'restricted',
+      description: 'Restricted songbird data: premotor neurons and their synapses.',
+      species: ['Mus musculus'],
+      brain_regions: ['Isocortex'],
+      license: 'CC-BY-NC-4.0',
+    });
+    restrictedId = restricted.id;
+    await createTinyDataset(t, owner, { slug: 'songbird_draft', title: 'Songbird draft never published', description: 'This draft holds unpublishedword and must never be found.' }, { publish: false });
+  });
+  afterAll(async () => t?.close());
+
+  it('ranks title matches above keyword matches above description matches, and highlights the words', async () => {
+    const r = await search('q=thalamocortical');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(slugs(r.body)).toEqual(['thal_title', 'thal_keyword', 'thal_description']);
+    expect(r.body.total).toBe(3);
+    const [first, , third] = r.body.items;
+    expect(first.highlight.title).toBe('<mark>Thalamocortical</mark> projections of the mouse');
+    expect(third.highlight.snippet).toContain('<mark>thalamocortical</mark> input');
+    expect(first.score).toBeGreaterThan(r.body.items[1].score);
+    expect(first).toMatchObject({ version: 1, visibility: 'public', url: `${t.url}/v1/neurodata/datasets/${first.dataset_id}` });
+    expect(first.species.map((s: Hit) => s.code)).toEqual(['NCBITaxon:10090']);
+    expect(first.microscopy[0].label).toMatch(/FIB-SEM/);
+  });
+
+  it('finds a dataset annotated with a subregion when searching for the region, by word or by filter', async () => {
+    const byWord = await search('q=hippocampus');
+    expect(slugs(byWord.body)).toEqual(['ca1_pyramidal']);
+    expect(byWord.body.interpreted[0]).toMatchObject({ text: 'hippocampus', code: 'MBA:1080', vocabulary: 'brain_region' });
+    expect(byWord.body.interpreted[0].matched_terms).toBeGreaterThan(10);
+    expect(byWord.body.items[0].matched_terms[0]).toMatchObject({ matched: 'hippocampus', term_code: 'MBA:1080', annotation: { code: 'MBA:382', label: 'Field CA1' } });
+
+    const byFilter = await search(`brain_region=${encodeURIComponent('Hippocampal formation')}`);
+    expect(slugs(byFilter.body)).toEqual(['ca1_pyramidal']);
+    const byCode = await search('brain_region=MBA:1080');
+    expect(slugs(byCode.body)).toEqual(['ca1_pyramidal']);
+    // Isocortex holds the barrel field and is annotated directly on two datasets (one restricted).
+    const cortex = await search('q=neocortex');
+    expect(slugs(cortex.body).sort()).toEqual(['songbird_restricted', 'thal_description', 'thal_keyword']);
+  });
+
+  it('matches species by code, label, synonym or everyday name', async () => {
+    for (const value of ['worm', 'C. elegans', 'NCBITaxon:6239', 'caenorhabditis elegans']) {
+      const r = await search(`species=${encodeURIComponent(value)}`);
+      expect(slugs(r.body), value).toEqual(['worm_ring']);
+    }
+    expect(slugs((await search('q=worm')).body)).toEqual(['worm_ring']);
+    expect(slugs((await search(`q=${encodeURIComponent('C. elegans nerve ring')}`)).body)).toEqual(['worm_ring']);
+    expect((await search('species=mouse')).body.total).toBe(5);
+  });
+
+  it('still finds a dataset when a word is misspelled, and says how it read the query', async () => {
+    const r = await search('q=thalamocortikal');
+    expect(r.body.corrected_query).toBe('thalamocortical');
+    expect(slugs(r.body)).toEqual(['thal_title', 'thal_keyword', 'thal_description']);
+    const region = await search('q=hipocampus');
+    expect(region.body.corrected_query).toBe('hippocampus');
+    expect(slugs(region.body)).toEqual(['ca1_pyramidal']);
+    const exact = await search('q=thalamocortical');
+    expect(exact.body.corrected_query).toBeNull();
+  });
+
+  it('takes quoted phrases, or, and -exclusions', async () => {
+    expect(slugs((await search(`q=${encodeURIComponent('"spiny stellate"')}`)).body)).toEqual(['thal_description']);
+    expect(slugs((await search(`q=${encodeURIComponent('"stellate spiny"')}`)).body)).toEqual([]);
+    expect(slugs((await search(`q=${encodeURIComponent('thalamocortical -barrel')}`)).body)).toEqual(['thal_title', 'thal_description']);
+    expect(slugs((await search(`q=${encodeURIComponent('songbird or nematode')}`)).body).sort()).toEqual(['songbird_restricted', 'worm_ring']);
+  });
+
+  it('counts facets over every hit, not only the page', async () => {
+    const r = await search('limit=1');
+    expect(r.body.total).toBe(6);
+    expect(r.body.items).toHaveLength(1);
+    const f = r.body.facets;
+    expect(f.species).toEqual([
+      { value: 'NCBITaxon:10090', label: 'Mus musculus', count: 5 },
+      { value: 'NCBITaxon:6239', label: 'Caenorhabditis elegans', count: 1 },
+    ]);
+    expect(f.visibility).toEqual([
+      { value: 'public', label: 'public', count: 5 },
+      { value: 'restricted', label: 'restricted', count: 1 },
+    ]);
+    expect(f.license).toContainEqual({ value: 'CC-BY-NC-4.0', label: 'CC-BY-NC-4.0', count: 1 });
+    expect(f.year).toContainEqual({ value: '2019', label: '2019', count: 1 });
+    expect(f.brain_region.find((v: Hit) => v.value === 'MBA:315')).toMatchObject({ label: 'Isocortex', count: 2 });
+    const noFacets = await search('limit=1&facets=false');
+    expect(noFacets.body.facets).toBeNull();
+    expect(noFacets.body.total).toBe(6);
+    const paged = await search('limit=2&offset=4');
+    expect(paged.body).toMatchObject({ total: 6, limit: 2, offset: 4 });
+    expect(paged.body.items).toHaveLength(2);
+  });
+
+  it('filters by year, licence and visibility', async () => {
+    expect(slugs((await search('year=2019')).body)).toEqual(['ca1_pyramidal']);
+    expect(slugs((await search('year=2018-2019')).body)).toEqual(['ca1_pyramidal']);
+    expect(slugs((await search('license=cc-by-nc-4.0')).body)).toEqual(['songbird_restricted']);
+    expect(slugs((await search('visibility=restricted')).body)).toEqual(['songbird_restricted']);
+  });
+
+  it("shows a restricted dataset's public metadata to everyone and its counts only to those who may read its data", async () => {
+    for (const user of [undefined, regular, outsider]) {
+      const r = await search('q=songbird', user);
+      expect(r.status).toBe(200);
+      expect(slugs(r.body)).toEqual(['songbird_restricted']);
+      const hit = r.body.items[0];
+      expect(hit).toMatchObject({ visibility: 'restricted', title: 'Songbird nucleus HVC microcircuit', counts: null });
+      expect(JSON.stringify(hit)).not.toMatch(/neurons\.csv|A1|B1|sha256/);
+    }
+    for (const user of [owner, admin]) {
+      const hit = (await search('q=songbird', user)).body.items[0];
+      expect(hit.counts).toMatchObject({ neurons: 3, connections: 3 });
+    }
+    const publicHit = (await search('q=nematode')).body.items[0];
+    expect(publicHit.counts).toMatchObject({ neurons: 3, chemical_connections: 2, electrical_connections: 1 });
+    // An approved requester reads the data, so sees the counts.
+    await call(t.url, 'POST', `/v1/neurodata/datasets/${restrictedId}/access/request`, { token: outsider.accessToken, body: {} });
+    const requests = await call(t.url, 'GET', `/v1/neurodata/datasets/${restrictedId}/access`, { token: owner.accessToken });
+    const requestId = requests.body.requests[0].id;
+    expect((await call(t.url, 'POST', `/v1/neurodata/datasets/${restrictedId}/access/requests/${requestId}/approve`, { token: owner.accessToken, body: {} })).status).toBe(200);
+    expect((await search('q=songbird', outsider)).body.items[0].counts).toMatchObject({ neurons: 3 });
+  });
+
+  it('never shows a draft that was not published', async () => {
+    for (const user of [undefined, owner, admin]) expect((await search('q=unpublishedword', user)).body.total).toBe(0);
+  });
+
+  it('follows dataset writes at once: visibility, a new version, deletion', async () => {
+    const d = await createTinyDataset(t, owner, { slug: 'moving_target', title: 'Quokka retina wiring', description: 'A dataset that changes while we search it.' });
+    expect(slugs((await search('q=quokka')).body)).toEqual(['moving_target']);
+    await call(t.url, 'PATCH', `/v1/neurodata/datasets/${d.id}`, { token: owner.accessToken, body: { visibility: 'restricted', title: 'Wombat retina wiring' } });
+    const afterEdit = (await search('q=quokka')).body.items[0];
+    // Visibility changes at once; the title waits for the next publication.
+    expect(afterEdit).toMatchObject({ visibility: 'restricted', title: 'Quokka retina wiring', version: 1 });
+    expect((await search('q=wombat')).body.total).toBe(0);
+    expect((await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/publish`, { token: owner.accessToken })).status).toBe(201);
+    expect((await search('q=wombat')).body.items[0]).toMatchObject({ slug: 'moving_target', version: 2 });
+    expect((await search('q=quokka')).body.total).toBe(0);
+    expect((await call(t.url, 'DELETE', `/v1/neurodata/datasets/${d.id}`, { token: owner.accessToken })).status).toBe(200);
+    expect((await search('q=wombat')).body.total).toBe(0);
+  });
+
+  it('reads a deprecated term as its replacement, and finds datasets annotated before the deprecation', async () => {
+    const as = (method: string, url: string, body?: unknown) => call(t.url, method, url, { token: admin.accessToken, body });
+    const ring = (await as('GET', '/v1/ontology/terms?vocabulary=brain_region&q=WBbt:0006749')).body.items[0];
+    const old = await as('POST', '/v1/ontology/terms', { vocabulary: 'brain_region', code: 'TEST:0001', label: 'old ring neuropil', parent_id: ring.id });
+    const successor = await as('POST', '/v1/ontology/terms', { vocabulary: 'brain_region', code: 'TEST:0002', label: 'new ring neuropil', parent_id: ring.id });
+    expect([old.status, successor.status]).toEqual([201, 201]);
+    await createTinyDataset(t, owner, { slug: 'old_annotation', title: 'Annotated with a term deprecated later', brain_regions: ['TEST:0001'] });
+    expect((await as('DELETE', `/v1/ontology/terms/${old.body.id}?replaced_by=${successor.body.id}`)).status).toBe(200);
+    const byNew = await search('brain_region=TEST:0002');
+    expect(slugs(byNew.body)).toEqual(['old_annotation']);
+    const byOld = await search('brain_region=TEST:0001');
+    expect(byOld.body.interpreted[0]).toMatchObject({ text: 'TEST:0001', code: 'TEST:0002' });
+    expect(slugs(byOld.body)).toEqual(['old_annotation']);
+  });
+
+  it('answers the older route the same way', async () => {
+    const a = await search('q=thalamocortical&limit=2');
+    const b = await call(t.url, 'GET', '/v1/search?q=thalamocortical&limit=2');
+    expect(b.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+  });
+
+  it('refuses bad input with a clear 400', async () => {
+    expectError(await search('limit=0'), 400, /limit: 1\.\.100/);
+    expectError(await search('limit=101'), 400, /limit: 1\.\.100/);
+    expectError(await search('offset=-1'), 400, /offset/);
+    expectError(await search(`q=${'a'.repeat(10_000)}`), 400, /q: at most 500 characters \(got 10000\)/);
+    expectError(await search('q=mouse%00'), 400, /q: contains a NUL/);
+    expectError(await search('species=wrom'), 400, /species: "wrom" is not a term of vocabulary species; closest terms: .*"worm"|species: "wrom" is not a term/);
+    expectError(await search('brain_region=hipocampus'), 400, /brain_region: "hipocampus" is not a term of vocabulary brain_region; closest terms: .*hippocampus|Hippocampal/i);
+    expectError(await search('license=not-a-licence'), 400, /license: "not-a-licence" is not an SPDX/);
+    expectError(await search('visibility=secret'), 400, /visibility: public or restricted/);
+    expectError(await search('year=last'), 400, /year: a year \(2019\) or a range/);
+    expectError(await search('year=2020-2010'), 400, /runs backwards/);
+  });
+});
