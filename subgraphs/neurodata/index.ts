@@ -31,7 +31,7 @@ import { seedShippedDatasets, type SeedReport } from './seed.js';
 import { DatasetSearchStore } from './store/search.store.js';
 import { DatasetSearchService } from './search/search.service.js';
 import { SearchResolver } from './search/search.resolver.js';
-import { openSearchEngine } from './search/search-engine.js';
+import { openSearchEngine, REINDEX_BATCH } from './search/search-engine.js';
 import type { RowCounts } from './dataset.model.js';
 
 export const SUBGRAPH_NAME = 'neurodata';
@@ -148,10 +148,28 @@ export async function onStart(deps: SubgraphDeps): Promise<void> {
     retryMigrations(deps);
     return;
   }
+  await catchUpSearch(deps);
   if (!deps.config.seedDatasets) return;
   const report = await seedShippedDatasets(deps, await services(deps), { onlyMissing: true });
   const created = report.filter((r) => r.action === 'published');
   if (created.length) deps.log.info({ datasets: created.map((r) => ({ slug: r.slug, ms: r.ms })) }, 'shipped datasets published');
+}
+
+/** Rows for published datasets the catalogue lacks or shows stale (a database older than search, or restored from a backup). */
+async function catchUpSearch(deps: SubgraphDeps): Promise<void> {
+  const s = await services(deps);
+  let written = 0;
+  for (let n = -1; n !== 0; written += n) n = await s.searchStore.syncStale(REINDEX_BATCH);
+  if (written) deps.log.info({ datasets: written }, 'search catalogue caught up');
+}
+
+/**
+ * Rebuilds the search index from the datasets (npm run search:reindex): the PostgreSQL catalogue rows and, when
+ * Typesense is configured, its collection. Reports progress after each batch.
+ */
+export async function reindexSearch(deps: Pick<SubgraphDeps, 'stores' | 'config' | 'clock' | 'log'>, onProgress?: (done: number, total: number) => void) {
+  const s = await services(deps);
+  return { engine: s.searchEngine.name, ...(await s.searchEngine.reindex(onProgress)) };
 }
 
 function retryMigrations(deps: SubgraphDeps): void {

@@ -309,7 +309,8 @@ export class DatasetSearchService {
       return {
         row,
         titleHtml: markedToHtml(row.titleMarked || row.metadata.title),
-        snippetHtml: markedToHtml(row.snippetMarked || (description.length > 240 ? `${description.slice(0, 240).replace(/\s+\S*$/, '')} …` : description)),
+        // Line breaks and runs of spaces say nothing in a one-line snippet.
+        snippetHtml: markedToHtml((row.snippetMarked || (description.length > 240 ? `${description.slice(0, 240).replace(/\s+\S*$/, '')} …` : description)).replace(/\s+/g, ' ').trim()),
         counts: access.canReadData ? row.rowCounts : null,
         matchedTerms,
       };

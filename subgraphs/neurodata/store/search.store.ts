@@ -228,6 +228,22 @@ export class DatasetSearchStore {
     return { rows: page, total, facets };
   }
 
+  /**
+   * The catalogue rows of these datasets with the owner and maintainers (for the access decision), in the order
+   * given: what an external engine's hits are completed with. Score and highlights are the engine's to fill in.
+   */
+  async rowsByIds(ids: readonly string[]): Promise<SearchRow[]> {
+    if (!ids.length) return [];
+    const rows = await this.run(
+      'rowsByIds',
+      sql`SELECT 0 AS score, s.dataset_id, s.slug, s.visibility, s.version, s.metadata, s.row_counts, s.year, s.published_at,
+                 s.version_published_at, d.owner_id, d.maintainer_ids::text[] AS maintainer_ids, NULL AS title_marked, NULL AS snippet_marked
+          FROM neurodata.dataset_search s JOIN neurodata.datasets d ON d.id = s.dataset_id WHERE s.dataset_id = ANY(${uuids(ids)})`,
+    );
+    const byId = new Map(rows.map((r) => [r.dataset_id as string, toSearchRow(r)]));
+    return ids.map((id) => byId.get(id)).filter((r): r is SearchRow => r !== undefined);
+  }
+
   private async facets(where: SQL): Promise<{ total: number; facets: Facets }> {
     const termFacet = (facet: string, key: string) =>
       sql`(SELECT ${facet}::text AS facet, t->>'code' AS value, t->>'label' AS label, count(DISTINCT h.dataset_id) AS n

@@ -102,6 +102,8 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
     expect(slugs((await search('q=worm')).body)).toEqual(['worm_ring']);
     expect(slugs((await search(`q=${encodeURIComponent('C. elegans nerve ring')}`)).body)).toEqual(['worm_ring']);
     expect((await search('species=mouse')).body.total).toBe(5);
+    // A filter given several times matches any of its values.
+    expect((await search('species=worm&species=mouse')).body.total).toBe(6);
   });
 
   it('still finds a dataset when a word is misspelled, and says how it read the query', async () => {
@@ -229,5 +231,60 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
     expectError(await search('visibility=secret'), 400, /visibility: public or restricted/);
     expectError(await search('year=last'), 400, /year: a year \(2019\) or a range/);
     expectError(await search('year=2020-2010'), 400, /runs backwards/);
+  });
+});
+
+describe('dataset search over the shipped connectomes and morphologies', () => {
+  let t: TestApp;
+  const search = async (query: string) => {
+    const r = await call(t.url, 'GET', `/v1/search/fulltext?${query}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp({ SEED_DATASETS: 'true' });
+  });
+  afterAll(async () => t?.close());
+
+  it('lists the whole catalogue with facets when the query is empty', async () => {
+    const all = await search('limit=100');
+    expect(all.total).toBe(12);
+    expect(all.facets.species[0]).toEqual({ value: 'NCBITaxon:6239', label: 'Caenorhabditis elegans', count: 11 });
+    // Years are the papers': Varshney 2011, Cook 2019 (two), Witvliet 2021 (eight), NeuroMorpho.Org 2024.
+    expect(all.facets.year).toEqual([
+      { value: '2024', label: '2024', count: 1 },
+      { value: '2021', label: '2021', count: 8 },
+      { value: '2019', label: '2019', count: 2 },
+      { value: '2011', label: '2011', count: 1 },
+    ]);
+    expect(all.items.every((h: Hit) => h.counts !== null && h.visibility === 'public')).toBe(true);
+  });
+
+  it('finds the connectomes by word, author, year and species, best match first', async () => {
+    const male = await search('q=male');
+    expect(slugs(male)).toEqual(['celegans_cook_2019_male']);
+    expect(male.items[0].highlight.title).toContain('adult <mark>male</mark>');
+    expect(male.items[0].counts.neurons).toBeGreaterThan(500);
+    const series = await search('q=witvliet&limit=20');
+    expect(series.total).toBe(8);
+    expect(slugs(series).every((s: string) => s.startsWith('celegans_witvliet_2020_'))).toBe(true);
+    expect(slugs(await search('year=2019')).sort()).toEqual(['celegans_cook_2019_hermaphrodite', 'celegans_cook_2019_male']);
+    expect((await search('species=worm&q=connectome')).total).toBe(11);
+    expect((await search(`q=${encodeURIComponent('connectome -witvliet')}`)).total).toBe(3);
+  });
+
+  it('matches regions through the hierarchy: the worm nervous system holds every annotated worm region', async () => {
+    const r = await search(`brain_region=${encodeURIComponent('WBbt:0005735')}&limit=50`);
+    expect(r.total).toBe(11);
+    const cerebellum = await search('q=cerebellum');
+    expect(slugs(cerebellum)).toEqual(['neuron_morphologies']);
+    expect(cerebellum.interpreted[0]).toMatchObject({ code: 'MBA:512', label: 'Cerebellum' });
+  });
+
+  it('corrects a misspelled word', async () => {
+    const r = await search('q=conectome&limit=1');
+    expect(r.corrected_query).toBe('connectome');
+    expect(r.total).toBe(11);
   });
 });
