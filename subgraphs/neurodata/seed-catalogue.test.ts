@@ -102,6 +102,7 @@ describe('seedDatasetInput', () => {
         'Daniel Witvliet, Ben Mulcahy, James K. Mitchell et al. (2021). Connectomes across development reveal principles of brain maturation. ' +
         'Nature 596: 257-261 (preprint bioRxiv 2020). doi:10.1038/s41586-021-03778-8',
       url: 'https://doi.org/10.1038/s41586-021-03778-8',
+      year: 2021,
     });
   });
 
