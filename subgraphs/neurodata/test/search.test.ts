@@ -3,6 +3,8 @@ import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { createTinyDataset } from '../../../lib/testkit/datasets.js';
 import { expectError } from '../../../lib/testkit/expect.js';
+import { sql } from 'drizzle-orm';
+import { reindexSearch } from '../index.js';
 
 type Hit = Record<string, any>;
 const slugs = (body: { items: Hit[] }) => body.items.map((h) => h.slug);
@@ -212,6 +214,17 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
     expect(slugs(byOld.body)).toEqual(['old_annotation']);
   });
 
+  it('rebuilds a lost catalogue: stale rows at start-up, everything with the re-index, reporting progress', async () => {
+    const before = (await search('limit=100&facets=false')).body;
+    await t.app.deps.stores.relational.db.execute(sql`DELETE FROM neurodata.dataset_search`);
+    expect((await search('limit=100')).body.total).toBe(0);
+    const progress: Array<[number, number]> = [];
+    const r = await reindexSearch(t.app.deps, (done, total) => progress.push([done, total]));
+    expect(r).toMatchObject({ engine: 'postgres', indexed: before.total, removed: 0 });
+    expect(progress.at(-1)).toEqual([before.total, before.total]);
+    expect((await search('limit=100&facets=false')).body).toEqual(before);
+  });
+
   it('answers the older route the same way', async () => {
     const a = await search('q=thalamocortical&limit=2');
     const b = await call(t.url, 'GET', '/v1/search?q=thalamocortical&limit=2');
@@ -231,6 +244,8 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
     expectError(await search('visibility=secret'), 400, /visibility: public or restricted/);
     expectError(await search('year=last'), 400, /year: a year \(2019\) or a range/);
     expectError(await search('year=2020-2010'), 400, /runs backwards/);
+    const badYear = await call(t.url, 'POST', '/v1/neurodata/datasets', { token: owner.accessToken, body: { title: 'Bad year', related_publication: { citation: 'X (99)', year: 99 } } });
+    expectError(badYear, 400, /related_publication.year: a year from 1600 to 2200 \(got 99\)/);
   });
 });
 
