@@ -52,6 +52,7 @@ export const FIELD_EXAMPLES: Record<string, unknown> = {
   neurotransmitters: ['acetylcholine'],
   keywords: ['connectome', 'electron microscopy'],
   license: 'CC-BY-4.0',
+  brain_region: ['Hippocampal region'],
   visibility: 'public',
   maintainer_ids: [],
   derived_from: 'celegans_varshney_2011',

@@ -82,6 +82,11 @@ function bodySchema(route: GraphqlRoute, variables: RouteVariable[], schemas: Gr
   };
 }
 
+/** A field's example as a parameter of this schema: a repeatable query parameter (an array) takes it as a list. */
+function parameterExample(example: unknown, schema: Json): unknown {
+  return (schema as { type?: unknown }).type === 'array' && !Array.isArray(example) ? [example] : example;
+}
+
 /** The request half of an OpenAPI operation for a GraphQL route: parameters and body. */
 export function requestParts(route: GraphqlRoute, document: DocumentNode, schemas: GraphqlJsonSchemas): Json {
   const variables = routeVariables(route, document, schemas);
@@ -93,7 +98,7 @@ export function requestParts(route: GraphqlRoute, document: DocumentNode, schema
       required: v.place === 'path' ? true : v.required,
       ...(v.description ? { description: v.description } : {}),
       schema: parameterSchema(v.schema),
-      ...(FIELD_EXAMPLES[v.restName] != null ? { example: FIELD_EXAMPLES[v.restName] } : {}),
+      ...(FIELD_EXAMPLES[v.restName] != null ? { example: parameterExample(FIELD_EXAMPLES[v.restName], parameterSchema(v.schema)) } : {}),
     }));
   const out: Json = { parameters };
   const body = bodySchema(route, variables, schemas, document);
