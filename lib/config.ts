@@ -467,6 +467,13 @@ export function testClickhouseCluster(): { url?: string; cluster: string } {
   return { url: process.env.TEST_CLICKHOUSE_CLUSTER_URL || undefined, cluster: process.env.TEST_CLICKHOUSE_CLUSTER || 'neurodata_test' };
 }
 
+/** The Typesense node the search contract tests run against (TEST_TYPESENSE_URL, else TYPESENSE_URL); null skips them. */
+export function testTypesense(): { url: string; apiKey: string } | null {
+  const url = process.env.TEST_TYPESENSE_URL || process.env.TYPESENSE_URL;
+  if (!url) return null;
+  return { url, apiKey: process.env.TEST_TYPESENSE_API_KEY || process.env.TYPESENSE_API_KEY || 'xyz' };
+}
+
 /**
  * Sizes and servers of the neurodata benchmark (npm run bench -- neurodata): BENCH_NEURODATA_NEURONS and
  * BENCH_NEURODATA_CONNECTIONS (FlyWire scale by default), BENCH_CLICKHOUSE_URL and BENCH_CLICKHOUSE_TCP_PORT for a
