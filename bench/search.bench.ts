@@ -168,40 +168,37 @@ function pageSql(where: string, text: string | null): string {
   const q = text === null ? null : `websearch_to_tsquery(${CFG}, ${literal(text)})`;
   const headline = (column: string, options: string) => (q ? `ts_headline(${CFG}, ${column}, ${q}, E'${options}, ${MARKS}')` : 'NULL');
   return `WITH hits AS (
-  SELECT s.dataset_id, ${q ? `ts_rank(${WEIGHTS}, s.document, ${q})` : '0'}::float8 AS score, s.version_published_at, s.metadata->>'title' AS title
+  SELECT s.dataset_id, ${q ? `ts_rank(${WEIGHTS}, s.document, ${q})` : '0'}::float8 AS score, s.version_published_at, s.title
   FROM neurodata.dataset_search s WHERE ${where}
 ), page AS (
   SELECT dataset_id, score, count(*) OVER () AS total FROM hits ORDER BY score DESC, version_published_at DESC, title, dataset_id LIMIT 20
 )
 SELECT p.total, p.score, s.dataset_id, s.slug, s.visibility, s.version, s.metadata, s.row_counts, s.year, s.published_at, s.version_published_at,
        d.owner_id, d.maintainer_ids::text[] AS maintainer_ids,
-       ${headline(`s.metadata->>'title'`, 'HighlightAll=true')} AS title_marked,
+       ${headline(`s.title`, 'HighlightAll=true')} AS title_marked,
        ${headline(`s.metadata->>'description'`, 'MaxFragments=2, MaxWords=30, MinWords=12, ShortWord=2, FragmentDelimiter=" … "')} AS snippet_marked
 FROM page p JOIN neurodata.dataset_search s ON s.dataset_id = p.dataset_id JOIN neurodata.datasets d ON d.id = p.dataset_id
-ORDER BY p.score DESC, s.version_published_at DESC, s.metadata->>'title', s.dataset_id`;
+ORDER BY p.score DESC, s.version_published_at DESC, s.title, s.dataset_id`;
 }
 
 /** The first page and the facet counts over every hit, in one statement: the hits are read once. */
 function pageAndFacetsSql(where: string): string {
-  const termFacet = (facet: string, key: string) =>
-    `(SELECT '${facet}' AS facet, t->>'code' AS value, t->>'label' AS label, count(DISTINCT h.dataset_id) AS n
-     FROM hits h, jsonb_array_elements(h.metadata->'${key}') t GROUP BY 2, 3 ORDER BY 4 DESC, 3 LIMIT 50)`;
   return `WITH hits AS (
-  SELECT s.dataset_id, s.metadata, s.license, s.year, s.visibility, s.version_published_at FROM neurodata.dataset_search s WHERE ${where}
+  SELECT s.dataset_id, s.title, s.facet_terms, s.license, s.year, s.visibility, s.version_published_at FROM neurodata.dataset_search s WHERE ${where}
 ), page AS (
-  SELECT dataset_id, version_published_at, metadata->>'title' AS title FROM hits ORDER BY version_published_at DESC, title, dataset_id LIMIT 20
+  SELECT dataset_id, version_published_at, title FROM hits ORDER BY version_published_at DESC, title, dataset_id LIMIT 20
 ), facets AS (
   SELECT 'total' AS facet, NULL AS value, NULL AS label, count(*) AS n FROM hits
-  UNION ALL ${termFacet('species', 'species')}
-  UNION ALL ${termFacet('brain_region', 'brainRegions')}
-  UNION ALL ${termFacet('microscopy', 'microscopy')}
-  UNION ALL ${termFacet('neurotransmitter', 'neurotransmitters')}
+  UNION ALL (SELECT facet, value, label, n FROM (
+    SELECT t->>'f' AS facet, t->>'c' AS value, t->>'l' AS label, count(*) AS n,
+           row_number() OVER (PARTITION BY t->>'f' ORDER BY count(*) DESC, t->>'l', t->>'c') AS rank
+    FROM hits, jsonb_array_elements(hits.facet_terms) t GROUP BY 1, 2, 3) ranked WHERE rank <= 50)
   UNION ALL (SELECT 'license', license, license, count(*) FROM hits WHERE license IS NOT NULL GROUP BY license ORDER BY 4 DESC, 2)
   UNION ALL (SELECT 'year', year::text, year::text, count(*) FROM hits GROUP BY year ORDER BY year DESC)
   UNION ALL (SELECT 'visibility', visibility, visibility, count(*) FROM hits GROUP BY visibility ORDER BY 4 DESC, 2)
 )
-SELECT (SELECT json_agg(r ORDER BY r.version_published_at DESC, r.metadata->>'title', r.dataset_id) FROM (
-          SELECT s.dataset_id, s.slug, s.visibility, s.version, s.metadata, s.row_counts, s.year, s.published_at, s.version_published_at,
+SELECT (SELECT json_agg(r ORDER BY r.version_published_at DESC, r.title, r.dataset_id) FROM (
+          SELECT s.dataset_id, s.slug, s.title, s.visibility, s.version, s.metadata, s.row_counts, s.year, s.published_at, s.version_published_at,
                  d.owner_id, d.maintainer_ids
           FROM page p JOIN neurodata.dataset_search s ON s.dataset_id = p.dataset_id JOIN neurodata.datasets d ON d.id = p.dataset_id) r) AS page,
        (SELECT json_agg(f) FROM facets f) AS facets`;

@@ -160,7 +160,9 @@ async function catchUpSearch(deps: SubgraphDeps): Promise<void> {
   const s = await services(deps);
   let written = 0;
   for (let n = -1; n !== 0; written += n) n = await s.searchStore.syncStale(REINDEX_BATCH);
-  if (written) deps.log.info({ datasets: written }, 'search catalogue caught up');
+  if (!written) return;
+  await s.searchStore.analyze();
+  deps.log.info({ datasets: written }, 'search catalogue caught up');
 }
 
 /**

@@ -30,5 +30,6 @@ export async function reindexCatalogue(store: DatasetSearchStore, onProgress?: (
     onProgress?.(indexed, total);
   }
   const removed = await store.pruneUnpublished();
+  await store.analyze();
   return { indexed, removed, ids };
 }

@@ -17,6 +17,8 @@ export const datasetSearch = neurodata.table(
       .primaryKey()
       .references(() => datasets.id, { onDelete: 'cascade' }),
     slug: text().notNull(),
+    /** The title, inline for sorting (the metadata document is stored compressed, out of line). */
+    title: text().notNull(),
     /** public | restricted (restricted rows show their metadata; counts only to those who may read the data) */
     visibility: text().notNull(),
     version: integer().notNull(),
@@ -27,6 +29,8 @@ export const datasetSearch = neurodata.table(
     year: integer().notNull(),
     /** Every term the metadata names (species, regions, techniques, neurotransmitters); filters expand to descendants. */
     termIds: uuid().array().notNull(),
+    /** The annotations as facets count them, [{f: facet, c: code, l: label}]: small enough to stay inline. */
+    facetTerms: jsonb().$type<Array<{ f: string; c: string; l: string }>>().notNull(),
     /** First publication here, and publication of the version shown. */
     publishedAt: timestamp({ withTimezone: true }).notNull(),
     versionPublishedAt: timestamp({ withTimezone: true }).notNull(),
@@ -34,8 +38,9 @@ export const datasetSearch = neurodata.table(
     document: tsvector().notNull(),
   },
   (t) => [
-    index('dataset_search_document_idx').using('gin', t.document),
-    index('dataset_search_term_ids_idx').using('gin', t.termIds),
+    // No pending list: PGlite runs no autovacuum to merge one, and every search would read it in full.
+    index('dataset_search_document_idx').using('gin', t.document).with({ fastupdate: false }),
+    index('dataset_search_term_ids_idx').using('gin', t.termIds).with({ fastupdate: false }),
     index('dataset_search_year_idx').on(t.year),
     index('dataset_search_license_idx').on(t.license),
   ],
@@ -48,7 +53,7 @@ export const datasetSearch = neurodata.table(
 export const datasetSearchWords = neurodata.table(
   'dataset_search_words',
   { word: text().primaryKey() },
-  (t) => [index('dataset_search_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops'))],
+  (t) => [index('dataset_search_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops')).with({ fastupdate: false })],
 );
 
 export const SEARCH_CONFIG = sql.raw(`'neurodata.english_unaccent'::regconfig`);
