@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
+import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { createTinyDataset } from '../../../lib/testkit/datasets.js';
 import { expectError } from '../../../lib/testkit/expect.js';
@@ -223,6 +223,21 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
     expect(r).toMatchObject({ engine: 'postgres', indexed: before.total, removed: 0 });
     expect(progress.at(-1)).toEqual([before.total, before.total]);
     expect((await search('limit=100&facets=false')).body).toEqual(before);
+  });
+
+  it('answers GraphQL with the same search, terms resolved by the ontology subgraph', async () => {
+    const r = await gql(
+      t.url,
+      `query ($q: String, $regions: [String!]) { searchDatasets(q: $q, brain_region: $regions, facets: false) {
+        total items { slug highlight { title } brain_regions { code term { label parent_id } } counts { neurons } } facets { year { value } } } }`,
+      { q: 'pyramidal', regions: ['HIP'] },
+    );
+    expect(r.status).toBe(200);
+    const found = r.body.data.searchDatasets;
+    expect(found).toMatchObject({ total: 1, facets: null });
+    expect(found.items[0]).toMatchObject({ slug: 'ca1_pyramidal', highlight: { title: '<mark>Pyramidal</mark> cell wiring of field CA1' }, counts: { neurons: 3 } });
+    expect(found.items[0].brain_regions[0]).toMatchObject({ code: 'MBA:382', term: { label: 'Field CA1' } });
+    expect(found.items[0].brain_regions[0].term.parent_id).toBeTruthy();
   });
 
   it('answers the older route the same way', async () => {
