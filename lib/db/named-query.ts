@@ -22,5 +22,11 @@ export async function namedQuery<T>(db: Db, name: string, q: SQL, conflictMessag
 /** Timestamps arrive as text from both drivers (Drizzle turns their date parsing off). */
 export const toDate = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
 export const toDateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : toDate(v));
+/** uuid[] and text[] come back as a JS array from node-postgres and as '{a,b}' text where the type parser is off. */
+export function fromTextArray(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  const s = String(v ?? '{}');
+  return s === '{}' ? [] : s.slice(1, -1).split(',');
+}
 /** jsonb arrives parsed from both drivers; text only if a driver ever stops parsing it. */
 export const fromJson = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
-import { namedQuery, toDate, toDateOrNull, fromJson } from '../../../lib/db/named-query.js';
+import { namedQuery, toDate, toDateOrNull, fromJson, fromTextArray } from '../../../lib/db/named-query.js';
 import type { AssetKind, AssetRecord, DatasetMetadata, DatasetRecord, DatasetStatus, RowCounts, VersionRecord, Visibility } from '../dataset.model.js';
 import { datasetAssets, datasets, datasetVersions, provenanceEvents } from './tables.js';
 import { DatasetSearchStore } from './search.store.js';
@@ -17,12 +17,6 @@ export interface StoredDataset extends DatasetRecord {
   draftVersion: number | null;
 }
 
-/** uuid[] comes back as a JS array from node-postgres and as '{a,b}' text where the type parser is off. */
-function uuidArray(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(String);
-  const s = String(v ?? '{}');
-  return s === '{}' ? [] : s.slice(1, -1).split(',');
-}
 
 function toDataset(r: Row): StoredDataset {
   const metadata = fromJson<DatasetMetadata>(r.metadata);
@@ -32,7 +26,7 @@ function toDataset(r: Row): StoredDataset {
     slug: r.slug as string,
     title: r.title as string,
     ownerId: r.owner_id as string,
-    maintainerIds: uuidArray(r.maintainer_ids),
+    maintainerIds: fromTextArray(r.maintainer_ids),
     visibility: r.visibility as Visibility,
     status: r.status as DatasetStatus,
     latestVersion: (r.latest_version as number | null) ?? null,

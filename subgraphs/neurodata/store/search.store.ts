@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
-import { fromJson, namedQuery, toDate } from '../../../lib/db/named-query.js';
+import { fromJson, fromTextArray, namedQuery, toDate } from '../../../lib/db/named-query.js';
 import type { DatasetMetadata, RowCounts, Visibility } from '../dataset.model.js';
 import type { FacetValue, Facets, PlanClause, SearchPlan, SearchResultPage, SearchRow } from '../search/search.model.js';
 
@@ -163,7 +163,7 @@ export class DatasetSearchStore {
       metadata: fromJson<DatasetMetadata>(r.metadata),
       license: (r.license as string | null) ?? null,
       year: Number(r.year),
-      termIds: textArray(r.term_ids),
+      termIds: fromTextArray(r.term_ids),
       publishedAt: toDate(r.published_at),
       versionPublishedAt: toDate(r.version_published_at),
     }));
@@ -321,11 +321,6 @@ function conditions(plan: SearchPlan): SQL {
   return sql.join(conds, sql` AND `);
 }
 
-function textArray(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(String);
-  const s = String(v ?? '{}');
-  return s === '{}' ? [] : s.slice(1, -1).split(',');
-}
 
 function toSearchRow(r: Row): SearchRow {
   return {
@@ -333,7 +328,7 @@ function toSearchRow(r: Row): SearchRow {
     slug: r.slug as string,
     visibility: r.visibility as Visibility,
     ownerId: r.owner_id as string,
-    maintainerIds: textArray(r.maintainer_ids),
+    maintainerIds: fromTextArray(r.maintainer_ids),
     version: Number(r.version),
     metadata: fromJson<DatasetMetadata>(r.metadata),
     rowCounts: fromJson<RowCounts>(r.row_counts),
