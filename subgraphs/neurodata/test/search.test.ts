@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { createTinyDataset } from '../../../lib/testkit/datasets.js';
+import { createSearchCatalogue } from './search-catalogue.js';
 import { expectError } from '../../../lib/testkit/expect.js';
 import { sql } from 'drizzle-orm';
 import { reindexSearch } from '../index.js';
@@ -26,43 +27,7 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
       createUser(t, { accountType: 'REGULAR' }),
       createUser(t, { accountType: 'SUPERUSER' }),
     ]);
-    const mouse = { species: ['Mus musculus'], microscopy: ['focussed ion beam scanning electron microscopy (FIB-SEM)'] };
-    await createTinyDataset(t, owner, { slug: 'thal_title', title: 'Thalamocortical projections of the mouse', description: 'Axons reaching layer 4 from the relay nuclei, reconstructed.', ...mouse, brain_regions: ['Thalamus'] });
-    await createTinyDataset(t, owner, {
-      slug: 'thal_keyword',
-      title: 'Barrel cortex wiring',
-      keywords: ['thalamocortical'],
-      description: 'Wiring of one barrel column in somatosensory cortex.',
-      ...mouse,
-      brain_regions: ['Primary somatosensory area, barrel field'],
-    });
-    await createTinyDataset(t, owner, {
-      slug: 'thal_description',
-      title: 'Layer 4 spiny stellate cells',
-      description: 'Spiny stellate cells of layer 4 receive thalamocortical input; this dataset holds their local wiring.',
-      ...mouse,
-      brain_regions: ['Isocortex'],
-    });
-    await createTinyDataset(t, owner, {
-      slug: 'ca1_pyramidal',
-      title: 'Pyramidal cell wiring of field CA1',
-      description: 'Synaptic wiring among pyramidal cells and interneurons of one slab of tissue.',
-      ...mouse,
-      brain_regions: ['Field CA1'],
-      related_publication: { citation: 'Example A (2019). A slab of CA1.', year: 2019 },
-    });
-    await createTinyDataset(t, owner, { slug: 'worm_ring', title: 'Nerve ring of the nematode', description: 'The nerve ring of an adult hermaphrodite, every synapse.' });
-    const restricted = await createTinyDataset(t, owner, {
-      slug: 'songbird_restricted',
-      title: 'Songbird nucleus HVC microcircuit',
-      visibility: 'restricted',
-      description: 'Restricted songbird data: premotor neurons and their synapses.',
-      species: ['Mus musculus'],
-      brain_regions: ['Isocortex'],
-      license: 'CC-BY-NC-4.0',
-    });
-    restrictedId = restricted.id;
-    await createTinyDataset(t, owner, { slug: 'songbird_draft', title: 'Songbird draft never published', description: 'This draft holds unpublishedword and must never be found.' }, { publish: false });
+    ({ restrictedId } = await createSearchCatalogue(t, owner));
   });
   afterAll(async () => t?.close());
 
