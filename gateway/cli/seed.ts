@@ -1,9 +1,7 @@
 import 'reflect-metadata';
-import pino from 'pino';
-import { loadConfig, ConfigError, SUBGRAPH_NAMES } from '../../lib/config.js';
-import { openStores, closeStores } from '../../lib/stores.js';
-import { systemClock } from '../../lib/clock.js';
+import { loadConfig, SUBGRAPH_NAMES } from '../../lib/config.js';
 import { SUBGRAPHS, startOrder } from '../subgraphs.js';
+import { runCommand, withSubgraphDeps } from './store-session.js';
 
 /**
  * npm run seed [-- <subgraph>...]: applies the migrations and loads every subgraph's shipped seed data (the
@@ -20,25 +18,16 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const started = performance.now();
   console.log(`seeding ${config.relational.kind === 'postgres' ? 'PostgreSQL' : `PGlite at ${config.relational.dataDir}`}`);
-  const stores = await openStores(config);
-  try {
-    const deps = { config, stores, clock: systemClock, log: pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }) as never };
+  await withSubgraphDeps(config, async (deps) => {
     // Shipped datasets are checked against the shipped vocabularies: each subgraph seeds after those it needs.
     for (const name of startOrder(SUBGRAPH_NAMES)) {
       const seed = SUBGRAPHS[name].seed;
       if (!seed || (only.length && !only.includes(name))) continue;
       await seed(deps, (message) => console.log(`  ${message}`));
     }
-  } finally {
-    await closeStores(stores);
-  }
+  });
   console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return 0;
 }
 
-try {
-  process.exit(await main());
-} catch (e) {
-  console.error(e instanceof ConfigError ? e.message : e);
-  process.exit(1);
-}
+await runCommand(main);
