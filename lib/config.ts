@@ -44,6 +44,7 @@ export const ENV_DOCS = {
   UPLOAD_TIMEOUT_MS: 'deadline of one dataset file upload, streaming and ingestion included, instead of REQUEST_TIMEOUT_MS (default 1800000 = 30 min)',
   DOWNLOAD_URL_TTL_SECONDS: 'lifetime of the download URLs of POST /v1/neurodata/download-urls, pre-signed S3 or signed by this service (default 3600)',
   S3_FORCE_PATH_STYLE: 'true for path-style bucket addressing, which most self-hosted S3 servers need (default true when S3_ENDPOINT is set)',
+  GRAPH_CACHE_MB: 'memory the graph engine may keep for connectome graphs it has built, least recently used dropped first (default 1024)',
   TYPESENSE_URL: 'Typesense node URL, e.g. http://127.0.0.1:8108; unset means search is not configured (PostgreSQL full text is used)',
   TYPESENSE_API_KEY: 'Typesense API key (required with TYPESENSE_URL)',
   HEALTH_TIMEOUT_MS: 'per-component timeout of the /health checks (default 2000)',
@@ -133,6 +134,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  GRAPH_CACHE_MB: int(1024, 0),
   TYPESENSE_URL: optionalUrl,
   TYPESENSE_API_KEY: z.string().optional(),
   HEALTH_TIMEOUT_MS: int(2000, 1),
@@ -269,6 +271,8 @@ export interface Config {
   readonly assets: { uploadMaxBytes: number; uploadTimeoutMs: number; downloadUrlTtlSeconds: number };
   /** Publish the shipped datasets on a first start. */
   readonly seedDatasets: boolean;
+  /** The graph engine's memory for built graphs (docs/graph.md). */
+  readonly graph: { cacheBytes: number };
   readonly subgraphs: { urls: Partial<Record<SubgraphName, string>>; port: number };
   readonly auth: {
     serviceSecret?: string;
@@ -365,6 +369,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : { kind: 'local', dir: path.join(dataDir, 'objects') },
     search: e.TYPESENSE_URL ? { kind: 'typesense', url: e.TYPESENSE_URL, apiKey: e.TYPESENSE_API_KEY! } : { kind: 'none' },
+    graph: { cacheBytes: e.GRAPH_CACHE_MB * 1024 * 1024 },
     assets: { uploadMaxBytes: e.UPLOAD_MAX_BYTES, uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS, downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS },
     seedDatasets: e.SEED_DATASETS === 'true',
     subgraphs: { urls, port: e.SUBGRAPH_PORT },

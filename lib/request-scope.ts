@@ -10,6 +10,8 @@ import { Timeout } from './errors.js';
 export interface RequestScope {
   requestId: string;
   signal: AbortSignal;
+  /** When the request times out (ms since the epoch), for work that can tell in advance it would not finish. */
+  deadline?: number;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -27,6 +29,12 @@ export function outsideRequestScope<T>(fn: () => T): T {
 /** The scope of the request being served, if any (CLIs, start-up and background work have none). */
 export function currentRequestScope(): RequestScope | undefined {
   return storage.getStore();
+}
+
+/** Milliseconds left before the current request's deadline; Infinity outside a request or without one. */
+export function remainingRequestTime(): number {
+  const deadline = currentRequestScope()?.deadline;
+  return deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now();
 }
 
 /** Throws the request's abort reason when it has been aborted; a cheap check between chunks of work. */

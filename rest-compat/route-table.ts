@@ -23,6 +23,13 @@ export interface GraphqlRoute {
    * still map to the other arguments by name. A JSON object body is handled as on any other route.
    */
   textBodyArg?: string;
+  /** Arguments of a route with a JSON body that travel in the query string instead (e.g. `format`). */
+  queryArgs?: string[];
+  /**
+   * The field's type has a `svg` field (a plot) filled when its `format` argument is `svg`: the route then answers
+   * the plot itself as image/svg+xml, also when the client asks with `Accept: image/svg+xml` alone.
+   */
+  svg?: boolean;
   /** REST parameter name -> GraphQL argument name, where they differ (path and query parameters). */
   rename?: Record<string, string>;
   /** Marks an older route form kept for compatibility (spec 4.5). */

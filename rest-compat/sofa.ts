@@ -6,6 +6,7 @@ import type { RequestContext } from '../lib/context.js';
 import { GENERIC_SERVER_ERROR, statusForCode } from '../lib/errors.js';
 import { colonPath, type GraphqlRoute } from './route-table.js';
 import type { OpenApiValidator } from './openapi/validator.js';
+import { triadClassesInStandardOrder } from './triad-order.js';
 
 /** Runs one GraphQL operation through the gateway with the request's context. */
 export type ExecuteOperation = (args: {
@@ -122,8 +123,17 @@ export function mountSofaRoutes(
           validator.queryProblem(m.route.method, m.route.path, restQuery) ??
           (typeof request.body === 'string' && m.route.textBodyArg ? undefined : validator.bodyProblem(m.route.method, m.route.path, request.body ?? undefined));
         if (problem) return reply.code(400).send({ error: problem });
-        for (const [k, v] of restQuery) query.append(rename[k] ?? k, v);
+        const fromQuery: Record<string, string> = {};
+        if (m.route.svg && !restQuery.has('format') && prefersSvg(request.headers.accept)) restQuery.set('format', 'svg');
+        for (const [k, v] of restQuery) {
+          if (m.route.queryArgs?.includes(k)) fromQuery[k] = v;
+          else query.append(rename[k] ?? k, v);
+        }
         let body: unknown = request.body;
+        if (Object.keys(fromQuery).length) {
+          if (body !== undefined && body !== null && !isObject(body)) return reply.code(400).send({ error: 'the JSON body must be an object' });
+          body = { ...((body as Record<string, unknown> | undefined) ?? {}), ...fromQuery };
+        }
         if (m.route.textBodyArg && typeof body === 'string') body = { [m.route.textBodyArg]: body };
         if (m.route.headerArgs) {
           const extra: Record<string, unknown> = {};
@@ -157,12 +167,28 @@ export function mountSofaRoutes(
         reply.code(res.status);
         const retryAfter = res.headers.get('retry-after');
         if (retryAfter) reply.header('Retry-After', retryAfter);
+        const text = triadClassesInStandardOrder(await res.text());
+        if (m.route.svg && res.status === 200 && restQuery.get('format') === 'svg') {
+          const svg = (JSON.parse(text) as { svg?: string | null }).svg;
+          if (typeof svg === 'string') return reply.type('image/svg+xml; charset=utf-8').header('vary', 'Accept').send(svg);
+        }
         reply.type('application/json; charset=utf-8');
-        const text = await res.text();
         return reply.send(res.status === 204 ? undefined : text);
       },
     });
   }
+}
+
+/** An Accept header that ranks SVG above JSON (a browser's image request, `curl -H 'Accept: image/svg+xml'`). */
+function prefersSvg(accept: string | undefined): boolean {
+  if (!accept || !accept.includes('image/svg+xml')) return false;
+  const quality = (type: string) => {
+    const part = accept.split(',').find((p) => p.trim().startsWith(type));
+    if (!part) return 0;
+    const m = /;\s*q=([0-9.]+)/.exec(part);
+    return m ? Number(m[1]) : 1;
+  };
+  return quality('image/svg+xml') > quality('application/json');
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

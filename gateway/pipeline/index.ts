@@ -7,13 +7,14 @@ import { RequestBuckets } from './rate-limit.js';
 import { sendError, handleError } from './errors.js';
 import { CORS_EXPOSED_HEADERS, CORS_METHODS, corsOrigin, responseHeaders } from './headers.js';
 import { registerInputGuards } from './input-guards.js';
-import { runInRequestScope } from '../../lib/request-scope.js';
+import { runInRequestScope, type RequestScope } from '../../lib/request-scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Aborted when the request times out or the client disconnects. */
     abort: AbortController;
     startedAt: number;
+    scope: RequestScope;
     userId?: string;
   }
 }
@@ -41,7 +42,10 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
     done();
   });
   // Everything the request starts (resolvers, stores, worker tasks) sees its id and abort signal.
-  app.addHook('onRequest', (request, _reply, done) => runInRequestScope({ requestId: request.id, signal: request.abort.signal }, done));
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.scope = { requestId: request.id, signal: request.abort.signal };
+    runInRequestScope(request.scope, done);
+  });
 
   // 5. CORS, ahead of its place in the order so that its headers are on every answer after this one, the rate
   // limit's 429 and the timeout's 408 included: without them a browser cannot read those answers. Preflights are
@@ -84,6 +88,8 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
   app.addHook('onRequest', (request, reply, done) => {
     // A route may set its own deadline (uploads: UPLOAD_TIMEOUT_MS); every other request has REQUEST_TIMEOUT_MS.
     const timeoutMs = (request.routeOptions.config as { timeoutMs?: number } | undefined)?.timeoutMs ?? config.limits.requestTimeoutMs;
+    // Work that can tell in advance it would not finish in time (a whole-connectome analysis) reads the deadline.
+    request.scope.deadline = Date.now() + timeoutMs;
     const timer = setTimeout(() => {
       request.abort.abort(new Error('request timeout'));
       if (!reply.sent) {

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { abortError, currentRequestScope } from '../request-scope.js';
 
@@ -53,16 +54,45 @@ function workerPool(): Piscina {
   return pool;
 }
 
+export interface TaskOptions {
+  signal?: AbortSignal;
+  /**
+   * Receives what the task reports while it runs (a job's progress). The task gets a `progressPort` in its input
+   * and reports with `reportProgress(input.progressPort, value)` (./progress.ts).
+   */
+  onProgress?: (value: unknown) => void;
+}
+
 /** Runs `name` of module `moduleUrl` (pass `new URL('./x.task.ts', import.meta.url)`) on a worker thread. */
-export async function runTask<T>(moduleUrl: URL, name: string, input: unknown, opts: { signal?: AbortSignal } = {}): Promise<T> {
+export async function runTask<T>(moduleUrl: URL, name: string, input: unknown, opts: TaskOptions = {}): Promise<T> {
   const signal = opts.signal ?? currentRequestScope()?.signal;
   if (signal?.aborted) throw abortError(signal);
+  let channel: MessageChannel | undefined;
+  let task = input;
+  if (opts.onProgress) {
+    channel = new MessageChannel();
+    const onProgress = opts.onProgress;
+    channel.port1.on('message', (value: unknown) => onProgress(value));
+    task = { ...(input as object), progressPort: channel.port2 };
+  }
   try {
-    return (await workerPool().run(input, { filename: taskModuleHref(moduleUrl), name, signal })) as T;
+    return (await workerPool().run(task, {
+      filename: taskModuleHref(moduleUrl),
+      name,
+      signal,
+      ...(channel ? { transferList: [channel.port2] } : {}),
+    })) as T;
   } catch (e) {
     if (signal?.aborted) throw abortError(signal);
     throw e;
+  } finally {
+    channel?.port1.close();
   }
+}
+
+/** The ids of the pool's live threads: a task stopped by its request's abort leaves with its thread. */
+export function workerThreadIds(): number[] {
+  return pool ? pool.threads.map((t) => t.threadId) : [];
 }
 
 /** Stops the pool's threads (at process shutdown); a later task starts a new pool. */

@@ -107,5 +107,7 @@ const TAG_TEXT: Record<string, string> = {
   ontology: 'Controlled vocabularies: terms, hierarchy, validation, import',
   search: 'Full-text, faceted, ontology-aware search of the published datasets (public)',
   neurodata: 'Datasets: records, versions, files, access requests, lineage, collections, citations',
+  graph: 'Graph analysis of connectomes: metrics, triad census, paths, reachability, ego networks, comparison (docs/graph.md)',
+  analytics: 'Summaries and distributions of a dataset',
   federation: 'Clusters of this service that federate',
 };

@@ -59,7 +59,16 @@ export const FIELD_EXAMPLES: Record<string, unknown> = {
   relation: 'reanalysis_of',
   note: 'first release',
   message: 'for a cross-dataset meta-analysis',
-  format: 'bibtex',
+  format: 'json',
+  source: 'AVAL',
+  target: 'AVBR',
+  sources: ['AVAL', 'AVAR'],
+  neuron: 'AVAL',
+  datasets: ['celegans_witvliet_2020_1', 'celegans_witvliet_2020_8'],
+  max_hops: 2,
+  per_node: ['AVAL'],
+  null_model: { samples: 10, seed: 1 },
+  top: 10,
   expires_in: 600,
 };
 

@@ -29,8 +29,21 @@ export const isNonNull = (t: TypeLike) => tag(t) === 'GraphQLNonNull';
 const isList = (t: TypeLike) => tag(t) === 'GraphQLList';
 export const namedType = (t: TypeLike): TypeLike => (t.ofType ? namedType(t.ofType) : t);
 
+/** The 16 triad classes of a census, in the standard order (the graph subgraph's TriadCounts and TriadValues). */
+const TRIAD_CODES = ['003', '012', '102', '021D', '021U', '021C', '111D', '111U', '030T', '030C', '201', '120D', '120U', '120C', '210', '300'];
+const triadObject = (value: Json): Json => ({
+  type: 'object',
+  required: TRIAD_CODES,
+  additionalProperties: false,
+  properties: Object.fromEntries(TRIAD_CODES.map((c) => [c, value])),
+});
+
 /** How each scalar travels in JSON. DateTime is graphql-scalars' RFC 3339 string. */
 const SCALARS: Record<string, Json> = {
+  SafeInt: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+  TriadCounts: triadObject({ type: 'integer', minimum: 0 }),
+  TriadValues: triadObject({ type: ['number', 'null'] }),
+  PerNodeSelection: { oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string' }, maxItems: 1000 }] },
   String: { type: 'string' },
   ID: { type: 'string' },
   Int: { type: 'integer', format: 'int32' },

@@ -37,6 +37,7 @@ export function routeVariables(route: GraphqlRoute, document: DocumentNode, sche
     if (inPath.has(restName)) place = 'path';
     else if (headerOf[name]) place = 'header';
     else if (route.textBodyArg === name) place = 'text';
+    else if (route.queryArgs?.includes(name)) place = 'query';
     else if (hasBody(route.method) && !route.textBodyArg) place = 'body';
     else place = 'query';
     const arg = args.get(name);
@@ -124,5 +125,7 @@ export function requestParts(route: GraphqlRoute, document: DocumentNode, schema
 export function successResponse(route: GraphqlRoute, document: DocumentNode, schemas: GraphqlJsonSchemas): Json {
   const { field, node } = schemas.rootField(document);
   const schema = schemas.output(field.type, node.selectionSet);
-  return { [String(route.status ?? 200)]: { description: field.description ?? route.summary, content: { 'application/json': { schema } } } };
+  const content: Json = { 'application/json': { schema } };
+  if (route.svg) content['image/svg+xml'] = { schema: { type: 'string', description: 'the plot, with format=svg or Accept: image/svg+xml' } };
+  return { [String(route.status ?? 200)]: { description: field.description ?? route.summary, content } };
 }

@@ -7,6 +7,7 @@ import { socialLoginRoutes } from './social-login.routes.js';
 import { ontologyRoutes } from './ontology.routes.js';
 import { neurodataRoutes } from './neurodata.routes.js';
 import { searchRoutes } from './search.routes.js';
+import { graphAnalyticsRoutes, graphRoutes } from './graph.routes.js';
 
 /** Every route the service answers; one file of rows per area. */
-export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...searchRoutes, ...neurodataRoutes, ...federationRoutes];
+export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...searchRoutes, ...neurodataRoutes, ...graphRoutes, ...graphAnalyticsRoutes, ...federationRoutes];

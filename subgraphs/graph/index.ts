@@ -2,11 +2,47 @@ import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../schema/federation.js';
 import { pingResolver } from '../../schema/health.types.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
+import { resolveDatasetVersion } from '../neurodata/index.js';
+import { GraphSourceStore } from './store/graph-source.store.js';
+import { GraphCache } from './graph-cache.js';
+import { GraphLoader } from './graph-loader.js';
+import { GraphService, type FullAnalysisArgs } from './graph.service.js';
+import { GraphResolver } from './graph.resolver.js';
+import type { GraphProgress } from './graph.model.js';
+import type { RequestContext } from '../../lib/context.js';
 
 export const SUBGRAPH_NAME = 'graph';
 
+type Deps = Pick<SubgraphDeps, 'stores' | 'config' | 'clock' | 'log'>;
+const built = new WeakMap<object, GraphService>();
+
+/** The graph service over these stores, built once per set of stores (one graph cache per process). */
+export function graphService(deps: Deps): GraphService {
+  let s = built.get(deps.stores);
+  if (!s) {
+    const log = deps.log.child({ subgraph: SUBGRAPH_NAME });
+    const loader = new GraphLoader(new GraphSourceStore(deps.stores.column), deps.stores.objects, new GraphCache(deps.config.graph.cacheBytes), log);
+    s = new GraphService((ctx, ref, version) => resolveDatasetVersion(deps, ctx, ref, version), loader);
+    built.set(deps.stores, s);
+  }
+  return s;
+}
+
 /** Builds the graph subgraph's federated schema. */
-export async function buildSchema(_deps: SubgraphDeps): Promise<GraphQLSchema> {
+export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
   const Ping = pingResolver(SUBGRAPH_NAME);
-  return buildFederatedSchema({ resolvers: [Ping], instances: [new (Ping as new () => object)()] });
+  return buildFederatedSchema({
+    resolvers: [Ping, GraphResolver],
+    instances: [new (Ping as new () => object)(), new GraphResolver(graphService(deps))],
+  });
+}
+
+export type { FullAnalysisArgs, GraphProgress };
+
+/**
+ * The full analysis of POST /v1/graph/{dataset_id}/full-analysis, for a job (the query subgraph's jobs): the same
+ * computation and answer, run whatever the time, reporting progress after each step. `ctx` is the job owner's.
+ */
+export function runFullAnalysis(deps: Deps, ctx: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>, args: FullAnalysisArgs, onProgress?: (p: GraphProgress) => void) {
+  return graphService(deps).fullAnalysis(ctx, args, { asJob: true, onProgress });
 }

@@ -5,6 +5,7 @@ import { abortError, currentRequestScope } from '../../../lib/request-scope.js';
 import type { RowCounts } from '../dataset.model.js';
 import { DATA_TABLES, type DataTable } from './clickhouse/columns.js';
 import { partitionTarget } from './clickhouse/migrations.js';
+import { unescapeTsv } from '../../../lib/column/tsv.js';
 
 export type SynapseType = 'chemical' | 'electrical';
 
@@ -366,12 +367,4 @@ const nullableNumber = (v: unknown): number | null => (v === null || v === undef
 
 function emptyBatch(size: number): ConnectionBatch {
   return { pre: [], post: [], synapseType: new Uint8Array(size), weight: new Float64Array(size) };
-}
-
-const TSV_ESCAPES: Record<string, string> = { b: '\b', f: '\f', r: '\r', n: '\n', t: '\t', '0': '\0', "'": "'", '\\': '\\' };
-
-/** A TabSeparated field's text: ClickHouse escapes backslash, tab, newline and a few controls with a backslash. */
-function unescapeTsv(field: string): string {
-  if (!field.includes('\\')) return field;
-  return field.replace(/\\(.)/g, (_, c: string) => TSV_ESCAPES[c] ?? c);
 }

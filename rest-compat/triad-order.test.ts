@@ -1,0 +1,22 @@
+import { describe, it, expect } from 'vitest';
+import { triadClassesInStandardOrder } from './triad-order.js';
+
+const CODES = ['003', '012', '102', '021D', '021U', '021C', '111D', '111U', '030T', '030C', '201', '120D', '120U', '120C', '210', '300'];
+
+describe('triad censuses in REST answers', () => {
+  it('are written in the standard order, whatever order JavaScript gave their keys', () => {
+    const census = Object.fromEntries(CODES.map((c, i) => [c, i * 1000 + 0.5]));
+    const z = Object.fromEntries(CODES.map((c, i) => [c, i % 3 ? -i * 1.5e-3 : null]));
+    const text = JSON.stringify({ triadic_census: census, null_model: { z }, per_node: [{ neuron_id: 'AVAL', census }] });
+    expect(text.indexOf('"102"')).toBeLessThan(text.indexOf('"003"'));
+    const out = triadClassesInStandardOrder(text);
+    expect(JSON.parse(out)).toEqual(JSON.parse(text));
+    const keys = [...out.matchAll(/"(\d{3}[CDTU]?)":/g)].map((m) => m[1]);
+    expect(keys).toEqual([...CODES, ...CODES, ...CODES]);
+  });
+
+  it('leaves other answers alone', () => {
+    const text = JSON.stringify({ '102': 1, '003': 2, name: 'x' });
+    expect(triadClassesInStandardOrder(text)).toBe(text);
+  });
+});

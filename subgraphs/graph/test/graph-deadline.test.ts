@@ -1,0 +1,53 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { startTestApp, call } from '../../../lib/testkit/app.js';
+import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { workerThreadIds } from '../../../lib/workers/pool.js';
+
+/** A graph computation past the request's deadline: 408, its worker thread stopped, /health answering meanwhile. */
+describe('graph work and the request deadline', () => {
+  let t: Awaited<ReturnType<typeof startTestApp>>;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    t = await startTestApp({ SEED_DATASETS: 'true', REQUEST_TIMEOUT_MS: '3000' });
+    user = await createUser(t, { accountType: 'ACADEMIC' });
+    // Built once, so that the deadline below falls on the computation, not on reading the connectome.
+    expect((await call(t.url, 'GET', '/v1/graph/celegans_cook_2019_male/metrics', { token: user.accessToken })).status).toBe(200);
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 408 and stops the worker, while /health keeps answering', async () => {
+    const before = workerThreadIds();
+    expect(before.length).toBeGreaterThan(0);
+    // Thousands of rewired graphs, each censused: far more than 3 s.
+    const heavy = call(t.url, 'POST', '/v1/graph/celegans_cook_2019_male/motifs', {
+      token: user.accessToken,
+      body: { null_model: { samples: 1000, swaps_per_edge: 100 } },
+    });
+    const health: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      health.push((await call(t.url, 'GET', '/health')).status);
+    }
+    const res = await heavy;
+    expect(res.status).toBe(408);
+    expect(res.body.error).toMatch(/timeout/);
+    expect(health.every((s) => s === 200 || s === 503)).toBe(true);
+    // The thread that ran it was terminated: none of the threads alive before is still there.
+    await expect.poll(() => workerThreadIds().filter((id) => before.includes(id)), { timeout: 5000 }).toEqual([]);
+    const next = await call(t.url, 'GET', '/v1/graph/celegans_cook_2019_male/metrics', { token: user.accessToken });
+    expect(next.status).toBe(200);
+  });
+
+  it('answers a full analysis that would not fit with where to run it as a job', async () => {
+    const res = await call(t.url, 'POST', '/v1/graph/celegans_cook_2019_male/full-analysis', {
+      token: user.accessToken,
+      body: { null_model: { samples: 1000, swaps_per_edge: 100, seed: 3 } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'run_as_job', metrics: null, motifs: null });
+    expect(res.body.job).toMatchObject({ method: 'POST', path: '/v1/jobs/graph' });
+    expect(res.body.job.estimated_seconds).toBeGreaterThan(res.body.job.deadline_seconds * 0.7);
+    expect(res.body.job.body).toMatchObject({ analysis: 'full-analysis', synapse_type: 'chemical', null_model: { samples: 1000, swaps_per_edge: 100, seed: 3 } });
+  });
+});
