@@ -1,8 +1,7 @@
 import { lineChart } from '../../lib/plot/line-chart.js';
 import { histogramChart } from '../../lib/plot/histogram.js';
 import { networkDiagram } from '../../lib/plot/network.js';
-import type { GraphData } from './graph.model.js';
-import type { EgoOut } from './graph.service.js';
+import type { EgoOut, GraphData } from './graph.model.js';
 
 interface Titled {
   slug: string;
@@ -15,16 +14,20 @@ const graphName = (r: Titled) => `${r.slug}@v${r.version}, ${r.synapse_type}${r.
 
 /** The reachability curve: cells reachable within k hops. */
 export function curvePlot(r: Titled & { sources: Array<{ neuron_id: string }> | null; curve: Array<{ hops: number; reachable: number }>; nodes: number }): string {
-  const who = r.sources ? (r.sources.length <= 3 ? r.sources.map((s) => s.neuron_id).join(', ') : `${r.sources.length} sources`) : 'mean over all cells';
+  const who = r.sources
+    ? r.sources.length <= 3
+      ? `from ${r.sources.map((s) => s.neuron_id).join(', ')}`
+      : `from ${r.sources.length} sources together`
+    : `mean over all ${r.nodes} cells, each alone as the source`;
   return lineChart({
-    title: `Reachability from ${who}: ${graphName(r)}`,
+    title: 'Cells reachable within k hops',
     xLabel: 'hops (k)',
     yLabel: 'cells reachable within k hops',
     series: [{ name: who, points: r.curve.map((p) => [p.hops, p.reachable] as [number, number]) }],
     yMin: 0,
     yMax: Math.max(1, r.nodes - (r.sources?.length ?? 1)),
     xInteger: true,
-    note: `${r.nodes} cells; the top of the axis is every other cell`,
+    note: `${graphName(r)}; ${who}. The top of the axis is every other cell.`,
   });
 }
 

@@ -62,3 +62,12 @@ export const byteLengthOf = (g: GraphData): number => {
   const text = g.ids.reduce((n, id, i) => n + 2 * (id.length + g.names[i].length + g.classes[i].length + g.types[i].length) + 128, 0);
   return arrays.reduce((n, a) => n + a.byteLength, 0) + text;
 };
+
+/** An ego network as the worker returns it: member cells (centre first), their hops, arcs among them, positions. */
+export interface EgoOut {
+  members: number[];
+  hop: number[];
+  links: Array<{ source: number; target: number; weight: number }>;
+  truncated: boolean;
+  positions: Array<[number, number]>;
+}

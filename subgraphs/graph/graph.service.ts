@@ -6,7 +6,7 @@ import type { DatasetVersionRef } from '../neurodata/index.js';
 import type { GraphMetrics } from './engine/metrics.js';
 import type { PathResult } from './engine/paths.js';
 import type { NullModelResult as EngineNullModel } from './engine/rewire.js';
-import type { Direction, GraphCost, GraphData, GraphProgress, GraphRequest, GraphSpec, NullModelSpec, Weighting } from './graph.model.js';
+import type { Direction, EgoOut, GraphCost, GraphData, GraphProgress, GraphRequest, GraphSpec, NullModelSpec, Weighting } from './graph.model.js';
 import { GRAPH_TASK, GraphLoader } from './graph-loader.js';
 import { GRAPH_LIMITS, graphSpec, intParam, nodeOf, nullModelSpec, splitList } from './graph-params.js';
 import { CENSUS_CONVENTIONS, graphConventions, LENGTH_UNIT, METRIC_CONVENTIONS, NULL_MODEL_CONVENTION, PATH_CONVENTION, REACH_CONVENTION } from './conventions.js';
@@ -41,11 +41,17 @@ type Neuron = { neuron_id: string; name: string };
 type Progress = (p: GraphProgress) => void;
 
 /**
- * Steps per second of the engine's heavy loops on one worker thread, measured on the benchmark's FlyWire-scale
- * graph (docs/benchmarks.md, Graph): they decide whether a full analysis fits in a request.
+ * Rates of the engine's heavy loops on one worker thread, measured on the benchmark's FlyWire-scale graph
+ * (docs/benchmarks.md, Graph) with a margin: they decide whether a full analysis fits in a request.
  */
-const CENSUS_STEPS_PER_SECOND = 6e7;
-const BFS_STEPS_PER_SECOND = 1.5e8;
+/** Census: steps are the sum over cells of their squared number of neighbours (measured: 1.5e9 per second). */
+const CENSUS_STEPS_PER_SECOND = 5e8;
+/** Null model: attempted double-edge swaps (measured: 2.4e6 per second; random memory access bound). */
+const SWAPS_PER_SECOND = 2e6;
+/** Reachability curve over every cell: 64 sources at a time as bit sets, each hop a pass over the arcs (measured: 1-4e9 words per second). */
+const CURVE_WORDS_PER_SECOND = 7e8;
+/** Building the adjacency, metrics and the other linear passes: arc visits per second. */
+const ARC_VISITS_PER_SECOND = 1.5e8;
 /** Part of the remaining request time a full analysis may plan to use. */
 const DEADLINE_SHARE = 0.7;
 
@@ -439,14 +445,6 @@ interface DegreesOut {
   stats: { in: Stats; out: Stats; total: Stats };
 }
 
-export interface EgoOut {
-  members: number[];
-  hop: number[];
-  links: Array<{ source: number; target: number; weight: number }>;
-  truncated: boolean;
-  positions: Array<[number, number]>;
-}
-
 const neuron = (d: GraphData, v: number): Neuron => ({ neuron_id: d.ids[v], name: d.names[v] });
 const where = (g: Opened) => `${g.ref.slug}@v${g.ref.version}`;
 
@@ -463,10 +461,9 @@ function sourceNames(list: string[] | null | undefined, one: string | null | und
 /** Seconds the full analysis is expected to take on one worker thread (see the rates above). */
 export function estimateSeconds(cost: GraphCost, nullModel: NullModelSpec | null, curveHops: number): number {
   const census = cost.censusSteps / CENSUS_STEPS_PER_SECOND;
-  const rewiring = nullModel ? nullModel.samples * (census + (nullModel.swapsPerEdge * cost.edges) / BFS_STEPS_PER_SECOND) : 0;
-  // The curve runs a breadth-first search from every cell, each bounded by the graph: n (n + m) at most.
-  const curve = (cost.nodes * (cost.nodes + cost.edges) * Math.min(1, curveHops / 3)) / BFS_STEPS_PER_SECOND;
-  return census + rewiring + curve + (cost.edges * 20) / BFS_STEPS_PER_SECOND;
+  const rewiring = nullModel ? nullModel.samples * (census + (nullModel.swapsPerEdge * cost.edges) / SWAPS_PER_SECOND) : 0;
+  const curve = (curveHops * (cost.edges + cost.nodes) * Math.ceil(cost.nodes / 64)) / CURVE_WORDS_PER_SECOND;
+  return census + rewiring + curve + (cost.edges * 20) / ARC_VISITS_PER_SECOND;
 }
 
 function fullAnalysisBody(args: FullAnalysisArgs, g: Opened): Record<string, unknown> {

@@ -17,6 +17,7 @@ export interface CensusResult {
  *  - open triads centred on c: all pairs of c's neighbours, by their two codes, minus the adjacent pairs;
  *  - one-dyad triads on the edge {x, u}: n - deg x - deg u + (common neighbours of x and u);
  *  - 003: what is left of C(n, 3).
+ * Triangles are listed over the edges oriented from smaller to larger degree, O(m^1.5) at worst (within O(m Δ)).
  */
 
 /** NetworkX's TRICODES: the class number (1..16) of each of the 64 codes. */
@@ -49,6 +50,11 @@ for (let t = 0; t < 64; t++) {
   FROM_W[t] = slotOf(flip(b) | (flip(c) << 2) | (a << 4));
 }
 
+/**
+ * The triad census of g, self-loops ignored (docs/graph.md, "Triad census"). With `perNode` (true for every node,
+ * or the nodes wanted, in the order wanted) also each node's census(G) - census(G - v), in the same pass.
+ * `onProgress` receives fractions of the triangle listing, at most about a hundred times.
+ */
 export function triadCensus(
   g: Graph,
   opts: { perNode?: boolean | Int32Array; onProgress?: (fraction: number) => void } = {},

@@ -10,7 +10,7 @@ export { createRng };
  * A degree-preserving random graph (docs/graph.md, "null_model"): `swapsPerEdge` x (non-loop arcs) attempted
  * double-edge swaps a->b, c->d => a->d, c->b, refused when one would be a self-loop or an arc already present, so
  * every node keeps its in- and out-degree. An undirected graph swaps a-b, c-d => a-d, c-b, each edge taken in a
- * random direction (NetworkX's double_edge_swap picks the same uniform oriented edges), keeping every degree.
+ * random direction (as NetworkX's double_edge_swap, which picks uniform oriented edges), keeping every degree.
  * Self-loops stay where they are; an arc keeps its weight and its tail.
  */
 export function rewire(g: Graph, rng: () => number, swapsPerEdge: number, onProgress?: (f: number) => void): Graph {

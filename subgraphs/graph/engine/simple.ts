@@ -17,49 +17,40 @@ export interface SimpleGraph {
 }
 
 export function simpleGraph(g: Graph): SimpleGraph {
-  const { n, outStart, outNbr, inStart, inNbr } = g;
+  const n = g.n;
   const start = new Int32Array(n + 1);
-  // Two passes over the merge of each node's sorted out- and in-row: count, then fill.
-  for (let pass = 0; pass < 2; pass++) {
-    const nbr = pass === 0 ? null : new Int32Array(start[n]);
-    const code = pass === 0 ? null : new Uint8Array(start[n]);
-    let k = 0;
-    for (let v = 0; v < n; v++) {
-      let i = outStart[v];
-      const iEnd = outStart[v + 1];
-      let j = g.directed ? inStart[v] : iEnd;
-      const jEnd = g.directed ? inStart[v + 1] : iEnd;
-      while (i < iEnd || j < jEnd) {
-        const a = i < iEnd ? outNbr[i] : 0x7fffffff;
-        const b = j < jEnd ? inNbr[j] : 0x7fffffff;
-        let w: number;
-        let c: number;
-        if (a === b) {
-          w = a;
-          c = MUTUAL;
-          i++;
-          j++;
-        } else if (a < b) {
-          w = a;
-          c = g.directed ? OUT : MUTUAL;
-          i++;
-        } else {
-          w = b;
-          c = IN;
-          j++;
-        }
-        if (w === v) continue;
-        if (nbr !== null) {
-          nbr[k] = w;
-          code![k] = c;
-        }
-        k++;
-      }
-      if (pass === 0) start[v + 1] = k;
+  // Count, then fill: a merged row's length is only known once it is merged.
+  for (let v = 0; v < n; v++) start[v + 1] = start[v] + mergeRow(g, v, null, null, 0);
+  const nbr = new Int32Array(start[n]);
+  const code = new Uint8Array(start[n]);
+  for (let v = 0; v < n; v++) mergeRow(g, v, nbr, code, start[v]);
+  return { n, start, nbr, code };
+}
+
+/** Merges v's sorted out- and in-rows without v itself, written from `at` when arrays are given; returns the length. */
+function mergeRow(g: Graph, v: number, nbr: Int32Array | null, code: Uint8Array | null, at: number): number {
+  const { outStart, outNbr, inStart, inNbr } = g;
+  let i = outStart[v];
+  const iEnd = outStart[v + 1];
+  // An undirected row already holds every neighbour.
+  let j = g.directed ? inStart[v] : 0;
+  const jEnd = g.directed ? inStart[v + 1] : 0;
+  let k = at;
+  while (i < iEnd || j < jEnd) {
+    const a = i < iEnd ? outNbr[i] : 0x7fffffff;
+    const b = j < jEnd ? inNbr[j] : 0x7fffffff;
+    const w = a <= b ? a : b;
+    const c = !g.directed || a === b ? MUTUAL : a < b ? OUT : IN;
+    if (a <= b) i++;
+    if (b <= a) j++;
+    if (w === v) continue;
+    if (nbr !== null) {
+      nbr[k] = w;
+      code![k] = c;
     }
-    if (nbr !== null) return { n, start, nbr, code: code! };
+    k++;
   }
-  throw new Error('unreachable');
+  return k - at;
 }
 
 /** Swaps the direction of a dyad code (the code seen from the other end). */
