@@ -85,6 +85,8 @@ function minimalRequest(route: Route, schema: GraphQLSchema): Request {
     if (fromHeader.has(arg.name)) headers[fromHeader.get(arg.name)!] = String(value);
     else if (route.bodyArg === arg.name) body = value as Record<string, unknown>;
     else if (hasBody) body![arg.name] = value;
+    // A query string cannot carry an empty list: a required list gets one minimal item.
+    else if (Array.isArray(value)) query.set(restName(arg.name), String(minimalValue(getNamedType(arg.type) as GraphQLInputType)));
     else query.set(restName(arg.name), isInputObjectType(getNamedType(arg.type)) ? JSON.stringify(value) : String(value));
   }
   const qs = query.toString();
