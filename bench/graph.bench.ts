@@ -10,6 +10,18 @@ import { graphMetrics } from '../subgraphs/graph/engine/metrics.js';
 import { shortestPath } from '../subgraphs/graph/engine/paths.js';
 import { syntheticConnectome } from '../subgraphs/graph/engine/synthetic.js';
 import { seededRandom } from './lib.js';
+import { randomUUID } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import pino from 'pino';
+import { openColumn } from '../lib/column/column.js';
+import { openObjects } from '../lib/objects/objects.js';
+import { runTask, closeWorkerPool } from '../lib/workers/pool.js';
+import { DataStore } from '../subgraphs/neurodata/store/data.store.js';
+import { migrateColumnTables } from '../subgraphs/neurodata/store/clickhouse/migrations.js';
+import { GraphSourceStore } from '../subgraphs/graph/store/graph-source.store.js';
+import { GraphCache } from '../subgraphs/graph/graph-cache.js';
+import { GRAPH_TASK, GraphLoader } from '../subgraphs/graph/graph-loader.js';
+import type { DatasetVersionRef } from '../subgraphs/neurodata/index.js';
 
 /**
  * The graph engine against python-igraph (C core) and NetworkX, on the same graphs in the same run: the chemical
@@ -110,9 +122,99 @@ async function bench(name: string, src: GraphSource, networkxTimeout: number): P
   }
 }
 
+/**
+ * The service's side at FlyWire's size, on the embedded column store (chDB): the synthetic graph written into the
+ * neurodata tables, then read by the graph loader (column store, parsed on a worker), read again (this process's
+ * cache), and read by a fresh loader as after a restart (the binary object in object storage). Then the census and
+ * the metrics run on the worker pool while the request thread's event-loop delay is sampled, against the delay of
+ * the same thread idle: the figure /health depends on.
+ */
+async function service(src: GraphSource): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'graph-bench-service-'));
+  const column = await openColumn({ kind: 'chdb', dataDir: path.join(dir, 'chdb'), database: 'bench' });
+  const objects = await openObjects({ kind: 'local', dir: path.join(dir, 'objects') });
+  const log = pino({ level: 'silent' });
+  try {
+    await migrateColumnTables(column);
+    const datasetId = randomUUID();
+    const ids = Array.from({ length: src.n }, (_, i) => `720575940${String(600_000_000 + i * 2749).padStart(9, '0')}`);
+    const data = new DataStore(column);
+    await data.insertTsv('neurons', (function* () {
+      for (let i = 0; i < src.n; i += 10_000) {
+        let chunk = '';
+        for (let j = i; j < Math.min(src.n, i + 10_000); j++) chunk += `${datasetId}\t1\t${ids[j]}\t\tcentral\tintrinsic\t\t1\t\t\\N\t\\N\t\\N\n`;
+        yield chunk;
+      }
+    })());
+    await data.insertTsv('connections', (function* () {
+      const rows = (pre: Int32Array, post: Int32Array, w: Float64Array, type: string) =>
+        function* () {
+          for (let i = 0; i < pre.length; i += 100_000) {
+            let chunk = '';
+            for (let j = i; j < Math.min(pre.length, i + 100_000); j++) chunk += `${datasetId}\t1\t${ids[pre[j]]}\t${ids[post[j]]}\t${type}\t${w[j]}\n`;
+            yield chunk;
+          }
+        };
+      yield* rows(src.chemPre, src.chemPost, src.chemWeight, 'chemical')();
+      yield* rows(src.elecA, src.elecB, src.elecWeight, 'electrical')();
+    })());
+    const ref: DatasetVersionRef = {
+      datasetId,
+      slug: 'flywire_scale_synthetic',
+      title: 'synthetic',
+      version: 1,
+      isDraft: false,
+      visibility: 'public',
+      rowCounts: await data.rowCounts(datasetId, 1),
+    };
+    const loader = () => new GraphLoader(new GraphSourceStore(column), objects, new GraphCache(4 * 1024 ** 3), log);
+    const first = loader();
+    const timed = async (fn: () => Promise<unknown>) => {
+      const t = performance.now();
+      await fn();
+      return (performance.now() - t) / 1000;
+    };
+    const cold = await timed(() => first.load(ref));
+    const warm = await timed(() => first.load(ref));
+    await new Promise((r) => setTimeout(r, 2000)); // the object is written in the background
+    const restarted = await timed(() => loader().load(ref));
+    const g = await first.load(ref);
+    console.log(`\nthe service at FlyWire's size (${ref.rowCounts.neurons} cells, ${ref.rowCounts.connections} connection rows, chDB):`);
+    console.log(`  graph from the column store (read, parsed on a worker): ${cold.toFixed(2)} s; from this process's cache: ${(warm * 1000).toFixed(2)} ms; after a restart, from object storage: ${restarted.toFixed(2)} s (x${(cold / restarted).toFixed(1)} faster than the column store)`);
+    const idle = monitorEventLoopDelay({ resolution: 5 });
+    idle.enable();
+    await new Promise((r) => setTimeout(r, 3000));
+    idle.disable();
+    const busy = monitorEventLoopDelay({ resolution: 5 });
+    busy.enable();
+    const request = (kind: 'census' | 'metrics') =>
+      runTask(GRAPH_TASK, 'analyse', {
+        source: g.source,
+        key: 'bench',
+        request: kind === 'census' ? { kind, graph: { type: 'chemical', minWeight: null }, perNode: false, nullModel: null } : { kind, graph: { type: 'chemical', minWeight: null }, top: 10 },
+      });
+    const work = await timed(async () => {
+      for (let i = 0; i < 5; i++) {
+        await request('census');
+        await request('metrics');
+      }
+    });
+    busy.disable();
+    const ms = (h: ReturnType<typeof monitorEventLoopDelay>, p: number) => (h.percentile(p) / 1e6).toFixed(1);
+    console.log(`  request thread's event-loop delay while 5 censuses and 5 metrics ran on the worker pool (${work.toFixed(1)} s): p50 ${ms(busy, 50)} ms, p99 ${ms(busy, 99)} ms, max ${ms(busy, 100)} ms; idle: p50 ${ms(idle, 50)} ms, p99 ${ms(idle, 99)} ms`);
+  } finally {
+    await closeWorkerPool();
+    await column.close();
+    await objects.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export default async function main(): Promise<void> {
   console.log('engine: median of 5 runs in this process; igraph and NetworkX: one run each, graph loading excluded');
   console.log('the engine\'s shortest paths also count the shortest paths and pick the smallest by neuron id; the baselines return one path');
   await bench('Cook et al. 2019, male, chemical', await cookMale(), NETWORKX_TIMEOUT_S);
-  await bench('synthetic FlyWire-scale graph (seed 1)', syntheticConnectome(139_255, 3_000_000, 1), NETWORKX_TIMEOUT_S);
+  const flywire = syntheticConnectome(139_255, 3_000_000, 1);
+  await service(flywire);
+  await bench('synthetic FlyWire-scale graph (seed 1)', flywire, NETWORKX_TIMEOUT_S);
 }
