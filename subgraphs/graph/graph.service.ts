@@ -229,21 +229,32 @@ export class GraphService {
         },
       };
     }
-    const step = (name: string, i: number, of: number) => (p: GraphProgress) => opts.onProgress?.({ step: name, fraction: (i + p.fraction) / of });
+    // A worker's last reports may arrive after its result: progress only ever moves forwards.
+    let reached = 0;
+    const report = (step: string, fraction: number) => {
+      if (fraction < reached) return;
+      reached = fraction;
+      opts.onProgress?.({ step, fraction });
+    };
     const steps = 4 + (pathEnds ? 1 : 0) + (sources ? 1 : 0);
+    // Within the census step, the null model's samples take the second half when there is one.
+    const census = (p: GraphProgress) => (!nullModel ? p.fraction : p.step === 'null model' ? 0.5 + p.fraction / 2 : p.fraction / 2);
+    const step = (name: string, i: number, within = (p: GraphProgress) => p.fraction) => (p: GraphProgress) => report(name, (i + within(p)) / steps);
     const metrics = this.metricsOf(g, await this.run<Shape & { metrics: GraphMetrics }>(g, { kind: 'metrics', graph: g.spec, top: GRAPH_LIMITS.top.default }));
-    opts.onProgress?.({ step: 'metrics', fraction: 1 / steps });
-    const motifs = await this.motifsOf(g, false, nullModel, step('motifs', 1, steps));
+    report('metrics', 1 / steps);
+    const motifs = await this.motifsOf(g, false, nullModel, step('motifs', 1, census));
+    report('motifs', 2 / steps);
     const degrees = await this.degreesOf(g);
-    opts.onProgress?.({ step: 'degree distribution', fraction: 3 / steps });
-    const curve = await this.curveOf(g, null, curveHops, step('reachability curve', 3, steps));
+    report('degree distribution', 3 / steps);
+    const curve = await this.curveOf(g, null, curveHops, step('reachability curve', 3));
+    report('reachability curve', 4 / steps);
     let shortest = null;
     if (pathEnds) {
       const r = await this.run<Shape & { path: PathResult }>(g, { kind: 'path', graph: g.spec, source: pathEnds[0], target: pathEnds[1], weighted, maxHops: null });
       shortest = this.pathOf(g, r, pathEnds[0], pathEnds[1], weighted, null);
     }
     const reach = sources ? await this.reachabilityOf(g, sources, reachHops, GRAPH_LIMITS.reachedListed.default) : null;
-    opts.onProgress?.({ step: 'done', fraction: 1 });
+    report('done', 1);
     return {
       ...this.echo(g, metrics, []),
       status: 'complete',

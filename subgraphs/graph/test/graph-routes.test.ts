@@ -3,6 +3,7 @@ import fxp from 'fast-xml-parser';
 import { startTestApp, call, gql } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { createConnectome, createTinyDataset } from '../../../lib/testkit/datasets.js';
+import { runFullAnalysis } from '../index.js';
 
 const WITVLIET = Array.from({ length: 8 }, (_, i) => `celegans_witvliet_2020_${i + 1}`);
 
@@ -182,6 +183,19 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
     expect(older.body).toEqual(summary.body);
     const rec = await call(t.url, 'GET', '/v1/analytics/celegans_witvliet_2020_1/reciprocity', { token: academic.accessToken });
     expect(rec.body).toMatchObject({ reciprocity: m.body.reciprocity, dyads: m.body.dyads, reciprocated_arcs: 2 * m.body.dyads.mutual });
+  });
+
+  it('run the full analysis for a job with progress, whatever its size, with the same answer', async () => {
+    const ctx = { viewer: { id: academic.id, accountType: 'ACADEMIC' as const, verified: true, tokenId: 'job' }, log: t.app.deps.log };
+    const steps: Array<{ step: string; fraction: number }> = [];
+    const job = await runFullAnalysis(t.app.deps, ctx, { dataset_id: 'celegans_witvliet_2020_3', null_model: { samples: 3 } }, (p) => steps.push(p));
+    expect(job.status).toBe('complete');
+    expect(steps.at(-1)).toEqual({ step: 'done', fraction: 1 });
+    expect(steps.map((s) => s.step)).toEqual(expect.arrayContaining(['metrics', 'degree distribution']));
+    for (let i = 1; i < steps.length; i++) expect(steps[i].fraction).toBeGreaterThanOrEqual(steps[i - 1].fraction);
+    const viaRest = await call(t.url, 'POST', '/v1/graph/celegans_witvliet_2020_3/full-analysis', { token: academic.accessToken, body: { null_model: { samples: 3 } } });
+    expect(viaRest.body.motifs.null_model.z).toEqual(job.motifs!.null_model!.z);
+    expect(viaRest.body.metrics.density).toBe(job.metrics!.density);
   });
 
   it('answer the same through GraphQL', async () => {
