@@ -38,34 +38,136 @@ export function shortestPath(
   return hopBounded(g, source, target, inverse, maxHops);
 }
 
+/**
+ * Unweighted: breadth-first from both ends, a whole level at a time, always growing the side whose frontier has
+ * fewer arcs to follow. The first time a level reaches a node the other side has reached, the distance is
+ * a + b (the two depths) and every shortest path crosses depth a of the forward search exactly once, at a node
+ * of the meeting layer M (forward distance a, backward distance b): the number of shortest paths is the sum over M
+ * of the paths counted into it from s times those counted from it to t. Far fewer nodes are visited than by a
+ * search from s alone, which matters on a connectome of 100,000 cells.
+ */
 function breadthFirst(g: Graph, s: number, t: number, maxHops: number | null): PathResult {
-  const { n, outStart, outNbr } = g;
-  const dist = new Int32Array(n).fill(-1);
-  const paths = new Float64Array(n);
-  const queue = new Int32Array(n);
-  let head = 0;
-  let tail = 0;
-  dist[s] = 0;
-  paths[s] = 1;
-  queue[tail++] = s;
+  const { n, outStart, outNbr, inStart, inNbr } = g;
+  const distS = new Int32Array(n).fill(-1);
+  const distT = new Int32Array(n).fill(-1);
+  const sigS = new Float64Array(n);
+  const sigT = new Float64Array(n);
+  distS[s] = 0;
+  sigS[s] = 1;
+  distT[t] = 0;
+  sigT[t] = 1;
+  let front = Int32Array.of(s);
+  let back = Int32Array.of(t);
+  let a = 0;
+  let b = 0;
   const limit = maxHops ?? n;
-  while (head < tail) {
-    const v = queue[head++];
-    const dv = dist[v];
-    // Every path into t is counted once the level before t's is done.
-    if ((dist[t] >= 0 && dv >= dist[t]) || dv >= limit) break;
-    for (let e = outStart[v]; e < outStart[v + 1]; e++) {
-      const w = outNbr[e];
-      if (dist[w] < 0) {
-        dist[w] = dv + 1;
-        queue[tail++] = w;
+  const work = (level: Int32Array, start: Int32Array) => {
+    let arcs = 0;
+    for (const v of level) arcs += start[v + 1] - start[v];
+    return arcs;
+  };
+  /** Expands one level; returns the next level and whether it met the other side. */
+  const expand = (level: Int32Array, depth: number, start: Int32Array, nbr: Int32Array, dist: Int32Array, sig: Float64Array, other: Int32Array) => {
+    const next: number[] = [];
+    let met = false;
+    for (const v of level) {
+      for (let e = start[v]; e < start[v + 1]; e++) {
+        const w = nbr[e];
+        if (dist[w] < 0) {
+          dist[w] = depth + 1;
+          next.push(w);
+          if (other[w] >= 0) met = true;
+        }
+        if (dist[w] === depth + 1) sig[w] += sig[v];
       }
-      if (dist[w] === dv + 1) paths[w] += paths[v];
+    }
+    return { next: Int32Array.from(next), met };
+  };
+  let met = false;
+  while (!met && a + b < limit && front.length > 0 && back.length > 0) {
+    if (work(front, outStart) <= work(back, inStart)) {
+      const r = expand(front, a, outStart, outNbr, distS, sigS, distT);
+      front = r.next;
+      a++;
+      met = r.met;
+    } else {
+      const r = expand(back, b, inStart, inNbr, distT, sigT, distS);
+      back = r.next;
+      b++;
+      met = r.met;
     }
   }
-  if (dist[t] < 0) return NO_PATH;
-  const path = smallestPath(g, s, t, (x, y) => dist[x] >= 0 && dist[x] + 1 === dist[y]);
-  return { length: dist[t], hops: dist[t], path, count: paths[t] };
+  if (!met) return NO_PATH;
+  const length = a + b;
+  // The meeting layer: every node reached by both sides lies at depth a forwards and b backwards.
+  const meeting: number[] = [];
+  let count = 0;
+  // Those are in the forward search's last level (depth a) whichever side met the other.
+  for (const x of front) {
+    if (distS[x] === a && distT[x] === b) {
+      meeting.push(x);
+      count += sigS[x] * sigT[x];
+    }
+  }
+  const path = smallestMeetingPath(g, s, t, meeting, distS, distT, a);
+  return { length, hops: length, path, count };
+}
+
+/**
+ * The lexicographically smallest shortest path of the two-sided search: the nodes on shortest paths are marked
+ * from the meeting layer back to s (along the forward search's levels) and on to t (along the backward one's),
+ * then the walk from s takes the smallest marked successor one level further each time.
+ */
+function smallestMeetingPath(g: Graph, s: number, t: number, meeting: number[], distS: Int32Array, distT: Int32Array, a: number): number[] {
+  const { n, outStart, outNbr, inStart, inNbr } = g;
+  const onPath = new Uint8Array(n);
+  let level = meeting;
+  for (const x of meeting) onPath[x] = 1;
+  for (let k = a; k > 0; k--) {
+    const prev: number[] = [];
+    for (const x of level) {
+      for (let e = inStart[x]; e < inStart[x + 1]; e++) {
+        const y = inNbr[e];
+        if (distS[y] === k - 1 && !onPath[y]) {
+          onPath[y] = 1;
+          prev.push(y);
+        }
+      }
+    }
+    level = prev;
+  }
+  level = meeting;
+  while (level.length > 0) {
+    const next: number[] = [];
+    for (const x of level) {
+      if (distT[x] === 0) continue;
+      for (let e = outStart[x]; e < outStart[x + 1]; e++) {
+        const y = outNbr[e];
+        if (distT[y] === distT[x] - 1 && !onPath[y]) {
+          onPath[y] = 1;
+          next.push(y);
+        }
+      }
+    }
+    level = next;
+  }
+  const path = [s];
+  for (let x = s; x !== t; ) {
+    // Up to the meeting layer a step adds one to the distance from s; after it, takes one off the distance to t.
+    const forward = distS[x] >= 0 && distS[x] < a;
+    let next = -1;
+    for (let e = outStart[x]; e < outStart[x + 1]; e++) {
+      const y = outNbr[e];
+      if (onPath[y] && (forward ? distS[y] === distS[x] + 1 : distT[x] > 0 && distT[y] === distT[x] - 1)) {
+        next = y;
+        break;
+      }
+    }
+    if (next < 0) throw new Error('no arc onwards from a node on a shortest path');
+    path.push(next);
+    x = next;
+  }
+  return path;
 }
 
 function dijkstra(g: Graph, s: number, t: number, inverse: boolean): PathResult {

@@ -50,7 +50,8 @@ describe('graph routes against NetworkX and igraph on the 11 shipped connectomes
 
   beforeAll(async () => {
     ref = JSON.parse(await readFile(new URL('./reference/connectomes.json', import.meta.url), 'utf8')) as Reference;
-    t = await startTestApp({ SEED_DATASETS: 'true' });
+    // Some two thousand requests in a row: more than the per-client rate limit lets through.
+    t = await startTestApp({ SEED_DATASETS: 'true', RATE_LIMIT_BURST: '100000' });
     user = await createUser(t, { accountType: 'ACADEMIC' });
   });
   afterAll(async () => t?.close());
