@@ -73,18 +73,7 @@ export function buildGraph(src: GraphSource, type: SynapseType, minWeight?: numb
   if (type === 'electrical') return undirected(n, pairs, out);
   // A chemical arc and an electrical one between the same cells are one arc of the summed weight.
   if (type === 'all' && pairs > 0) out = mergeDuplicates(n, out);
-  const inn = transpose(n, out);
-  return {
-    n,
-    directed: true,
-    m: out.nbr.length,
-    outStart: out.start,
-    outNbr: out.nbr,
-    outW: out.w,
-    inStart: inn.start,
-    inNbr: inn.nbr,
-    inW: inn.w,
-  };
+  return directed(n, out);
 }
 
 /** An undirected graph over a CSR that already holds every edge in both rows (loops once). */

@@ -151,19 +151,24 @@ function smallestMeetingPath(g: Graph, s: number, t: number, meeting: number[], 
     }
     level = next;
   }
+  // Up to the meeting layer a step adds one to the distance from s; after it, takes one off the distance to t.
+  return walkSmallest(g, s, t, onPath, (x, y) => (distS[x] >= 0 && distS[x] < a ? distS[y] === distS[x] + 1 : distT[x] > 0 && distT[y] === distT[x] - 1));
+}
+
+/** From s to t, each time to the smallest marked successor along an arc that `tight` accepts. */
+function walkSmallest(g: Graph, s: number, t: number, onPath: Uint8Array, tight: (from: number, to: number, weight: number) => boolean): number[] {
+  const { outStart, outNbr, outW } = g;
   const path = [s];
   for (let x = s; x !== t; ) {
-    // Up to the meeting layer a step adds one to the distance from s; after it, takes one off the distance to t.
-    const forward = distS[x] >= 0 && distS[x] < a;
     let next = -1;
     for (let e = outStart[x]; e < outStart[x + 1]; e++) {
       const y = outNbr[e];
-      if (onPath[y] && (forward ? distS[y] === distS[x] + 1 : distT[x] > 0 && distT[y] === distT[x] - 1)) {
+      if (onPath[y] && tight(x, y, outW[e])) {
         next = y;
         break;
       }
     }
-    if (next < 0) throw new Error('no arc onwards from a node on a shortest path');
+    if (next < 0) throw new Error('no tight arc out of a node on a shortest path');
     path.push(next);
     x = next;
   }
@@ -254,7 +259,7 @@ function hopBounded(g: Graph, s: number, t: number, inverse: boolean, maxHops: n
  * reach t by tight arcs are marked backwards from t, then the walk from s takes the smallest marked successor.
  */
 function smallestPath(g: Graph, s: number, t: number, tight: (from: number, to: number, weight: number) => boolean): number[] {
-  const { n, inStart, inNbr, inW, outStart, outNbr, outW } = g;
+  const { n, inStart, inNbr, inW } = g;
   const onPath = new Uint8Array(n);
   const queue = new Int32Array(n);
   let head = 0;
@@ -271,21 +276,7 @@ function smallestPath(g: Graph, s: number, t: number, tight: (from: number, to: 
       }
     }
   }
-  const path = [s];
-  for (let x = s; x !== t; ) {
-    let next = -1;
-    for (let e = outStart[x]; e < outStart[x + 1]; e++) {
-      const y = outNbr[e];
-      if (onPath[y] && tight(x, y, outW[e])) {
-        next = y;
-        break;
-      }
-    }
-    if (next < 0) throw new Error('no tight arc out of a node on a shortest path');
-    path.push(next);
-    x = next;
-  }
-  return path;
+  return walkSmallest(g, s, t, onPath, tight);
 }
 
 /** smallestPath over the layers of hopBounded: a path's k-th node must be tight between layers k and k + 1. */
