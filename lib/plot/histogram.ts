@@ -26,7 +26,8 @@ import {
   logTicks,
   niceTicks,
   paletteColor,
-  placeholder,
+  emptyNotice,
+  isFiniteNumber,
   svgDocument,
   text,
   type Box,
@@ -62,7 +63,6 @@ interface Bar {
   label: string;
 }
 
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 export function histogramChart(opts: HistogramOptions): string {
   const input = opts.panels?.length ? opts.panels : [{ name: '', bins: [] }];
@@ -116,8 +116,8 @@ export function histogramChart(opts: HistogramOptions): string {
 function mergeBins(bins: HistogramPanel['bins']): Array<{ x: number; count: number }> {
   const sums = new Map<number, number>();
   for (const b of bins) {
-    if (!b || !finite(b.x)) continue;
-    const count = finite(b.count) && b.count > 0 ? b.count : 0;
+    if (!b || !isFiniteNumber(b.x)) continue;
+    const count = isFiniteNumber(b.count) && b.count > 0 ? b.count : 0;
     sums.set(b.x + 0, (sums.get(b.x + 0) ?? 0) + count);
   }
   return [...sums].map(([x, count]) => ({ x, count })).sort((a, b) => a.x - b.x);
@@ -225,6 +225,6 @@ function drawPanel(name: string, bars: Bar[], box: Box, x: Scale, y: Scale, colo
       }),
     ),
     axis({ scale: x, orient: 'bottom', at: floor }),
-    isEmpty || bars.length === 0 ? placeholder({ x: 0, y: 0, width: box.width, height: box.height }, isEmpty ? 'No data' : isLog ? 'No nonzero counts' : 'All counts are 0') : null,
+    isEmpty || bars.length === 0 ? emptyNotice({ x: 0, y: 0, width: box.width, height: box.height }, isEmpty ? 'No data' : isLog ? 'No nonzero counts' : 'All counts are 0') : null,
   ]);
 }

@@ -29,7 +29,8 @@ import {
   marker,
   niceTicks,
   paletteColor,
-  placeholder,
+  emptyNotice,
+  isFiniteNumber,
   polyline,
   svgDocument,
   text,
@@ -63,7 +64,6 @@ const MARKER_SIZE = 8;
 /** Keeps the first and last markers off the y axis line. */
 const X_PADDING = 14;
 
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 export function lineChart(opts: LineChartOptions): string {
   const { width, height } = canvasSize(opts.width, opts.height, { width: 720, height: 450 });
@@ -72,7 +72,7 @@ export function lineChart(opts: LineChartOptions): string {
     color: paletteColor(i),
     shape: MARKER_SHAPES[i % MARKER_SHAPES.length]!,
     points: (s?.points ?? [])
-      .filter((p): p is [number, number] => Array.isArray(p) && finite(p[0]) && finite(p[1]))
+      .filter((p): p is [number, number] => Array.isArray(p) && isFiniteNumber(p[0]) && isFiniteNumber(p[1]))
       .map(([x, y]): [number, number] => [x, y])
       .sort((a, b) => a[0] - b[0]),
   }));
@@ -97,7 +97,7 @@ export function lineChart(opts: LineChartOptions): string {
   const plotWidth = plotRight - plotLeft;
 
   const clipId = `${idPrefix(JSON.stringify(opts))}-clip`;
-  const isClipped = finite(opts.yMin) || finite(opts.yMax);
+  const isClipped = isFiniteNumber(opts.yMin) || isFiniteNumber(opts.yMax);
   const showZero = y.domain[0] < 0 && y.domain[1] > 0;
 
   const body = [
@@ -125,7 +125,7 @@ export function lineChart(opts: LineChartOptions): string {
         ]),
       ),
     ),
-    all.length ? null : placeholder({ x: plotLeft, y: plotTop, width: plotWidth, height: plotBottom - plotTop }, 'No data'),
+    all.length ? null : emptyNotice({ x: plotLeft, y: plotTop, width: plotWidth, height: plotBottom - plotTop }, 'No data'),
     key ? key.render(plotRight + 24, plotTop) : null,
     note?.lines.length
       ? el('g', { class: 'note' }, [
@@ -139,11 +139,11 @@ export function lineChart(opts: LineChartOptions): string {
 
 function yScale(points: Array<[number, number]>, opts: LineChartOptions, range: [number, number]): Scale {
   const [dataMin, dataMax] = extent(points.map((p) => p[1])) ?? [0, 1];
-  const lo = finite(opts.yMin) ? opts.yMin : Math.min(0, dataMin);
-  const hi = finite(opts.yMax) ? opts.yMax : dataMax;
+  const lo = isFiniteNumber(opts.yMin) ? opts.yMin : Math.min(0, dataMin);
+  const hi = isFiniteNumber(opts.yMax) ? opts.yMax : dataMax;
   const count = Math.max(2, Math.round((range[0] - range[1]) / 55));
   const ticks = niceTicks(lo, hi, count);
-  let domain: [number, number] = [finite(opts.yMin) ? opts.yMin : ticks.min, finite(opts.yMax) ? opts.yMax : ticks.max];
+  let domain: [number, number] = [isFiniteNumber(opts.yMin) ? opts.yMin : ticks.min, isFiniteNumber(opts.yMax) ? opts.yMax : ticks.max];
   if (!(domain[1] > domain[0])) domain = [ticks.min, ticks.max];
   return linearScale(domain, range, ticks);
 }

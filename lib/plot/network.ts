@@ -28,7 +28,8 @@ import {
   niceTicks,
   num,
   paletteColor,
-  placeholder,
+  emptyNotice,
+  isFiniteNumber,
   polyline,
   stackLegends,
   strokeSwatch,
@@ -84,7 +85,6 @@ interface PlacedNode {
   p: Point;
 }
 
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const sub = (a: Point, b: Point): Point => [a[0] - b[0], a[1] - b[1]];
 const add = (a: Point, b: Point): Point => [a[0] + b[0], a[1] + b[1]];
 const mul = (a: Point, k: number): Point => [a[0] * k, a[1] * k];
@@ -138,7 +138,7 @@ export function networkDiagram(opts: NetworkOptions): string {
 
   const body = [
     chartTitle(opts.title, width),
-    nodes.length === 0 ? placeholder(area, 'No nodes') : null,
+    nodes.length === 0 ? emptyNotice(area, 'No nodes') : null,
     el('g', { class: 'edges', fill: 'none', stroke: EDGE_COLOR, 'stroke-linecap': 'round' }, drawnEdges),
     el(
       'g',
@@ -199,7 +199,7 @@ function mergeEdges(edges: NetworkEdge[], ids: Set<string>, isDirected: boolean)
     let [source, target] = [String(e.source), String(e.target)];
     if (!isDirected && source > target) [source, target] = [target, source];
     const key = `${source}\u0000${target}`;
-    const weight = finite(e.weight) ? e.weight : 0;
+    const weight = isFiniteNumber(e.weight) ? e.weight : 0;
     const prior = merged.get(key);
     merged.set(key, { source, target, weight: (prior?.weight ?? 0) + weight });
   }
@@ -248,7 +248,7 @@ function strokeScale(weights: number[]) {
 
 /** Fits positions into the area, leaving room for labels on both sides and self-loops above and below. */
 function place(nodes: NetworkNode[], area: { x: number; y: number; width: number; height: number }, r: number, labelSpace: number, colorOf: (g: string | undefined) => string): PlacedNode[] {
-  const valid = nodes.filter((n) => finite(n.x) && finite(n.y));
+  const valid = nodes.filter((n) => isFiniteNumber(n.x) && isFiniteNumber(n.y));
   const [minX, maxX] = extent(valid.map((n) => n.x)) ?? [0, 0];
   const [minY, maxY] = extent(valid.map((n) => n.y)) ?? [0, 0];
   const bigR = r * 1.6;
@@ -267,7 +267,7 @@ function place(nodes: NetworkNode[], area: { x: number; y: number; width: number
   const midY = (minY + maxY) / 2;
   return nodes.map((n) => {
     const isEmphasised = Boolean(n.emphasis);
-    const p: Point = finite(n.x) && finite(n.y) ? [cx + (n.x - midX) * k, cy + (n.y - midY) * k] : [cx, cy];
+    const p: Point = isFiniteNumber(n.x) && isFiniteNumber(n.y) ? [cx + (n.x - midX) * k, cy + (n.y - midY) * k] : [cx, cy];
     return { id: n.id, label: n.label, group: n.group, isEmphasised, color: colorOf(n.group), r: isEmphasised ? bigR : r, p };
   });
 }

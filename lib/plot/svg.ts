@@ -322,6 +322,9 @@ function inside(domain: readonly [number, number]) {
   return (v: number) => v >= a - slack && v <= b + slack;
 }
 
+/** A number a chart can draw: user data may hold NaN, Infinity or non-numbers. */
+export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
 /**
  * A linear map from `domain` to pixel `range`. Ticks outside the domain are dropped, so a chart may pass ticks of a
  * wider nice range. A zero-width domain maps everything to the middle of the range instead of dividing by zero.
@@ -471,7 +474,7 @@ export function chartTitle(title: string, width: number): Markup {
 }
 
 /** A grey message in the middle of a box, for charts with nothing to draw. */
-export function placeholder(box: Box, message: string): Markup {
+export function emptyNotice(box: Box, message: string): Markup {
   return text(message, { x: box.x + box.width / 2, y: box.y + box.height / 2, anchor: 'middle', middle: true, size: FONT.label, fill: MUTED, className: 'placeholder' });
 }
 
