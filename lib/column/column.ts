@@ -155,6 +155,9 @@ async function openChdb(dataDir: string, database: string): Promise<ColumnStore>
   };
 }
 
+const PROCESS_TAG = randomUUID().slice(0, 6);
+let querySeq = 0;
+
 async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhouse' }>): Promise<ColumnStore> {
   const { createClient, ClickHouseLogLevel } = await import('@clickhouse/client');
   // Errors reach the caller, who decides what to log; the client's own logger would print them a second time.
@@ -202,7 +205,10 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     const body = named(q, opts);
     return canBind ? { query: body.sql, query_params: bindValues(body) } : { query: inline(body) };
   };
-  const queryId = (opts: ColumnQueryOptions) => (opts.requestId ? `${opts.name}-${opts.requestId}-${Date.now()}` : undefined);
+  // A server refuses a query id already running, and one request may run the same query twice at once (two fields
+  // of one GraphQL operation): a number of this process's own, after a tag of the process (subgraphs served apart
+  // see the same request id), keeps every id unique while still naming the query and its request.
+  const queryId = (opts: ColumnQueryOptions) => (opts.requestId ? `${opts.name}-${opts.requestId}-${PROCESS_TAG}${(++querySeq).toString(36)}` : undefined);
   return {
     kind: 'clickhouse',
     database: cfg.database,
