@@ -13,6 +13,11 @@ export interface ColumnQueryOptions {
   requestId?: string;
   /** Seconds; defaults to 60. */
   maxExecutionTime?: number;
+  /**
+   * The id the engine runs the query under, so that another request can stop it with `ColumnStore.kill`
+   * ([A-Za-z0-9_-], at most 128 characters). Unset: an id made of the name, the request id and a sequence number.
+   */
+  queryId?: string;
 }
 
 /** Options of a TabSeparated insert: the columns the text holds, in order (default: all of the table's, in order). */
@@ -48,11 +53,29 @@ export interface ColumnStore {
    * a chDB stream cannot share its session with other queries. Stop early by leaving the loop.
    */
   queryTsv(q: ChQuery, opts: ColumnQueryOptions): AsyncIterable<string>;
+  /**
+   * Stops the query running under `queryId` (given in its options), wherever it is in its work: `KILL QUERY` on a
+   * server, and on chDB from a second connection to the same engine (queries of one connection run one at a time).
+   * The query's caller gets the engine's "cancelled" error. Resolves to whether a running query was found.
+   */
+  kill(queryId: string): Promise<boolean>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-const named = (q: ChQuery, opts: ColumnQueryOptions): ChQuery => ({ sql: `/* ${opts.name} */ ${q.sql}`, params: q.params });
+const QUERY_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Checks an explicit query id: it travels into SQL text (a comment on chDB, KILL's condition). */
+export function checkQueryId(id: string): string {
+  if (!QUERY_ID.test(id)) throw new Error(`invalid ClickHouse query id: ${JSON.stringify(id)}`);
+  return id;
+}
+
+/** The query's name as a leading comment; on chDB the explicit query id too, which is how `kill` finds it. */
+const named = (q: ChQuery, opts: ColumnQueryOptions): ChQuery => ({
+  sql: `/* ${opts.name}${opts.queryId ? ` query_id=${checkQueryId(opts.queryId)};` : ''} */ ${q.sql}`,
+  params: q.params,
+});
 
 /** The caller's options, with the current request's id and abort signal where the caller gave none. */
 function scoped<O extends ColumnQueryOptions>(opts: O): O {
@@ -97,6 +120,7 @@ async function openChdb(dataDir: string, database: string): Promise<ColumnStore>
   const spool = path.join(dataDir, 'insert-spool');
   await rm(spool, { recursive: true, force: true });
   const session = new Session(dataDir);
+  let control: InstanceType<typeof Session> | null = null;
   session.query(`CREATE DATABASE IF NOT EXISTS ${ident(database).text} ENGINE = Atomic`);
   const qualify = (q: ChQuery): ChQuery => q; // tables are referenced unqualified; USE below sets the database
   session.query(`USE ${ident(database).text}`);
@@ -146,10 +170,23 @@ async function openChdb(dataDir: string, database: string): Promise<ColumnStore>
         yield* lineChunks(result, TSV_READ_CHUNK_BYTES);
       })();
     },
+    async kill(queryId) {
+      // A second connection to the same engine runs beside the first; KILL finds the query by its marker comment.
+      // ASYNC: on chDB a SYNC kill waits for the killed query's connection and never returns; the caller of the killed
+      // query gets its error within milliseconds anyway.
+      control ??= new Session(dataDir);
+      const marker = quoteString(` query_id=${checkQueryId(queryId)};`);
+      const out = await control.queryAsync(
+        `/* ColumnStore.kill */ KILL QUERY WHERE position(query, ${marker}) > 0 AND position(query, 'ColumnStore.kill') = 0 ASYNC`,
+        { format: 'TabSeparated' },
+      );
+      return out.text().trim().length > 0;
+    },
     async ping() {
       await session.queryAsync('/* ping */ SELECT 1', { format: 'CSV' });
     },
     async close() {
+      control?.close();
       session.close();
     },
   };
@@ -208,7 +245,8 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
   // A server refuses a query id already running, and one request may run the same query twice at once (two fields
   // of one GraphQL operation): a number of this process's own, after a tag of the process (subgraphs served apart
   // see the same request id), keeps every id unique while still naming the query and its request.
-  const queryId = (opts: ColumnQueryOptions) => (opts.requestId ? `${opts.name}-${opts.requestId}-${PROCESS_TAG}${(++querySeq).toString(36)}` : undefined);
+  const queryId = (opts: ColumnQueryOptions) =>
+    opts.queryId ? checkQueryId(opts.queryId) : opts.requestId ? `${opts.name}-${opts.requestId}-${PROCESS_TAG}${(++querySeq).toString(36)}` : undefined;
   return {
     kind: 'clickhouse',
     database: cfg.database,
@@ -260,6 +298,11 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
         });
         yield* wholeLines(stream as AsyncIterable<Buffer>);
       })();
+    },
+    async kill(id) {
+      await ensureReady();
+      const rs = await client.query({ query: `/* ColumnStore.kill */ KILL QUERY WHERE query_id = ${quoteString(checkQueryId(id))} SYNC`, format: 'TabSeparated' });
+      return (await rs.text()).trim().length > 0;
     },
     async ping() {
       const r = await client.ping();
