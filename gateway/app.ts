@@ -12,7 +12,7 @@ import type { TokenVerifier } from '../lib/auth/viewer.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
 import { GENERIC_SERVER_ERROR, codeOf, statusForCode } from '../lib/errors.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
-import { SUBGRAPH_NAMES } from '../lib/config.js';
+import { SUBGRAPH_NAMES, type SubgraphName } from '../lib/config.js';
 import { registerPipeline } from './pipeline/index.js';
 import { clientErrorHandler, frameworkErrorHandler, sendError } from './pipeline/errors.js';
 import { operationGuardsPlugin } from './operation-guards.js';
@@ -91,8 +91,13 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
 
   const clock = opts.clock ?? systemClock;
   const deps: SubgraphDeps = { config, stores, clock, log: http.log };
+  // Each in-process subgraph's deps, in start order: onStop gets what onStart got.
+  const started: { name: SubgraphName; deps: SubgraphDeps }[] = [];
   for (const name of startOrder(SUBGRAPH_NAMES)) {
-    if (!config.subgraphs.urls[name]) await SUBGRAPHS[name].onStart?.({ ...deps, log: http.log.child({ subgraph: name }) });
+    if (config.subgraphs.urls[name]) continue;
+    const own = { ...deps, log: http.log.child({ subgraph: name }) };
+    await SUBGRAPHS[name].onStart?.(own);
+    started.push({ name, deps: own });
   }
   const verifier = opts.verifier !== undefined ? opts.verifier : await createTokenVerifier(deps);
 
@@ -196,11 +201,29 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     composition,
     openapi,
     async close() {
-      await http.close();
-      await apollo.stop();
-      await closeStores(stores);
+      try {
+        await http.close();
+        await apollo.stop();
+      } finally {
+        await stopSubgraphs(started);
+        await closeStores(stores);
+      }
     },
   };
+}
+
+/**
+ * Runs the subgraphs' onStop in reverse start order, before the stores close. A failure is logged and the others
+ * still stop: the stores must close whatever happened (PGlite writes its last changes on close).
+ */
+export async function stopSubgraphs(started: readonly { name: SubgraphName; deps: SubgraphDeps }[]): Promise<void> {
+  for (const { name, deps } of [...started].reverse()) {
+    try {
+      await SUBGRAPHS[name].onStop?.(deps);
+    } catch (err) {
+      deps.log.error({ err }, 'stopping the subgraph failed');
+    }
+  }
 }
 
 /** Messages of real faults never reach clients; they are logged with the request id instead. */

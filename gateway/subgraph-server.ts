@@ -8,8 +8,9 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import { openStores, closeStores, type Stores } from '../lib/stores.js';
 import type { RequestContext } from '../lib/context.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
+import type { SubgraphDeps } from '../lib/subgraph.js';
 import { registerPipeline } from './pipeline/index.js';
-import { fastifyOptions, maskServerErrors } from './app.js';
+import { fastifyOptions, maskServerErrors, stopSubgraphs } from './app.js';
 import { SUBGRAPHS } from './subgraphs.js';
 import { prepareStart } from './startup.js';
 import { createTokenVerifier } from './token-verifier.js';
@@ -36,7 +37,7 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
   const stores = await openStores(config, http.log.child({ component: 'limits' }));
   // Its own bucket scope: a request through the gateway has already taken a token there.
   await registerPipeline(http, config, stores.limits, `subgraph-${name}`);
-  const deps = { config, stores, clock: opts.clock ?? systemClock, log: http.log.child({ subgraph: name }) };
+  const deps: SubgraphDeps = { config, stores, clock: opts.clock ?? systemClock, log: http.log.child({ subgraph: name }) };
   const module = SUBGRAPHS[name];
   await module.onStart?.(deps);
   const schema = await module.buildSchema(deps);
@@ -75,9 +76,13 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
     http,
     stores,
     async close() {
-      await http.close();
-      await apollo.stop();
-      await closeStores(stores);
+      try {
+        await http.close();
+        await apollo.stop();
+      } finally {
+        await stopSubgraphs([{ name, deps }]);
+        await closeStores(stores);
+      }
     },
   };
 }

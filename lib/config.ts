@@ -45,6 +45,14 @@ export const ENV_DOCS = {
   DOWNLOAD_URL_TTL_SECONDS: 'lifetime of the download URLs of POST /v1/neurodata/download-urls, pre-signed S3 or signed by this service (default 3600)',
   S3_FORCE_PATH_STYLE: 'true for path-style bucket addressing, which most self-hosted S3 servers need (default true when S3_ENDPOINT is set)',
   GRAPH_CACHE_MB: 'memory the graph engine may keep for connectome graphs it has built, least recently used dropped first (default 1024)',
+  JOBS_IN_PROCESS: 'true | false: the server process runs jobs itself (default true); false leaves them to separate npm run worker processes sharing DATABASE_URL',
+  JOBS_CONCURRENCY: 'jobs one process (the server or one npm run worker) runs at once (default 2)',
+  JOBS_PER_USER: 'jobs of one user running at once across all workers; further ones wait queued (default 2)',
+  JOBS_HEARTBEAT_MS: 'how often a worker renews the lease of each job it runs and notices cancellations (default 5000)',
+  JOBS_LEASE_MS: 'a running job whose lease was not renewed for this long lost its worker: it is retried or failed (default 30000; at least twice JOBS_HEARTBEAT_MS)',
+  JOBS_POLL_MS: 'how often an idle worker looks for queued jobs; a job enqueued in the same process starts at once (default 500)',
+  JOBS_MAX_ATTEMPTS: 'attempts a job gets when its worker stops under it (crash, kill -9) before it is failed (default 2)',
+  JOBS_STOP_WAIT_MS: 'how long a stopping process waits for its running jobs to finish before leaving them to the lease (default 10000)',
   TYPESENSE_URL: 'Typesense node URL, e.g. http://127.0.0.1:8108; unset means search is not configured (PostgreSQL full text is used)',
   TYPESENSE_API_KEY: 'Typesense API key (required with TYPESENSE_URL)',
   HEALTH_TIMEOUT_MS: 'per-component timeout of the /health checks (default 2000)',
@@ -135,6 +143,14 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   GRAPH_CACHE_MB: int(1024, 0),
+  JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
+  JOBS_CONCURRENCY: int(2, 1),
+  JOBS_PER_USER: int(2, 1),
+  JOBS_HEARTBEAT_MS: int(5000, 10),
+  JOBS_LEASE_MS: int(30_000, 20),
+  JOBS_POLL_MS: int(500, 10),
+  JOBS_MAX_ATTEMPTS: int(2, 1),
+  JOBS_STOP_WAIT_MS: int(10_000, 0),
   TYPESENSE_URL: optionalUrl,
   TYPESENSE_API_KEY: z.string().optional(),
   HEALTH_TIMEOUT_MS: int(2000, 1),
@@ -202,6 +218,24 @@ export type ObjectsConfig =
       forcePathStyle: boolean;
     };
 export type SearchConfig = { kind: 'none' } | { kind: 'typesense'; url: string; apiKey: string };
+
+/** The query subgraph's jobs (docs/jobs.md, "How jobs run"). */
+export interface JobsConfig {
+  /** The server process runs jobs too; off leaves them to `npm run worker` processes. */
+  inProcess: boolean;
+  /** Jobs one process runs at once. */
+  concurrency: number;
+  /** Jobs of one owner running at once, across every worker. */
+  perUser: number;
+  heartbeatMs: number;
+  /** A running job without a heartbeat for this long is recovered (retried or failed). */
+  leaseMs: number;
+  pollMs: number;
+  /** Attempts before a job whose worker stopped is failed; at least 1. */
+  maxAttempts: number;
+  /** How long stopping waits for running jobs before leaving them to the lease. */
+  stopWaitMs: number;
+}
 
 /** The external login providers this service can use (spec 5.7). */
 export const LOGIN_PROVIDERS = ['institutional', 'orcid', 'social', 'gitlab', 'github'] as const;
@@ -273,6 +307,7 @@ export interface Config {
   readonly seedDatasets: boolean;
   /** The graph engine's memory for built graphs (docs/graph.md). */
   readonly graph: { cacheBytes: number };
+  readonly jobs: JobsConfig;
   readonly subgraphs: { urls: Partial<Record<SubgraphName, string>>; port: number };
   readonly auth: {
     serviceSecret?: string;
@@ -312,6 +347,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.TYPESENSE_URL && !e.TYPESENSE_API_KEY) problems.push('TYPESENSE_API_KEY: required with TYPESENSE_URL');
   if (e.S3_ENDPOINT && !e.S3_BUCKET) problems.push('S3_BUCKET: required with S3_ENDPOINT');
   if (Boolean(e.SUPERUSER_EMAIL) !== Boolean(e.SUPERUSER_PASSWORD)) problems.push('SUPERUSER_EMAIL and SUPERUSER_PASSWORD: set both or neither');
+  // A lease shorter than two heartbeats expires under a live worker whenever one heartbeat is late.
+  if (e.JOBS_LEASE_MS < 2 * e.JOBS_HEARTBEAT_MS) problems.push(`JOBS_LEASE_MS: must be at least twice JOBS_HEARTBEAT_MS (${e.JOBS_HEARTBEAT_MS})`);
   const login = loginConfig(e, problems);
   if (problems.length) throw new ConfigError(problems);
 
@@ -370,6 +407,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : { kind: 'local', dir: path.join(dataDir, 'objects') },
     search: e.TYPESENSE_URL ? { kind: 'typesense', url: e.TYPESENSE_URL, apiKey: e.TYPESENSE_API_KEY! } : { kind: 'none' },
     graph: { cacheBytes: e.GRAPH_CACHE_MB * 1024 * 1024 },
+    jobs: {
+      inProcess: e.JOBS_IN_PROCESS === 'true',
+      concurrency: e.JOBS_CONCURRENCY,
+      perUser: e.JOBS_PER_USER,
+      heartbeatMs: e.JOBS_HEARTBEAT_MS,
+      leaseMs: e.JOBS_LEASE_MS,
+      pollMs: e.JOBS_POLL_MS,
+      maxAttempts: e.JOBS_MAX_ATTEMPTS,
+      stopWaitMs: e.JOBS_STOP_WAIT_MS,
+    },
     assets: { uploadMaxBytes: e.UPLOAD_MAX_BYTES, uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS, downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS },
     seedDatasets: e.SEED_DATASETS === 'true',
     subgraphs: { urls, port: e.SUBGRAPH_PORT },

@@ -23,6 +23,11 @@ export interface SubgraphModule {
   checkConfig?(config: Config): Promise<string[]>;
   /** Seeds or prepares the subgraph's data on start-up (idempotent). */
   onStart?(deps: SubgraphDeps): Promise<void>;
+  /**
+   * Stops what onStart started (the query subgraph's job runner), before the stores close; called with the same
+   * deps as onStart, in the reverse order. Should end within a bounded time.
+   */
+  onStop?(deps: SubgraphDeps): Promise<void>;
   /** Subgraphs whose onStart must have run first in the same process (their seed data is needed). */
   startsAfter?: readonly string[];
   /** Re-applies the subgraph's shipped seed data (npm run seed; idempotent), reporting progress line by line. */

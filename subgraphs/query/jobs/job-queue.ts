@@ -1,0 +1,93 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { SubgraphDeps } from '../../../lib/subgraph.js';
+import { BadInput, Conflict } from '../../../lib/errors.js';
+import { newId } from '../../../lib/ids.js';
+import { outsideRequestScope } from '../../../lib/request-scope.js';
+import { JobStore } from '../store/job.store.js';
+import { localJobRunners } from './job-runner.js';
+import { JOB_KINDS, type JobInput, type JobKind, type JobRecord, type JobStatus } from './job.model.js';
+
+export interface JobQueueOptions {
+  store: JobStore;
+  /** Attempts each new job gets (JOBS_MAX_ATTEMPTS). */
+  maxAttempts: number;
+  log: FastifyBaseLogger;
+  /** Deletes a deleted job's result object. */
+  onDeleteResult: (resultKey: string) => Promise<void>;
+}
+
+/**
+ * What the jobs service uses to put jobs in the store and take them out. Access decisions are the service's: these
+ * methods take ids as they are. Each reaches the runners of this process at once (an enqueue starts at once when
+ * a slot is free, a cancellation aborts a job running here); workers elsewhere notice at their next poll or
+ * heartbeat.
+ */
+export class JobQueue {
+  constructor(private readonly opts: JobQueueOptions) {}
+
+  /** A new queued job of `ownerId`. Throws BadInput for an unknown kind. */
+  async enqueue(ownerId: string, kind: JobKind, input: JobInput, savedQueryId: string | null = null): Promise<JobRecord> {
+    if (!JOB_KINDS.includes(kind)) throw new BadInput(`unknown job kind "${kind}"; known: ${JOB_KINDS.join(', ')}`);
+    const job = await this.opts.store.insert({ id: newId(), ownerId, kind, input, savedQueryId, maxAttempts: this.opts.maxAttempts });
+    this.opts.log.info({ jobId: job.id, kind, ownerId }, 'job queued');
+    this.wake();
+    return job;
+  }
+
+  get(id: string): Promise<JobRecord | undefined> {
+    return this.opts.store.get(id);
+  }
+
+  /** One page of the owner's jobs, newest first, with the total; `statuses` empty or absent means all. */
+  list(ownerId: string, opts: { statuses?: readonly JobStatus[]; limit: number; offset: number }): Promise<{ items: JobRecord[]; total: number }> {
+    return this.opts.store.listByOwner(ownerId, opts);
+  }
+
+  /**
+   * Cancels a queued or running job and returns it as it now is: `cancelled`, or unchanged in the finished state
+   * it had already reached (succeeded or failed: the caller decides whether that is a Conflict). Undefined when
+   * there is no such job. A queued job never starts; a running one's executor sees its signal abort.
+   */
+  async cancel(id: string): Promise<JobRecord | undefined> {
+    const result = await this.opts.store.cancel(id);
+    if (!result) return undefined;
+    if (result.previous === 'running') {
+      for (const runner of localJobRunners(this.opts.store.db)) runner.cancelLocal(id);
+    }
+    if (result.previous !== result.job.status) this.opts.log.info({ jobId: id, previous: result.previous }, 'job cancelled');
+    return result.job;
+  }
+
+  /**
+   * Deletes a finished job (succeeded, failed or cancelled) and its result object, returning what was deleted;
+   * undefined when there is no such job. Throws Conflict while it is queued or running.
+   */
+  async delete(id: string): Promise<JobRecord | undefined> {
+    const result = await this.opts.store.delete(id);
+    if (!result) return undefined;
+    if ('notFinished' in result) throw new Conflict(`the job is ${result.notFinished.status}; cancel it before deleting it`);
+    const job = result.deleted;
+    if (job.resultKey) {
+      // The row is gone either way; an object left behind costs space, not correctness.
+      await this.opts.onDeleteResult(job.resultKey).catch((err: unknown) => this.opts.log.warn({ err, jobId: id, resultKey: job.resultKey }, 'deleting a job result failed'));
+    }
+    this.opts.log.info({ jobId: id }, 'job deleted');
+    return job;
+  }
+
+  private wake(): void {
+    outsideRequestScope(() => {
+      for (const runner of localJobRunners(this.opts.store.db)) runner.wake();
+    });
+  }
+}
+
+/** The queue on a process's stores: results are deleted from object storage. */
+export function createJobQueue(deps: SubgraphDeps): JobQueue {
+  return new JobQueue({
+    store: new JobStore(deps.stores.relational.db),
+    maxAttempts: deps.config.jobs.maxAttempts,
+    log: deps.log.child({ component: 'JobQueue' }),
+    onDeleteResult: (key) => deps.stores.objects.delete(key),
+  });
+}

@@ -1,0 +1,321 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../../lib/db/relational.js';
+import { fromJson, namedQuery, toDate, toDateOrNull } from '../../../lib/db/named-query.js';
+import { FINISHED_STATUSES, type JobInput, type JobKind, type JobOutcome, type JobRecord, type JobStatus } from '../jobs/job.model.js';
+import { jobs } from './tables.js';
+
+type Row = Record<string, unknown>;
+
+const COLUMNS = sql.raw(
+  'j.id, j.owner_id, j.kind, j.status, j.input, j.saved_query_id, j.attempts, j.max_attempts, j.progress, j.progress_message, j.error, ' +
+    'j.worker_id, j.heartbeat_at, j.result_key, j.result_bytes, j.result_rows, j.result_sha256, j.result_meta, j.created_at, j.started_at, j.finished_at',
+);
+// Leases are judged by the database's clock, the one clock every worker shares: hosts' clocks may disagree.
+// clock_timestamp(), not now(): the claim's transaction may have waited for its lock.
+const NOW = sql.raw('clock_timestamp()');
+const FINISHED = sql.raw(FINISHED_STATUSES.map((s) => `'${s}'`).join(', '));
+
+const numberOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** A uuid[], int[] or text[] parameter as PostgreSQL's array text (the values are ids, numbers and kinds: no quoting needed). */
+const arrayLiteral = (values: readonly (string | number)[]): string => `{${values.join(',')}}`;
+
+function toJob(r: Row): JobRecord {
+  return {
+    id: r.id as string,
+    ownerId: r.owner_id as string,
+    kind: r.kind as JobKind,
+    status: r.status as JobStatus,
+    input: fromJson<JobInput>(r.input),
+    savedQueryId: (r.saved_query_id as string | null) ?? null,
+    attempts: Number(r.attempts),
+    maxAttempts: Number(r.max_attempts),
+    progress: Number(r.progress),
+    progressMessage: (r.progress_message as string | null) ?? null,
+    error: (r.error as string | null) ?? null,
+    workerId: (r.worker_id as string | null) ?? null,
+    heartbeatAt: toDateOrNull(r.heartbeat_at),
+    resultKey: (r.result_key as string | null) ?? null,
+    resultBytes: numberOrNull(r.result_bytes),
+    resultRows: numberOrNull(r.result_rows),
+    resultSha256: (r.result_sha256 as string | null) ?? null,
+    resultMeta: r.result_meta === null || r.result_meta === undefined ? null : fromJson<Record<string, unknown>>(r.result_meta),
+    createdAt: toDate(r.created_at),
+    startedAt: toDateOrNull(r.started_at),
+    finishedAt: toDateOrNull(r.finished_at),
+  };
+}
+
+export interface NewJob {
+  id: string;
+  ownerId: string;
+  kind: JobKind;
+  input: JobInput;
+  savedQueryId: string | null;
+  maxAttempts: number;
+}
+
+/** One attempt of a job as a worker holds it: every write of a running job names both, so a stale writer changes nothing. */
+export interface HeldJob {
+  id: string;
+  attempt: number;
+}
+
+export interface ClaimRequest {
+  workerId: string;
+  /** Jobs to claim at most (the worker's free slots). */
+  limit: number;
+  /** Jobs of one owner running at once, across every worker. */
+  perUser: number;
+  /** Only jobs of these kinds (those the worker has executors for). */
+  kinds: readonly JobKind[];
+}
+
+/** What a sweep did to a running job whose lease had expired. */
+export interface RecoveredJob {
+  id: string;
+  ownerId: string;
+  kind: JobKind;
+  /** queued: retried; failed: out of attempts. */
+  status: 'queued' | 'failed';
+  /** The attempt that was running. */
+  attempts: number;
+  maxAttempts: number;
+  /** The worker that stopped. */
+  workerId: string | null;
+}
+
+export type JobDeletion = { deleted: JobRecord } | { notFinished: JobRecord } | undefined;
+
+/** query.jobs: every SQL statement of the job queue. */
+export class JobStore {
+  /** `db` also tells which runners of this process share the store (job-runner.ts `localJobRunners`). */
+  constructor(readonly db: Db) {}
+
+  private run(name: string, q: SQL, db: Db = this.db): Promise<Row[]> {
+    return namedQuery<Row>(db, name, q);
+  }
+
+  async insert(j: NewJob): Promise<JobRecord> {
+    const rows = await this.run(
+      'JobStore.insert',
+      sql`/* JobStore.insert */
+        insert into ${jobs} as j (id, owner_id, kind, status, input, saved_query_id, attempts, max_attempts, progress, created_at)
+        values (${j.id}, ${j.ownerId}, ${j.kind}, 'queued', ${JSON.stringify(j.input)}::jsonb, ${j.savedQueryId}, 0, ${j.maxAttempts}, 0, ${NOW})
+        returning ${COLUMNS}`,
+    );
+    return toJob(rows[0]);
+  }
+
+  async get(id: string): Promise<JobRecord | undefined> {
+    const rows = await this.run('JobStore.get', sql`/* JobStore.get */ select ${COLUMNS} from ${jobs} j where j.id = ${id}`);
+    return rows[0] && toJob(rows[0]);
+  }
+
+  /** One page of an owner's jobs, newest first, with the total; `statuses` empty or absent means every status. */
+  async listByOwner(ownerId: string, opts: { statuses?: readonly JobStatus[]; limit: number; offset: number }): Promise<{ items: JobRecord[]; total: number }> {
+    const where = opts.statuses?.length
+      ? sql`j.owner_id = ${ownerId} and j.status = any(${arrayLiteral(opts.statuses)}::text[])`
+      : sql`j.owner_id = ${ownerId}`;
+    const rows = await this.run(
+      'JobStore.listByOwner',
+      sql`/* JobStore.listByOwner */
+        select ${COLUMNS}, count(*) over () as total from ${jobs} j where ${where}
+        order by j.created_at desc, j.id desc limit ${opts.limit} offset ${opts.offset}`,
+    );
+    let total = rows.length ? Number(rows[0].total) : 0;
+    if (!rows.length && opts.offset > 0) {
+      const c = await this.run('JobStore.countByOwner', sql`/* JobStore.countByOwner */ select count(*) as n from ${jobs} j where ${where}`);
+      total = Number(c[0].n);
+    }
+    return { items: rows.map(toJob), total };
+  }
+
+  /**
+   * Takes up to `limit` queued jobs, oldest first, for `workerId`: each becomes running with one more attempt and
+   * a fresh heartbeat. An owner never gets more than `perUser` jobs running across all workers. Claims are
+   * serialised by a transaction-scoped advisory lock: without it two workers could each count an owner's running
+   * jobs before the other's claim commits and together pass the limit. `for update skip locked` passes over rows
+   * another transaction holds (a cancellation under way). Returns the claimed jobs oldest first; fewer than
+   * `limit` (or none) when no more may run. A claim may return fewer than it could when one owner's jobs fill the
+   * head of the queue; claiming again returns the next owners' jobs.
+   */
+  async claim(req: ClaimRequest): Promise<JobRecord[]> {
+    if (req.limit <= 0 || req.kinds.length === 0) return [];
+    const rows = await this.db.transaction(async (tx) => {
+      await this.run('JobStore.lockClaims', sql`/* JobStore.lockClaims */ select pg_advisory_xact_lock(hashtext('query.jobs:claim'))`, tx as unknown as Db);
+      return this.run(
+        'JobStore.claim',
+        sql`/* JobStore.claim */
+          with candidates as (
+            select c.id, c.owner_id, c.created_at
+            from ${jobs} c
+            where c.status = 'queued' and c.kind = any(${arrayLiteral(req.kinds)}::text[])
+              and (select count(*) from ${jobs} r where r.owner_id = c.owner_id and r.status = 'running') < ${req.perUser}
+            order by c.created_at, c.id
+            limit ${req.limit}
+            for update of c skip locked
+          ),
+          allowed as (
+            select k.id
+            from (
+              select c.id,
+                     row_number() over (partition by c.owner_id order by c.created_at, c.id) as nth,
+                     (select count(*) from ${jobs} r where r.owner_id = c.owner_id and r.status = 'running') as running
+              from candidates c
+            ) k
+            where k.running + k.nth <= ${req.perUser}
+          )
+          update ${jobs} j
+          set status = 'running', attempts = j.attempts + 1, worker_id = ${req.workerId}, started_at = ${NOW}, heartbeat_at = ${NOW}, progress = 0
+          from allowed
+          where j.id = allowed.id
+          returning ${COLUMNS}`,
+        tx as unknown as Db,
+      );
+    });
+    return rows.map(toJob).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+  }
+
+  /**
+   * Renews the lease of the jobs `workerId` runs. Returns those it must stop: `cancelled` (cancelled, or deleted
+   * after being cancelled) and `lost` (its lease expired and a sweep requeued or failed it; another worker may run
+   * it now).
+   */
+  async heartbeat(workerId: string, held: readonly HeldJob[]): Promise<{ cancelled: string[]; lost: string[] }> {
+    if (held.length === 0) return { cancelled: [], lost: [] };
+    const rows = await this.run(
+      'JobStore.heartbeat',
+      sql`/* JobStore.heartbeat */
+        with held as (
+          select h.id, h.attempt from unnest(${arrayLiteral(held.map((h) => h.id))}::uuid[], ${arrayLiteral(held.map((h) => h.attempt))}::int[]) as h(id, attempt)
+        ),
+        beat as (
+          update ${jobs} j set heartbeat_at = ${NOW}
+          from held
+          where j.id = held.id and j.attempts = held.attempt and j.status = 'running' and j.worker_id = ${workerId}
+          returning j.id
+        )
+        select held.id, j.status from held left join ${jobs} j on j.id = held.id
+        where held.id not in (select id from beat)`,
+    );
+    const cancelled: string[] = [];
+    const lost: string[] = [];
+    for (const r of rows) (r.status === null || r.status === 'cancelled' ? cancelled : lost).push(r.id as string);
+    return { cancelled, lost };
+  }
+
+  /** Writes a running job's progress (and renews its lease); false when the worker no longer holds it. */
+  async progress(workerId: string, held: HeldJob, fraction: number, message: string): Promise<boolean> {
+    const rows = await this.run(
+      'JobStore.progress',
+      sql`/* JobStore.progress */
+        update ${jobs} j set progress = ${fraction}, progress_message = ${message}, heartbeat_at = ${NOW}
+        where j.id = ${held.id} and j.attempts = ${held.attempt} and j.status = 'running' and j.worker_id = ${workerId}
+        returning j.id`,
+    );
+    return rows.length > 0;
+  }
+
+  /** Running -> succeeded with its result; undefined (nothing written) when the worker no longer holds the job. */
+  async succeed(workerId: string, held: HeldJob, outcome: JobOutcome): Promise<JobRecord | undefined> {
+    const rows = await this.run(
+      'JobStore.succeed',
+      sql`/* JobStore.succeed */
+        update ${jobs} j
+        set status = 'succeeded', progress = 1, finished_at = ${NOW}, heartbeat_at = ${NOW}, error = null,
+            result_key = ${outcome.resultKey}, result_bytes = ${outcome.resultBytes}, result_rows = ${outcome.resultRows},
+            result_sha256 = ${outcome.resultSha256}, result_meta = ${JSON.stringify(outcome.resultMeta ?? {})}::jsonb
+        where j.id = ${held.id} and j.attempts = ${held.attempt} and j.status = 'running' and j.worker_id = ${workerId}
+        returning ${COLUMNS}`,
+    );
+    return rows[0] && toJob(rows[0]);
+  }
+
+  /** Running -> failed with `error`; undefined (nothing written) when the worker no longer holds the job. */
+  async fail(workerId: string, held: HeldJob, error: string): Promise<JobRecord | undefined> {
+    const rows = await this.run(
+      'JobStore.fail',
+      sql`/* JobStore.fail */
+        update ${jobs} j set status = 'failed', error = ${error}, finished_at = ${NOW}, heartbeat_at = ${NOW}
+        where j.id = ${held.id} and j.attempts = ${held.attempt} and j.status = 'running' and j.worker_id = ${workerId}
+        returning ${COLUMNS}`,
+    );
+    return rows[0] && toJob(rows[0]);
+  }
+
+  /**
+   * Queued or running -> cancelled. Returns the job as it now is and the status it had: a job already finished
+   * comes back unchanged (`previous` equals its status). Undefined when there is no such job. A running job's
+   * worker notices at its next heartbeat.
+   */
+  async cancel(id: string): Promise<{ job: JobRecord; previous: JobStatus } | undefined> {
+    const rows = await this.run(
+      'JobStore.cancel',
+      sql`/* JobStore.cancel */
+        with target as (
+          select t.id, t.status from ${jobs} t where t.id = ${id} and t.status in ('queued', 'running') for update
+        )
+        update ${jobs} j set status = 'cancelled', finished_at = ${NOW}
+        from target
+        where j.id = target.id
+        returning ${COLUMNS}, target.status as previous`,
+    );
+    if (rows[0]) return { job: toJob(rows[0]), previous: rows[0].previous as JobStatus };
+    const job = await this.get(id);
+    return job && { job, previous: job.status };
+  }
+
+  /** Deletes a finished job; a queued or running one is left alone and returned as `notFinished`. */
+  async delete(id: string): Promise<JobDeletion> {
+    const rows = await this.run(
+      'JobStore.delete',
+      sql`/* JobStore.delete */ delete from ${jobs} j where j.id = ${id} and j.status in (${FINISHED}) returning ${COLUMNS}`,
+    );
+    if (rows[0]) return { deleted: toJob(rows[0]) };
+    const job = await this.get(id);
+    return job && { notFinished: job };
+  }
+
+  /**
+   * The sweep: every running job whose heartbeat is older than `leaseMs` lost its worker. It goes back to queued
+   * (progress reset, a message saying why) while it has attempts left, else fails naming the attempt. A worker
+   * that was only slow finds out at its next heartbeat (`lost`) and writes nothing more.
+   */
+  async recoverExpired(leaseMs: number): Promise<RecoveredJob[]> {
+    const retry = sql`j.attempts < j.max_attempts`;
+    // The expired rows are locked first (skipping those another sweep or a heartbeat holds), so the worker that
+    // stopped can still be named in what is returned.
+    const rows = await this.run(
+      'JobStore.recoverExpired',
+      sql`/* JobStore.recoverExpired */
+        with expired as (
+          select e.id, e.worker_id from ${jobs} e
+          where e.status = 'running' and e.heartbeat_at < ${NOW} - ${leaseMs}::int * interval '1 millisecond'
+          for update skip locked
+        )
+        update ${jobs} j
+        set status = case when ${retry} then 'queued' else 'failed' end,
+            progress = case when ${retry} then 0 else j.progress end,
+            progress_message = case when ${retry}
+              then 'retried after its worker stopped (attempt ' || j.attempts || ' of ' || j.max_attempts || ')'
+              else j.progress_message end,
+            error = case when ${retry} then null
+              else 'the worker running this job stopped (attempt ' || j.attempts || ' of ' || j.max_attempts || ')' end,
+            finished_at = case when ${retry} then null else ${NOW} end,
+            worker_id = case when ${retry} then null else j.worker_id end,
+            heartbeat_at = null
+        from expired
+        where j.id = expired.id
+        returning j.id, j.owner_id, j.kind, j.status, j.attempts, j.max_attempts, expired.worker_id`,
+    );
+    return rows.map((r) => ({
+      id: r.id as string,
+      ownerId: r.owner_id as string,
+      kind: r.kind as JobKind,
+      status: r.status as 'queued' | 'failed',
+      attempts: Number(r.attempts),
+      maxAttempts: Number(r.max_attempts),
+      workerId: (r.worker_id as string | null) ?? null,
+    }));
+  }
+}
