@@ -33,6 +33,7 @@ import { createTokenVerifier } from './token-verifier.js';
 import { loginRedirectHandlers, type RunOperation } from '../rest-compat/login-redirect.js';
 import { neurodataHandlers, registerUploadParsers } from '../rest-compat/neurodata-files.js';
 import { createDownloadSigner, loadDownloadSigningSecret } from '../lib/objects/signed-url.js';
+import { jobResultHandler } from '../rest-compat/job-results.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -156,10 +157,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     return res.body.singleResult as never;
   };
   const health = sharedHealthCheck(stores, config.limits.healthTimeoutMs);
+  const downloadSigner = createDownloadSigner(await loadDownloadSigningSecret(config.dataDir));
   const handlers: Record<string, (request: FastifyRequest, reply: import('fastify').FastifyReply) => unknown> = {
     // The browser-binding cookie of social sign-ins is Secure whenever browsers reach the service over https.
     ...loginRedirectHandlers(runOperation, { secureCookies: Boolean(config.login.publicUrl?.startsWith('https://')) }),
-    ...neurodataHandlers(runOperation, stores.objects, createDownloadSigner(await loadDownloadSigningSecret(config.dataDir))),
+    ...neurodataHandlers(runOperation, stores.objects, downloadSigner),
+    jobResult: jobResultHandler(runOperation, stores.objects, downloadSigner),
     health: async (_request, reply) => {
       const report = await health();
       return reply.code(report.status === 'healthy' ? 200 : 503).send(report);

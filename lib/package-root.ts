@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,4 +19,12 @@ function findPackageRoot(from: string): string {
 /** A path inside the package, e.g. packagePath('migrations'). */
 export function packagePath(...segments: string[]): string {
   return path.join(PACKAGE_ROOT, ...segments);
+}
+
+let version: string | undefined;
+
+/** The service's version (package.json), as results and federation report it. */
+export function serviceVersion(): string {
+  version ??= (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  return version;
 }

@@ -24,7 +24,7 @@ async function main(): Promise<number> {
   });
   try {
     await withSubgraphDeps(config, async (deps) => {
-      const runner = startJobRunner({ ...deps, log: deps.log.child({ subgraph: 'query' }) }, jobExecutors(deps), { onChange: printChange });
+      const runner = startJobRunner({ ...deps, log: deps.log.child({ subgraph: 'query' }) }, await jobExecutors(deps), { onChange: printChange });
       console.log(
         `worker ${runner.workerId}: up to ${config.jobs.concurrency} jobs at once, ${config.jobs.perUser} per user, lease ${config.jobs.leaseMs} ms; Ctrl-C stops`,
       );

@@ -44,6 +44,8 @@ const SCALARS: Record<string, Json> = {
   TriadCounts: triadObject({ type: 'integer', minimum: 0 }),
   TriadValues: triadObject({ type: ['number', 'null'] }),
   PerNodeSelection: { oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string' }, maxItems: 1000 }] },
+  SyqlRow: { type: 'array', items: { type: ['string', 'number', 'boolean', 'null'] }, description: 'values in the order of columns' },
+  SyqlValue: { type: ['string', 'number', 'boolean', 'null', 'array'], items: { type: ['string', 'number', 'boolean', 'null'] } },
   String: { type: 'string' },
   ID: { type: 'string' },
   Int: { type: 'integer', format: 'int32' },

@@ -8,6 +8,7 @@ import { ontologyRoutes } from './ontology.routes.js';
 import { neurodataRoutes } from './neurodata.routes.js';
 import { searchRoutes } from './search.routes.js';
 import { graphAnalyticsRoutes, graphRoutes } from './graph.routes.js';
+import { jobRoutes, savedQueryRoutes, syqlRoutes } from './query.routes.js';
 
 /** Every route the service answers; one file of rows per area. */
-export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...searchRoutes, ...neurodataRoutes, ...graphRoutes, ...graphAnalyticsRoutes, ...federationRoutes];
+export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...searchRoutes, ...neurodataRoutes, ...graphRoutes, ...graphAnalyticsRoutes, ...syqlRoutes, ...savedQueryRoutes, ...jobRoutes, ...federationRoutes];

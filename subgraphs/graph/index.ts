@@ -38,6 +38,8 @@ export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
 }
 
 export type { FullAnalysisArgs, GraphProgress };
+/** The arguments of a full analysis as GraphQL arguments, for the graph job route of the query subgraph. */
+export { FullAnalysisArgs as FullAnalysisArgsType } from './graph.args.js';
 
 /**
  * The full analysis of POST /v1/graph/{dataset_id}/full-analysis, for a job (the query subgraph's jobs): the same

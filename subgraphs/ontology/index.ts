@@ -99,6 +99,11 @@ export async function narrowerTerms(deps: Pick<SubgraphDeps, 'stores'>, ids: rea
   return new TermStore(deps.stores.relational.db).narrowerOrReplaced(ids);
 }
 
+/** For SyQL's WITHIN: the code of a brain region and the codes of every region below it; null for an unknown code. */
+export async function regionCodesWithin(deps: Pick<SubgraphDeps, 'stores'>, code: string): Promise<string[] | null> {
+  return new TermStore(deps.stores.relational.db).codesWithin('brain_region', code);
+}
+
 /** For dataset search: active terms of `vocabularies` whose names are close to a misspelled word (trigram similarity). */
 export async function suggestTermsForWord(deps: Pick<SubgraphDeps, 'stores'>, word: string, vocabularies: readonly string[], minScore: number): Promise<Suggestion[]> {
   const all = await new TermStore(deps.stores.relational.db).suggest([word], { limit: 5, minScore });

@@ -26,6 +26,9 @@ function recorder(cluster?: string): { column: ColumnStore; statements: string[]
       keep(q, opts);
     },
     async insert() {},
+    async kill() {
+      return false;
+    },
     async insertTsv(table: string, _chunks: unknown, opts: TsvInsertOptions) {
       statements.push(`/* ${opts.name} */ INSERT INTO ${table} (${opts.columns?.join(', ')}) FORMAT TabSeparated`);
       names.push(opts.name);

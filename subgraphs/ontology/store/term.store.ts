@@ -333,6 +333,24 @@ export class TermStore {
   }
 
   /**
+   * The codes of the term with `code` in `vocabulary` and of every term below it (any depth, deprecated ones too:
+   * data annotated before a deprecation keeps the old code); null when no term has that code.
+   */
+  async codesWithin(vocabulary: string, code: string): Promise<string[] | null> {
+    const rows = await this.run(
+      'codesWithin',
+      sql`WITH RECURSIVE found (id, code, depth) AS (
+            SELECT t.id, t.code, 0 FROM ontology.terms t WHERE t.vocabulary = ${vocabulary} AND t.code = ${code}
+            UNION
+            SELECT t.id, t.code, f.depth + 1 FROM found f JOIN ontology.terms t ON t.parent_id = f.id
+            WHERE f.depth < 64
+          )
+          SELECT DISTINCT code FROM found`,
+    );
+    return rows.length ? rows.map((r) => r.code as string) : null;
+  }
+
+  /**
    * Names (codes, labels, synonyms) equal to each input after lower(unaccent(trim(...))), in the given vocabularies,
    * with the synonym's type and the case it is written in, so a caller can hold acronyms to their exact spelling.
    */

@@ -1,0 +1,49 @@
+import type { SubgraphDeps } from '../../../lib/subgraph.js';
+import type { TokenVerifier } from '../../../lib/auth/viewer.js';
+import { compileCount, compileQuery } from '../syql/compile.js';
+import { exportArrow } from '../results/arrow-export.js';
+import type { SyqlService } from '../syql.service.js';
+import { ownerContext } from './owner-context.js';
+import type { JobExecutor } from './job.model.js';
+import { resultKey, resultMetadata, type SyqlJobInput } from './job-input.js';
+
+/**
+ * A SyQL job: plans the query again as its owner on the versions pinned at submission, counts its rows, and writes
+ * them as an Arrow IPC stream to object storage, with where they came from in the schema's metadata.
+ */
+export function syqlExecutor(deps: Pick<SubgraphDeps, 'stores'>, syql: SyqlService, verifier: TokenVerifier, serviceVersion: string): JobExecutor {
+  return async (job, run) => {
+    const input = job.input as unknown as SyqlJobInput;
+    const ctx = await ownerContext(verifier, job.ownerId, job.id, run.log);
+    run.progress(0.02, 'planning');
+    const plan = await syql.plan(ctx, { query: input.query, parameters: input.parameters }, input.pins);
+    run.progress(0.05, 'counting rows');
+    const [[count]] = await syql.rows(compileCount(plan), { columns: [{ name: 'count', type: 'integer', nullable: false, chType: 'Int64' }] }, `job-${job.id}-count`, 'SyqlJob.count');
+    const total = Number(count);
+    run.progress(0.1, `writing ${total} rows as Arrow`);
+    const key = resultKey(job, 'arrow');
+    const written = await exportArrow(
+      { column: deps.stores.column, objects: deps.stores.objects },
+      compileQuery(plan),
+      plan.columns,
+      key,
+      resultMetadata(job, plan, serviceVersion),
+      {
+        signal: run.signal,
+        name: 'SyqlJob.export',
+        onRows: (rows) => run.progress(0.1 + 0.89 * (total ? Math.min(1, rows / total) : 1), `${rows} of ${total} rows written`),
+      },
+    );
+    return {
+      resultKey: key,
+      resultBytes: written.bytes,
+      resultRows: written.rows,
+      resultSha256: written.sha256,
+      resultMeta: {
+        normalised: plan.normalised,
+        datasets: plan.datasets.map((d) => ({ ref: d.ref, dataset_id: d.datasetId, slug: d.slug, version: d.version, label: d.label })),
+        columns: plan.columns.map((c) => ({ name: c.name, type: c.type, nullable: c.nullable, clickhouse_type: c.chType })),
+      },
+    };
+  };
+}
