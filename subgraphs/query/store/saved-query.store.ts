@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
 import { namedQuery, toDate } from '../../../lib/db/named-query.js';
-import { Conflict } from '../../../lib/errors.js';
 import { savedQueries } from './tables.js';
 
 export interface SavedQueryRecord {
@@ -38,7 +37,6 @@ const toSaved = (r: Row): SavedQueryRecord => ({
   updatedAt: toDate(r.updated_at),
 });
 
-const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505' || /saved_queries_owner_id_name|duplicate key/.test(String((e as Error)?.message));
 
 /** Saved SyQL queries, one owner each; names are unique per owner. */
 export class SavedQueryStore {
@@ -46,17 +44,13 @@ export class SavedQueryStore {
 
   async insert(q: Omit<SavedQueryRecord, 'lastJobId' | 'previousJobId' | 'lastRunAt' | 'updatedAt'>): Promise<SavedQueryRecord> {
     const at = q.createdAt.toISOString();
-    try {
-      await namedQuery(
-        this.db,
-        'SavedQueryStore.insert',
-        sql`/* SavedQueryStore.insert */ insert into ${savedQueries} (id, owner_id, name, description, syql, parameters, created_at, updated_at)
-          values (${q.id}, ${q.ownerId}, ${q.name}, ${q.description}, ${q.syql}, ${JSON.stringify(q.parameters)}::jsonb, ${at}, ${at})`,
-      );
-    } catch (e) {
-      if (isUniqueViolation(e)) throw new Conflict(`you already have a saved query named ${JSON.stringify(q.name)}`);
-      throw e;
-    }
+    await namedQuery(
+      this.db,
+      'SavedQueryStore.insert',
+      sql`/* SavedQueryStore.insert */ insert into ${savedQueries} (id, owner_id, name, description, syql, parameters, created_at, updated_at)
+        values (${q.id}, ${q.ownerId}, ${q.name}, ${q.description}, ${q.syql}, ${JSON.stringify(q.parameters)}::jsonb, ${at}, ${at})`,
+      () => `you already have a saved query named ${JSON.stringify(q.name)}`,
+    );
     return (await this.find(q.id))!;
   }
 
@@ -81,8 +75,7 @@ export class SavedQueryStore {
   }
 
   async update(id: string, change: Partial<Pick<SavedQueryRecord, 'name' | 'description' | 'syql' | 'parameters'>>, at: Date): Promise<SavedQueryRecord | undefined> {
-    try {
-      await namedQuery(
+    await namedQuery(
         this.db,
         'SavedQueryStore.update',
         sql`/* SavedQueryStore.update */ update ${savedQueries} set
@@ -92,11 +85,8 @@ export class SavedQueryStore {
             parameters = coalesce(${change.parameters ? JSON.stringify(change.parameters) : null}::jsonb, parameters),
             updated_at = ${at.toISOString()}
           where id = ${id}`,
+        () => `you already have a saved query named ${JSON.stringify(change.name)}`,
       );
-    } catch (e) {
-      if (isUniqueViolation(e)) throw new Conflict(`you already have a saved query named ${JSON.stringify(change.name)}`);
-      throw e;
-    }
     return this.find(id);
   }
 

@@ -73,9 +73,8 @@ export const LABELS: Record<NodeLabel, LabelDef> = {
 
 export const LABEL_NAMES = Object.keys(LABELS) as NodeLabel[];
 
-/** The `neuron_id` of a Neuron, and the column of `morphologies` that names a Morphology's neuron. */
+/** The column of `neurons` that identifies a Neuron (semijoins select it). */
 export const NEURON_KEY_COLUMN = 'neuron_id';
-export const MORPHOLOGY_NEURON_PROPERTY = 'neuron';
 
 /** The relationship types as written in patterns. `Synapse` is either kind; HAS_MORPHOLOGY joins a neuron to its morphologies. */
 export const REL_TYPES: readonly RelType[] = ['Chemical', 'Electrical', 'Synapse', 'HAS_MORPHOLOGY'];
@@ -100,12 +99,8 @@ export const PATH_PROPERTIES: readonly PropertyDef[] = [{ name: 'hops', column: 
 /** HAS_MORPHOLOGY has no properties. */
 export const HAS_MORPHOLOGY_PROPERTIES: readonly PropertyDef[] = [];
 
-/** Tables SyQL reads, with the columns of the (dataset_id, version) filter every read starts with. */
+/** The tables SyQL reads; every read filters them on (dataset_id, version) first. */
 export const TABLES = { neurons: 'neurons', connections: 'connections', morphologies: 'morphologies' } as const;
-
-export function labelProperty(label: NodeLabel, name: string): PropertyDef | undefined {
-  return LABELS[label].properties.find((p) => p.name === name);
-}
 
 /** The ClickHouse type a result column of this SyQL type has (`Nullable(...)` when it may be null). */
 export function chTypeOf(type: ValueType, nullable: boolean): string {

@@ -24,7 +24,7 @@ import {
  *   patterns; nested joins for variable-length paths). Every unit reads one (dataset_id, version) partition.
  * - units are joined one JOIN per SELECT (`ALL INNER JOIN (...) AS tN USING (...)`, the smaller side on the right),
  *   each column named after the variable and property it holds (`v0_name`, `e1_weight`) so that the units agree on
- *   join keys by name.
+ *   join keys by name. Always ALL: current ClickHouse's ANY INNER JOIN keeps one row per key of the left side too.
  * - WHERE conjuncts that read one unit are applied inside it; a conjunct on a neuron that is neither returned nor
  *   compared with another variable becomes `pre IN (SELECT neuron_id FROM neurons WHERE ...)` instead of a join.
  * - the result columns are `c0`, `c1`, ... in the order of `plan.columns`, each of its declared ClickHouse type.
@@ -230,9 +230,12 @@ interface Unit {
   slots: Set<string>;
   est: number;
   conds: Conjunct[];
-  /** Semijoins on neurons that have no unit of their own, keyed by the neuron. */
+  /**
+   * Filters on neurons written as `col IN (SELECT neuron_id FROM neurons WHERE ...)`: for a neuron without a unit of
+   * its own, and (when selective) for one that has one, to narrow the synapse scan before the join.
+   */
   semis: Map<NodeVar, Conjunct[]>;
-  /** Whether its rows are unique on each of these slot classes (a neuron's id): the join may stop at the first match. */
+  /** The subquery, giving these slots as columns named by slotColumn(). */
   build(out: string[]): Rel;
 }
 

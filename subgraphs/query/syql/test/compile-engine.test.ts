@@ -930,7 +930,7 @@ RETURN count(*) AS n, sum(c.weight) AS s, avg(c.weight) AS m, min(b.name) AS lo,
     const next = random(20261124);
     const pick = <T,>(xs: T[]) => xs[Math.floor(next() * xs.length)];
     const queries: { name: string; text: string }[] = [];
-    for (let i = 0; i < 60; i++) {
+    for (let i = 0; i < 80; i++) {
       const [pattern, vars] = patterns[i % patterns.length];
       const name = pick(['w1', 'w1', 'tiny']);
       const where: string[] = [];
