@@ -40,6 +40,7 @@ export const startsAfter = ['identity', 'ontology'] as const;
 
 export { DATA_TABLES, NEURON_COLUMNS, CONNECTION_COLUMNS, MORPHOLOGY_COLUMNS, type DataTable } from './store/clickhouse/columns.js';
 export type { DatasetAccess, DatasetRole } from './dataset-access.rules.js';
+export { migrateColumnTables } from './store/clickhouse/migrations.js';
 
 const built = new WeakMap<object, ReturnType<typeof buildServices>>();
 
