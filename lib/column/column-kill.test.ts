@@ -38,6 +38,17 @@ describe('ColumnStore.kill', () => {
     expect(Date.now() - started).toBeLessThan(60_000);
   });
 
+  it('stops a query with bound values too (the engine prints those without their comments)', async () => {
+    const running = column.queryTsv(ch`SELECT count(), sum(cityHash64(number)) FROM numbers(20000000000) WHERE number > ${5}`, { name: 'test.bound', queryId: 'kill-probe_2', maxExecutionTime: 600 });
+    const drained = (async () => {
+      for await (const _ of running);
+    })();
+    drained.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await column.kill('kill-probe_2')).toBe(true);
+    await expect(drained).rejects.toThrow(/cancel/i);
+  });
+
   it('finds nothing to stop for an id no query runs under, and refuses ids that are not plain', async () => {
     expect(await column.kill('kill-probe_absent')).toBe(false);
     await expect(column.kill("x' OR 1 --")).rejects.toThrow(/invalid ClickHouse query id/);

@@ -125,7 +125,9 @@ async function openChdb(dataDir: string, database: string): Promise<ColumnStore>
   const qualify = (q: ChQuery): ChQuery => q; // tables are referenced unqualified; USE below sets the database
   session.query(`USE ${ident(database).text}`);
   const execute = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => {
-    const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}`;
+    // The engine prints a bound query without its comments, so the query id that `kill` looks for rides in a setting.
+    const marker = opts.queryId ? `, log_comment = ${quoteString(`query_id=${checkQueryId(opts.queryId)};`)}` : '';
+    const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}${marker}`;
     const text = /^\s*(\/\*.*?\*\/\s*)?(SELECT|WITH)\b/is.test(q.sql) ? `${q.sql} ${settings}` : q.sql;
     const body = named(qualify({ sql: text, params: q.params }), opts);
     return Object.keys(body.params).length
@@ -171,13 +173,13 @@ async function openChdb(dataDir: string, database: string): Promise<ColumnStore>
       })();
     },
     async kill(queryId) {
-      // A second connection to the same engine runs beside the first; KILL finds the query by its marker comment.
+      // A second connection to the same engine runs beside the first; KILL finds the query by its marker setting.
       // ASYNC: on chDB a SYNC kill waits for the killed query's connection and never returns; the caller of the killed
       // query gets its error within milliseconds anyway.
       control ??= new Session(dataDir);
-      const marker = quoteString(` query_id=${checkQueryId(queryId)};`);
+      const marker = quoteString(`query_id=${checkQueryId(queryId)};`);
       const out = await control.queryAsync(
-        `/* ColumnStore.kill */ KILL QUERY WHERE position(query, ${marker}) > 0 AND position(query, 'ColumnStore.kill') = 0 ASYNC`,
+        `/* ColumnStore.kill */ KILL QUERY WHERE position(query, ${marker}) > 0 AND position(query, 'KILL QUERY') = 0 ASYNC`,
         { format: 'TabSeparated' },
       );
       return out.text().trim().length > 0;

@@ -104,7 +104,6 @@ LIMIT 100`;
     const done = await running;
     expect(foreign.status).toBe(403);
     expect(mine.status, JSON.stringify(mine.body)).toBe(200);
-    console.log('CANCEL', JSON.stringify(mine.body), Date.now() - started);
     expect(done.status).toBe(409);
     expect(done.body.error).toMatch(/cancelled/);
     expect(mine.body.engine_stopped).toBe(true);
