@@ -70,6 +70,11 @@ export const FIELD_EXAMPLES: Record<string, unknown> = {
   null_model: { samples: 10, seed: 1 },
   top: 10,
   expires_in: 600,
+  query: 'MATCH (a:Neuron)-[c:Chemical]->(b:Neuron) IN "celegans_cook_2019_male"@latest WHERE a.name STARTS WITH $prefix AND c.weight >= 5 RETURN a.name AS pre, b.name AS post, c.weight ORDER BY c.weight DESC LIMIT 100',
+  parameters: { prefix: 'AVA' },
+  query_id: 'ava-partners-1',
+  max_rows: 100,
+  analysis: 'full-analysis',
 };
 
 /** A schema with its example, when the name has one. */

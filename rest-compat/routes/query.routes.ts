@@ -68,6 +68,8 @@ export const jobRoutes: Route[] = [
           },
           content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } } },
         },
+        '302': { description: 'the result is in an object store that signs its own URLs (S3): fetch it from Location', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
+        '304': { description: 'If-None-Match named this result (its ETag is its SHA-256)' },
         '206': { description: 'the requested range', content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } } } },
         '404': error('no such job of yours, or it has no result'),
         '409': error('the job has not succeeded'),

@@ -2,10 +2,9 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../lib/access.js';
 import type { RequestContext } from '../../lib/context.js';
 import type { SavedQueryService } from './saved-query.service.js';
-import type { SavedQueryRecord } from './store/saved-query.store.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import { jobOut, Job } from './jobs/jobs.types.js';
-import { SavedFromSyql, SavedQuery, SavedQueryDeletion, SavedQueryIdArgs, SavedQueryInput, SavedQueryListArgs, SavedQueryPage, SavedQueryRefresh } from './saved-query.types.js';
+import { SavedFromSyql, SavedQuery, SavedQueryDeletion, SavedQueryIdArgs, CreateSavedQueryInput, SavedQueryFromSyqlInput, UpdateSavedQueryInput, SavedQueryListArgs, SavedQueryPage, SavedQueryRefresh } from './saved-query.types.js';
 
 /** Saved queries (spec 4.3 Saved queries): Academic, each visible to its owner only. */
 @Resolver()
@@ -15,7 +14,7 @@ export class SavedQueryResolver {
     private readonly queue: JobQueue,
   ) {}
 
-  private async out(q: SavedQueryRecord): Promise<SavedQuery> {
+  private async out(q: Awaited<ReturnType<SavedQueryService['get']>>): Promise<SavedQuery> {
     const last = q.lastJobId ? await this.queue.get(q.lastJobId) : undefined;
     return {
       id: q.id,
@@ -40,13 +39,13 @@ export class SavedQueryResolver {
 
   @Mutation(() => SavedQuery, { description: 'Saves a query {name, description?, query, parameters?} (its syntax is checked; its datasets when it runs).' })
   @Access(AccessClass.Academic)
-  async createSavedQuery(@Ctx() ctx: RequestContext, @Arg('input', () => SavedQueryInput) input: SavedQueryInput) {
+  async createSavedQuery(@Ctx() ctx: RequestContext, @Arg('input', () => CreateSavedQueryInput) input: CreateSavedQueryInput) {
     return this.out(await this.service.create(ctx, input));
   }
 
   @Mutation(() => SavedFromSyql, { description: 'Plans a query (everything checked) and saves its canonical text: {query, parameters?, name?, description?}.' })
   @Access(AccessClass.Academic)
-  async createSavedQueryFromSyql(@Ctx() ctx: RequestContext, @Arg('input', () => SavedQueryInput) input: SavedQueryInput) {
+  async createSavedQueryFromSyql(@Ctx() ctx: RequestContext, @Arg('input', () => SavedQueryFromSyqlInput) input: SavedQueryFromSyqlInput) {
     const r = await this.service.createFromSyql(ctx, input);
     return { saved_query: await this.out(r.saved), plan: r.plan };
   }
@@ -59,7 +58,7 @@ export class SavedQueryResolver {
 
   @Mutation(() => SavedQuery, { description: 'Changes name, description, query or parameters.' })
   @Access(AccessClass.Academic)
-  async updateSavedQuery(@Ctx() ctx: RequestContext, @Args(() => SavedQueryIdArgs) args: SavedQueryIdArgs, @Arg('input', () => SavedQueryInput) input: SavedQueryInput) {
+  async updateSavedQuery(@Ctx() ctx: RequestContext, @Args(() => SavedQueryIdArgs) args: SavedQueryIdArgs, @Arg('input', () => UpdateSavedQueryInput) input: UpdateSavedQueryInput) {
     return this.out(await this.service.update(ctx, args.id, input));
   }
 

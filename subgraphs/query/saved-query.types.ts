@@ -45,15 +45,39 @@ export class SavedQueryListArgs {
   offset?: number | null;
 }
 
-@InputType()
-export class SavedQueryInput {
-  @Field(() => String, { nullable: true, description: 'unique among your saved queries (required to create; from-syql defaults it to the first line of the query)' })
+@InputType({ description: 'A query to save.' })
+export class CreateSavedQueryInput {
+  @Field(() => String, { description: 'unique among your saved queries' })
+  name!: string;
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+  @Field(() => String, { description: 'the SyQL text (its syntax is checked now, its datasets when it runs)' })
+  query!: string;
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'values of its $parameters' })
+  parameters?: Record<string, unknown> | null;
+}
+
+@InputType({ description: 'A query to plan and save.' })
+export class SavedQueryFromSyqlInput {
+  @Field(() => String, { description: 'the SyQL text; saved in canonical form once it plans' })
+  query!: string;
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'values of its $parameters' })
+  parameters?: Record<string, unknown> | null;
+  @Field(() => String, { nullable: true, description: 'unique among your saved queries (default: the first line of the canonical query)' })
   name?: string | null;
   @Field(() => String, { nullable: true })
   description?: string | null;
-  @Field(() => String, { nullable: true, description: 'the SyQL text (required to create)' })
+}
+
+@InputType({ description: 'Changes to a saved query: the fields given replace the saved ones.' })
+export class UpdateSavedQueryInput {
+  @Field(() => String, { nullable: true })
+  name?: string | null;
+  @Field(() => String, { nullable: true, description: 'null clears it' })
+  description?: string | null;
+  @Field(() => String, { nullable: true })
   query?: string | null;
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'values of its $parameters' })
+  @Field(() => JSONObjectScalar, { nullable: true })
   parameters?: Record<string, unknown> | null;
 }
 

@@ -18,7 +18,7 @@ export function syqlExecutor(deps: Pick<SubgraphDeps, 'stores'>, syql: SyqlServi
     run.progress(0.02, 'planning');
     const plan = await syql.plan(ctx, { query: input.query, parameters: input.parameters }, input.pins);
     run.progress(0.05, 'counting rows');
-    const [[count]] = await syql.rows(compileCount(plan), { columns: [{ name: 'count', type: 'integer', nullable: false, chType: 'Int64' }] }, `job-${job.id}-count`, 'SyqlJob.count');
+    const [[count]] = await syql.rows(compileCount(plan), { columns: [{ name: 'count', type: 'integer', nullable: false, chType: 'Int64' }] }, `job-${job.id}-${job.attempts}-count`, 'SyqlJob.count');
     const total = Number(count);
     run.progress(0.1, `writing ${total} rows as Arrow`);
     const key = resultKey(job, 'arrow');
