@@ -27,6 +27,10 @@ import {
  *   join keys by name. Always ALL: current ClickHouse's ANY INNER JOIN keeps one row per key of the left side too.
  * - WHERE conjuncts that read one unit are applied inside it; a conjunct on a neuron that is neither returned nor
  *   compared with another variable becomes `pre IN (SELECT neuron_id FROM neurons WHERE ...)` instead of a join.
+ * - with ORDER BY and LIMIT, a neuron looked up only for returned properties (no condition on it, joined to synapses
+ *   only: a 1:1 join that keeps every row) is joined after the rest is sorted and cut to SKIP + LIMIT rows.
+ * - sizes are estimated from the row counts and each condition's share of rows (an equality on a neuron's name or
+ *   class keeps few cells), to put the smaller side of each join on the right.
  * - the result columns are `c0`, `c1`, ... in the order of `plan.columns`, each of its declared ClickHouse type.
  * - several datasets: the query runs per dataset and the branches are joined with UNION ALL, the `dataset` label
  *   column first.
@@ -243,6 +247,8 @@ interface Ctx {
   an: Analysis;
   ds: ResolvedDataset;
   alias(): string;
+  /** The rows the result needs in the order of ORDER BY (SKIP + LIMIT), for the top rows to be taken before lookups. */
+  topRows: number | null;
 }
 
 function dsFilter(ds: ResolvedDataset): ChQuery {
@@ -486,16 +492,31 @@ function pathUnit(ctx: Ctx, rel: RelVar, hints: { left: Conjunct[]; right: Conju
 // ---------------------------------------------------------------------------------------------------------------
 // One dataset: units, pushed conditions, joins, the result columns
 
+/**
+ * The share of a table's rows an equality with a constant keeps, by the property compared: a neuron's name matches
+ * about one cell, a class a few hundred of a connectome's cells; types, transmitters and regions have few values.
+ */
+function equalityShare(e: TExpr, constant: boolean, onKey: boolean, neurons: number): number {
+  if (onKey) return 1 / neurons;
+  if (!constant || e.k !== 'prop' || e.owner.owner !== 'node' || e.owner.label !== 'Neuron') return 0.05;
+  if (e.def.name === 'name') return 1 / 1000;
+  if (e.def.name === 'class') return 1 / 200;
+  return 0.05;
+}
+
 function selectivity(c: Conjunct, keys: Set<string>, neurons: number): number {
   const e = c.expr;
   const onKey = [...c.slots].every((s) => keys.has(s));
   switch (e.k) {
     case 'cmp':
-      if (e.op === '=') return onKey ? 1 / neurons : 0.05;
+      if (e.op === '=') {
+        const [p, other] = e.left.k === 'prop' ? [e.left, e.right] : [e.right, e.left];
+        return equalityShare(p, other.k === 'const', onKey, neurons);
+      }
       return e.op === '<>' ? 0.9 : 0.4;
     case 'in':
       if (e.negated) return 0.9;
-      return Math.min(1, (onKey ? 1 / neurons : 0.05) * Math.max(1, e.items.length));
+      return Math.min(1, equalityShare(e.left, true, onKey, neurons) * Math.max(1, e.items.length));
     case 'match':
     case 'within':
       return 0.2;
@@ -632,9 +653,16 @@ function compileBody(ctx: Ctx): Body {
     return { from: ch`(${rel.sql})`, where: residualWhere(col), col };
   }
 
+  // Neurons looked up only for their properties, 1:1 (every pre and post is a cell of the version, and a cell's id is
+  // unique in it): with ORDER BY and LIMIT, the rest is joined, sorted and cut first, and the lookups joined to the
+  // rows kept (a lookup keeps every row, and adds nothing the order reads), then sorted and cut again outside.
+  const lookups = topLookups(ctx, units, leaves, residual);
+  const rest = units.filter((u) => !lookups.units.includes(u));
+  const lookupSlots = new Set(lookups.units.flatMap((u) => [...u.slots]));
+
   // Left-deep joins, greedily: start from the smallest unit, add the connected unit that keeps the estimate lowest,
   // the smaller side on the right (ClickHouse builds the right side of a join in memory).
-  const remaining = [...units];
+  const remaining = [...rest];
   const first = remaining.reduce((a, b) => (b.est < a.est ? b : a));
   remaining.splice(remaining.indexOf(first), 1);
   let acc = { rel: first.build(outOf(first)), slots: new Set(outOf(first)), est: first.est };
@@ -650,7 +678,7 @@ function compileBody(ctx: Ctx): Body {
     const next = options.reduce((a, b) => (b.est < a.est || (b.est === a.est && b.u.est < a.u.est) ? b : a));
     remaining.splice(remaining.indexOf(next.u), 1);
     const unitOut = outOf(next.u);
-    const later = new Set(remaining.flatMap((u) => [...u.slots]));
+    const later = new Set([...remaining.flatMap((u) => [...u.slots]), ...lookupSlots]);
     const keep = (s: string) => top.has(s) || later.has(s);
     const accOut = [...acc.slots];
     const usingKeys = unitOut.filter((s) => acc.slots.has(s));
@@ -667,9 +695,102 @@ function compileBody(ctx: Ctx): Body {
       est: Math.max(1, next.est),
     };
   }
+  if (lookups.units.length) {
+    // The top rows (at most topRows of them) on the right, each lookup's whole table on the left.
+    const accOut = [...acc.slots];
+    // One SELECT takes ORDER BY as it is; a UNION ALL (of a synapse scan's orientations) is wrapped first.
+    const accSql = selectOf(acc.rel, accOut);
+    const sorted = acc.rel.kind === 'select' ? accSql : ch`SELECT ${raw(accOut.map(slotColumn).join(', '))} FROM (${accSql})`;
+    const cut = ch`${sorted} ORDER BY ${lookups.order} LIMIT ${raw(String(ctx.topRows))}`;
+    let accRel: Rel = { kind: 'query', sql: cut, cols: new Set(accOut) };
+    let accSlots = new Set(accOut);
+    lookups.units.forEach((u, i) => {
+      const unitOut = outOf(u);
+      const later = new Set(lookups.units.slice(i + 1).flatMap((o) => [...o.slots]));
+      const usingKeys = unitOut.filter((s) => accSlots.has(s));
+      const kept = [...new Set([...accSlots, ...unitOut])].filter((s) => top.has(s) || later.has(s));
+      const keptOut = kept.length ? kept : [usingKeys[0]];
+      const from = ch`(${selectOf(u.build(unitOut), unitOut)}) AS ${raw(ctx.alias())} ALL INNER JOIN (${selectOf(accRel, [...accSlots])}) AS ${raw(ctx.alias())} USING (${raw(usingKeys.map(slotColumn).join(', '))})`;
+      accRel = { kind: 'select', from, cols: new Map(keptOut.map((s) => [s, raw(slotColumn(s))])), where: [] };
+      accSlots = new Set(keptOut);
+    });
+    acc = { rel: accRel, slots: accSlots, est: acc.est };
+  }
   const rel = acc.rel as Extract<Rel, { kind: 'select' }>;
   const col = (s: string) => raw(slotColumn(s));
   return { from: rel.from, where: residualWhere(col), col };
+}
+
+/** An ORDER BY expression with every result column it names replaced by the column's expression; null for none. */
+function orderExprOf(an: Analysis, e: TExpr): TExpr | null {
+  switch (e.k) {
+    case 'col':
+      return an.columns[e.index].expr;
+    case 'cmp':
+    case 'match':
+    case 'and':
+    case 'or': {
+      const left = orderExprOf(an, e.left);
+      const right = orderExprOf(an, e.right);
+      return left && right ? { ...e, left, right } : null;
+    }
+    case 'in':
+    case 'within': {
+      const left = orderExprOf(an, e.left);
+      return left ? { ...e, left } : null;
+    }
+    case 'isnull':
+    case 'not': {
+      const operand = orderExprOf(an, e.operand);
+      return operand ? { ...e, operand } : null;
+    }
+    case 'agg':
+      return null;
+    default:
+      return e;
+  }
+}
+
+/**
+ * The neurons whose join can follow ORDER BY and LIMIT (ctx.topRows rows), with the ORDER BY to cut with before
+ * them: a neuron that only gives returned properties (no condition reads it), joined only to synapses (whose ends
+ * are always cells of the version, each once), in a query that neither aggregates nor removes duplicates, nor
+ * filters after the joins, and orders by nothing it gives but its id.
+ */
+function topLookups(ctx: Ctx, units: Unit[], leaves: Map<NodeVar, Unit>, residual: Conjunct[]): { units: Unit[]; order: ChQuery } {
+  const { an } = ctx;
+  const none = { units: [], order: EMPTY };
+  if (ctx.topRows === null || an.aggregate || an.distinct || residual.length || an.orderBy.length === 0) return none;
+  const items: { expr: TExpr; descending: boolean }[] = [];
+  for (const o of an.orderBy) {
+    // The dataset column is the same in every row of one dataset's branch.
+    if (o.expr.k === 'col' && an.columns[o.expr.index].expr === null) continue;
+    const expr = orderExprOf(an, o.expr);
+    if (!expr) return none;
+    items.push({ expr, descending: o.descending });
+  }
+  if (items.length === 0) return none;
+  const orderSlots = new Set<string>();
+  for (const o of items) walk(o.expr, (x) => x.k === 'prop' && orderSlots.add(x.slot));
+  const chosen: Unit[] = [];
+  for (const [v, u] of leaves) {
+    if (v.label !== 'Neuron' || u.conds.length || u.semis.size) continue;
+    if (an.conjuncts.some((c) => c.owners.has(v))) continue;
+    const rels = an.rels.filter((r) => r.left === v || r.right === v);
+    if (rels.length === 0 || rels.some((r) => r.kind !== 'synapse')) continue;
+    const key = an.keySlots(v);
+    if ([...u.slots].some((s) => orderSlots.has(s) && !key.includes(s))) continue;
+    chosen.push(u);
+  }
+  if (chosen.length === 0 || chosen.length === units.length) return none;
+  const r: Resolve = { prop: (p) => raw(slotColumn(p.slot)) };
+  const order = join(
+    items.map((o) => {
+      const v = value(o.expr, r);
+      return o.descending ? (o.expr.t.nullable ? ch`${v} DESC NULLS FIRST` : ch`${v} DESC`) : o.expr.t.nullable ? ch`${v} ASC NULLS LAST` : ch`${v} ASC`;
+    }),
+  );
+  return { units: chosen, order };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -742,8 +863,8 @@ function columnSql(c: OutColumn, r: Resolve, an: Analysis, dependent: boolean): 
 }
 
 /** The SELECT of one dataset: result columns, WHERE, GROUP BY (without ORDER BY and LIMIT). */
-function compileBranch(an: Analysis, ds: ResolvedDataset, alias: () => string): ChQuery {
-  const body = compileBody({ an, ds, alias });
+function compileBranch(an: Analysis, ds: ResolvedDataset, alias: () => string, topRows: number | null): ChQuery {
+  const body = compileBody({ an, ds, alias, topRows });
   const r: Resolve = { prop: (p) => body.col(p.slot) };
   const grouping = an.aggregate ? an.columns.filter((c) => c.expr && !c.aggregate && !c.constant) : [];
   // A node's other properties follow from its key: group by the key alone and take any() of the rest.
@@ -785,10 +906,10 @@ function checkedCount(n: number, what: string): number {
   return n;
 }
 
-function branches(plan: SyqlPlan, an: Analysis): ChQuery[] {
+function branches(plan: SyqlPlan, an: Analysis, topRows: number | null): ChQuery[] {
   let n = 0;
   const alias = () => `t${n++}`;
-  return plan.datasets.map((ds) => compileBranch(an, ds, alias));
+  return plan.datasets.map((ds) => compileBranch(an, ds, alias, topRows));
 }
 
 /**
@@ -800,7 +921,7 @@ export function compileQuery(plan: SyqlPlan, opts: { maxRows?: number } = {}): C
   const maxRows = opts.maxRows === undefined ? null : checkedCount(opts.maxRows, 'maxRows');
   const limit = an.limit === null ? maxRows : maxRows === null ? an.limit : Math.min(an.limit, maxRows);
   const order = orderBySql(an);
-  const parts = branches(plan, an);
+  const parts = branches(plan, an, limit === null ? null : an.skip + limit);
   if (parts.length === 1) return ch`${parts[0]}${order}${limitSql(an.skip, limit)}`;
   // Each dataset's branch needs no more than the first skip + limit rows of its own, in the same order.
   const inner = limit === null ? EMPTY : ch`${order}${raw(` LIMIT ${an.skip + limit}`)}`;
@@ -815,7 +936,7 @@ export function compileQuery(plan: SyqlPlan, opts: { maxRows?: number } = {}): C
 /** The number of rows the query yields with its SKIP and LIMIT (and no maxRows), as one row with a `count` column. */
 export function compileCount(plan: SyqlPlan): ChQuery {
   const an = analysePlan(plan);
-  const parts = branches(plan, an);
+  const parts = branches(plan, an, null);
   const union = join(parts, ' UNION ALL ');
   let n = 'toInt64(count())';
   if (an.skip > 0) n = `greatest(toInt64(0), ${n} - toInt64(${an.skip}))`;

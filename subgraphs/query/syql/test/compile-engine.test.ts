@@ -647,6 +647,30 @@ RETURN count(*) AS n, sum(c.weight) AS s, avg(c.weight) AS m, min(b.name) AS lo,
     expect(byCount.rows).toEqual(top);
   });
 
+  it('looks up unfiltered neurons after ORDER BY, SKIP and LIMIT, with the rows of the full order', async () => {
+    const byte = (x: Value, y: Value) => (String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0);
+    const cmp = (p: Row, q: Row) => (q[4] as number) - (p[4] as number) || byte(p[0], q[0]) || byte(p[1], q[1]) || byte(p[5], q[5]);
+    for (const [pattern, ds] of [
+      ['(a)-[c:Chemical]->(b)', 'w1'],
+      ['(a)-[c:Electrical]-(b)', 'w1'],
+      ['(a)-[c]-(b)', 'male'],
+    ] as const) {
+      const base = `MATCH ${pattern} IN "${ds}"@v1 WHERE c.weight > 1 RETURN a.id, b.id, a.name, b.name, c.weight, c.type`;
+      const all = reference(DATA[ds], parseSyql(base)).sort(cmp);
+      expect(all.length, pattern).toBeGreaterThan(12);
+      // A total order (one row per pair and kind of synapse, ids unique): exactly the rows of the full sort.
+      const total = await run(`${base} ORDER BY c.weight DESC, a.id, b.id, c.type SKIP 3 LIMIT 7`);
+      expect(total.sql, pattern).toMatch(/ LIMIT 10\) AS t\d+ USING/);
+      expect(total.rows.map(fix), pattern).toEqual(all.slice(3, 10).map(fix));
+      // Ties at the cut: the weights of the full order, and only rows of the pattern.
+      const ties = await run(`${base} ORDER BY c.weight DESC SKIP 2 LIMIT 9`);
+      expect(ties.sql, pattern).toMatch(/ LIMIT 11\) AS t\d+ USING/);
+      expect(ties.rows.map((r) => r[4]), pattern).toEqual(all.slice(2, 11).map((r) => r[4]));
+      const known = new Set(all.map((r) => key(fix(r))));
+      for (const r of ties.rows) expect(known.has(key(fix(r))), pattern).toBe(true);
+    }
+  });
+
   it('caps the rows with maxRows, and compileCount gives the true number with SKIP and LIMIT', async () => {
     const total = male.neurons.length;
     const capped = await run(`MATCH (a) ${MALE} RETURN a.id`, undefined, { maxRows: 11 });

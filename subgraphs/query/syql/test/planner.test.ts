@@ -259,14 +259,36 @@ describe('compileQuery', () => {
 
   it('compiles the documented example into joins of filtered subqueries, the neurons narrowing the synapse scan', async () => {
     const q = compileQuery(await plan(EXAMPLE));
+    // The post cells (no filter) are looked up for the top 100 rows only, sorted and cut again after the join.
     expect(q.sql.replace(/\{p\d+:(\w+)\}/g, '?')).toBe(
-      'SELECT v0_name AS c0, v1_name AS c1, e0_weight AS c2 FROM (SELECT v0_name, v1_id, e0_weight FROM ' +
+      'SELECT v0_name AS c0, v1_name AS c1, e0_weight AS c2 FROM (SELECT neuron_id AS v1_id, name AS v1_name FROM neurons WHERE dataset_id = ? AND version = ?) AS t2 ' +
+        'ALL INNER JOIN (SELECT v0_name, v1_id, e0_weight FROM ' +
         "(SELECT pre AS v0_id, post AS v1_id, weight AS e0_weight FROM connections WHERE dataset_id = ? AND version = ? AND synapse_type = 'chemical' AND (weight >= ?) " +
         'AND pre IN (SELECT neuron_id FROM neurons WHERE dataset_id = ? AND version = ? AND startsWith(name, ?))) AS t0 ' +
-        'ALL INNER JOIN (SELECT neuron_id AS v0_id, name AS v0_name FROM neurons WHERE dataset_id = ? AND version = ? AND startsWith(name, ?)) AS t1 USING (v0_id)) AS t2 ' +
-        'ALL INNER JOIN (SELECT neuron_id AS v1_id, name AS v1_name FROM neurons WHERE dataset_id = ? AND version = ?) AS t3 USING (v1_id) ' +
+        'ALL INNER JOIN (SELECT neuron_id AS v0_id, name AS v0_name FROM neurons WHERE dataset_id = ? AND version = ? AND startsWith(name, ?)) AS t1 USING (v0_id) ' +
+        'ORDER BY e0_weight DESC LIMIT 100) AS t3 USING (v1_id) ' +
         'ORDER BY c2 DESC LIMIT 100',
     );
+  });
+
+  it('looks up unfiltered neurons after ORDER BY and LIMIT only when that is exact', async () => {
+    const sql = async (text: string) => compileQuery(await plan(text)).sql.replace(/\{p\d+:(\w+)\}/g, '?');
+    // SKIP: the first skip + limit rows are kept below the lookups (here both ends).
+    expect(await sql(`MATCH (a)-[c:Chemical]->(b) IN "a" RETURN a.name, b.name, c.weight ORDER BY c.weight DESC SKIP 5 LIMIT 10`)).toMatch(
+      /synapse_type = 'chemical' ORDER BY e0_weight DESC LIMIT 15\) AS t\d+ USING \(v0_id\)\) AS t\d+ USING \(v1_id\) ORDER BY c2 DESC LIMIT 5, 10$/,
+    );
+    // A node whose property orders the rows is joined before the cut.
+    expect(await sql(`MATCH (a)-[c:Chemical]->(b) IN "a" RETURN a.name, b.name, c.weight ORDER BY b.name LIMIT 10`)).toMatch(
+      /USING \(v1_id\) ORDER BY v1_name ASC LIMIT 10\) AS t\d+ USING \(v0_id\) ORDER BY c1 ASC LIMIT 10$/,
+    );
+    // Not a node a filter reads, nor one that ends a variable-length path; nothing in a DISTINCT query.
+    const cases: [string, RegExp][] = [
+      [`MATCH (a)-[c:Chemical]->(b) IN "a" WHERE b.class = 'X' RETURN a.name, b.name, c.weight ORDER BY c.weight LIMIT 10`, /LIMIT 10\) AS t\d+ USING \(v1_id\)/],
+      [`MATCH (a)-[c:Chemical]->(b) IN "a" WHERE a.name < b.name RETURN a.name, b.name, c.weight ORDER BY c.weight LIMIT 10`, / LIMIT \d+\) AS t/],
+      [`MATCH (a)-[c:Chemical]->(b) IN "a" RETURN DISTINCT a.name, b.name, c.weight ORDER BY c.weight LIMIT 10`, / LIMIT \d+\) AS t/],
+      [`MATCH (a)-[p:Chemical*1..2]->(b) IN "a" RETURN a.name, b.name, p.hops ORDER BY p.hops LIMIT 10`, / LIMIT \d+\) AS t/],
+    ];
+    for (const [text, pushed] of cases) expect(await sql(text), text).not.toMatch(pushed);
   });
 
   it('reads only connections when the neurons are neither returned nor compared: ids on the key columns, the rest by semijoin', async () => {
