@@ -65,6 +65,8 @@ const SLAB_BYTES = 16 * 1024 * 1024;
 /** How often the output file is looked at again while chDB is still writing it. */
 const POLL_MS = 3;
 const DEFAULT_MAX_EXECUTION_S = 1800;
+/** The field the server's rows end in (encodeTsvBatch). */
+const ROW_END = '_arrow_export_row_end';
 
 /**
  * Runs `q` and stores its whole result under `key` as an Arrow IPC stream: the schema (fields named and typed as
@@ -461,7 +463,7 @@ async function fromServer(
   let complete = false;
   const flush = async () => {
     if (rows === 0) return;
-    const input: TsvBatchInput = { text: parts.join(''), columns };
+    const input: TsvBatchInput = { text: parts.join(''), columns, terminated: true };
     const message = runTask<Uint8Array>(ARROW_TASK, 'tsvToRecordBatch', input, { signal: ctx.signal });
     // Awaited in order below; a failure meanwhile must not count as unhandled.
     message.catch(() => undefined);
@@ -471,8 +473,10 @@ async function fromServer(
     chars = 0;
     if (inFlight.length >= BATCHES_IN_FLIGHT) await writeOldest();
   };
+  // Every row ends in a field of its own: the server's error, when it fails mid-result, is then told from a row.
+  const terminated: ChQuery = { sql: `SELECT *, 1 AS ${ROW_END} FROM (\n${q.sql}\n)`, params: q.params };
   try {
-    for await (const chunk of column.queryTsv(q, ctx)) {
+    for await (const chunk of column.queryTsv(terminated, ctx)) {
       out.check();
       let start = 0;
       while (start < chunk.length) {

@@ -537,6 +537,8 @@ export interface TsvBatchInput {
   /** Whole lines of TabSeparated text, each ending in '\n'; `\N` is NULL. */
   text: string;
   columns: ResultColumn[];
+  /** Each line ends in one more field, `1`, after the columns: see encodeTsvBatch. */
+  terminated?: boolean;
 }
 
 export interface EncodedBatch {
@@ -552,39 +554,58 @@ const BACKSLASH = 92;
 const UNESCAPE = new Uint8Array(256).map((_, c) => c);
 for (const [c, v] of [['b', 8], ['f', 12], ['r', 13], ['n', 10], ['t', 9], ['0', 0]] as const) UNESCAPE[c.charCodeAt(0)] = v;
 
+/**
+ * One column of a batch being built. `parse` reads the field that starts at `start` (not NULL) in one pass, stores its
+ * value for `row` and returns where the field ends: the index of the tab or newline after it (or the text's end).
+ */
 interface Builder {
   validity: Uint8Array | null;
   nulls: number;
-  add(bytes: Uint8Array, start: number, end: number, row: number): void;
+  parse(bytes: Uint8Array, start: number, row: number): number;
+  null(row: number): void;
   buffers(): Uint8Array[];
+}
+
+const isSeparator = (c: number) => c === TAB || c === NL;
+
+/** Where the field starting at `start` ends. */
+function fieldEnd(bytes: Uint8Array, start: number): number {
+  let i = start;
+  while (i < bytes.length && !isSeparator(bytes[i])) i++;
+  return i;
 }
 
 class StringBuilder implements Builder {
   validity: Uint8Array | null;
   nulls = 0;
   private readonly offsets: Int32Array;
-  private data: Uint8Array;
+  private readonly data: Uint8Array;
   private size = 0;
   constructor(rows: number, textBytes: number, nullable: boolean) {
     this.offsets = new Int32Array(rows + 1);
-    this.data = new Uint8Array(Math.max(64, textBytes));
+    // The values of one column never hold more bytes than the text: no growing.
+    this.data = new Uint8Array(textBytes);
     this.validity = nullable ? new Uint8Array(Math.ceil(rows / 8)) : null;
   }
-  add(bytes: Uint8Array, start: number, end: number, row: number): void {
-    let size = this.size;
-    if (size + (end - start) > this.data.length) {
-      const next = new Uint8Array(Math.max(this.data.length * 2, size + (end - start)));
-      next.set(this.data.subarray(0, size));
-      this.data = next;
-    }
+  parse(bytes: Uint8Array, start: number, row: number): number {
     const data = this.data;
-    for (let i = start; i < end; i++) {
+    const n = bytes.length;
+    let size = this.size;
+    let i = start;
+    while (i < n) {
       const c = bytes[i];
-      if (c === BACKSLASH && i + 1 < end) data[size++] = UNESCAPE[bytes[++i]];
-      else data[size++] = c;
+      if (c === TAB || c === NL) break;
+      if (c === BACKSLASH && i + 1 < n) {
+        data[size++] = UNESCAPE[bytes[i + 1]];
+        i += 2;
+      } else {
+        data[size++] = c;
+        i++;
+      }
     }
     this.size = size;
     this.offsets[row + 1] = size;
+    return i;
   }
   null(row: number): void {
     this.offsets[row + 1] = this.size;
@@ -604,34 +625,41 @@ class IntBuilder implements Builder {
     this.big = new BigInt64Array(this.words.buffer);
     this.validity = nullable ? new Uint8Array(Math.ceil(rows / 8)) : null;
   }
-  add(bytes: Uint8Array, start: number, end: number, row: number): void {
+  parse(bytes: Uint8Array, start: number, row: number): number {
     let i = start;
     const negative = bytes[i] === 45;
     if (negative || bytes[i] === 43) i++;
-    if (i === end) throw badValue('integer', bytes, start, end);
-    if (end - i > 15) {
-      const text = latin1(bytes, start, end);
-      if (!/^[-+]?\d+$/.test(text)) throw badValue('integer', bytes, start, end);
-      const v = BigInt(text);
-      if (v !== BigInt.asIntN(64, v)) throw new Error(`the integer ${text} does not fit in Int64`);
-      this.big[row] = v;
-      return;
-    }
+    const first = i;
     let v = 0;
-    for (; i < end; i++) {
+    while (i < bytes.length) {
       const d = bytes[i] - 48;
-      if (d < 0 || d > 9) throw badValue('integer', bytes, start, end);
+      if (d < 0 || d > 9) break;
       v = v * 10 + d;
+      i++;
+    }
+    if (i === first || (i < bytes.length && !isSeparator(bytes[i]))) throw badValue('integer', bytes, start);
+    if (i - first > 15) {
+      // Beyond 2^53: exactly, through BigInt.
+      const text = latin1(bytes, start, i);
+      const big = BigInt(text);
+      if (big !== BigInt.asIntN(64, big)) throw new Error(`the integer ${text} does not fit in Int64`);
+      this.big[row] = big;
+      return i;
     }
     if (negative) v = -v;
     const hi = Math.floor(v / TWO_32);
     this.words[2 * row] = v - hi * TWO_32;
     this.words[2 * row + 1] = hi;
+    return i;
   }
+  null(): void {}
   buffers(): Uint8Array[] {
     return [new Uint8Array(this.words.buffer)];
   }
 }
+
+/** Powers of ten a double holds exactly. */
+const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 
 class FloatBuilder implements Builder {
   validity: Uint8Array | null;
@@ -641,19 +669,80 @@ class FloatBuilder implements Builder {
     this.values = new Float64Array(rows);
     this.validity = nullable ? new Uint8Array(Math.ceil(rows / 8)) : null;
   }
-  add(bytes: Uint8Array, start: number, end: number, row: number): void {
+  parse(bytes: Uint8Array, start: number, row: number): number {
+    const fast = this.fast(bytes, start, row);
+    if (fast >= 0) return fast;
+    const end = fieldEnd(bytes, start);
     const text = latin1(bytes, start, end);
     let v = Number(text);
     if (Number.isNaN(v)) {
       const word = text.toLowerCase();
       if (word === 'inf' || word === '+inf' || word === 'infinity') v = Infinity;
       else if (word === '-inf' || word === '-infinity') v = -Infinity;
-      else if (!/^[-+]?nan$/.test(word)) throw badValue('float', bytes, start, end);
+      else if (!/^[-+]?nan$/.test(word)) throw badValue('float', bytes, start);
     } else if (text.trim() === '') {
-      throw badValue('float', bytes, start, end);
+      throw badValue('float', bytes, start);
     }
     this.values[row] = v;
+    return end;
   }
+  /**
+   * Decimal text of at most 15 significant digits and a power of ten a double holds (Clinger's fast path): one
+   * correctly rounded operation gives the exact double Number() would. Returns the field's end, or -1 for the slow path.
+   */
+  private fast(bytes: Uint8Array, start: number, row: number): number {
+    const n = bytes.length;
+    let i = start;
+    const negative = bytes[i] === 45;
+    if (negative || bytes[i] === 43) i++;
+    let mantissa = 0;
+    let digits = 0;
+    let seen = false;
+    let exponent = 0;
+    while (i < n) {
+      const d = bytes[i] - 48;
+      if (d < 0 || d > 9) break;
+      seen = true;
+      if (mantissa !== 0 || d !== 0) digits++;
+      mantissa = mantissa * 10 + d;
+      i++;
+    }
+    if (bytes[i] === 46) {
+      i++;
+      while (i < n) {
+        const d = bytes[i] - 48;
+        if (d < 0 || d > 9) break;
+        seen = true;
+        if (mantissa !== 0 || d !== 0) digits++;
+        mantissa = mantissa * 10 + d;
+        exponent--;
+        i++;
+      }
+    }
+    if (!seen || digits > 15) return -1;
+    if (bytes[i] === 101 || bytes[i] === 69) {
+      i++;
+      const negativeExponent = bytes[i] === 45;
+      if (negativeExponent || bytes[i] === 43) i++;
+      let e = 0;
+      const first = i;
+      while (i < n) {
+        const d = bytes[i] - 48;
+        if (d < 0 || d > 9) break;
+        e = e * 10 + d;
+        i++;
+        if (e > 1000) return -1;
+      }
+      if (i === first) return -1;
+      exponent += negativeExponent ? -e : e;
+    }
+    if (i < n && !isSeparator(bytes[i])) return -1;
+    if (exponent < -22 || exponent > 22) return -1;
+    const v = exponent < 0 ? mantissa / POW10[-exponent] : mantissa * POW10[exponent];
+    this.values[row] = negative ? -v : v;
+    return i;
+  }
+  null(): void {}
   buffers(): Uint8Array[] {
     return [new Uint8Array(this.values.buffer)];
   }
@@ -667,17 +756,22 @@ class BoolBuilder implements Builder {
     this.bits = new Uint8Array(Math.ceil(rows / 8));
     this.validity = nullable ? new Uint8Array(Math.ceil(rows / 8)) : null;
   }
-  add(bytes: Uint8Array, start: number, end: number, row: number): void {
+  parse(bytes: Uint8Array, start: number, row: number): number {
+    const c = bytes[start];
     let value: boolean;
-    if (end - start === 1 && (bytes[start] === 48 || bytes[start] === 49)) value = bytes[start] === 49;
+    let end = start + 1;
+    if ((c === 48 || c === 49) && (end === bytes.length || isSeparator(bytes[end]))) value = c === 49;
     else {
+      end = fieldEnd(bytes, start);
       const text = latin1(bytes, start, end);
       if (text === 'true') value = true;
       else if (text === 'false') value = false;
-      else throw badValue('boolean', bytes, start, end);
+      else throw badValue('boolean', bytes, start);
     }
     if (value) this.bits[row >> 3] |= 1 << (row & 7);
+    return end;
   }
+  null(): void {}
   buffers(): Uint8Array[] {
     return [this.bits];
   }
@@ -687,7 +781,8 @@ function latin1(bytes: Uint8Array, start: number, end: number): string {
   return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
 }
 
-function badValue(type: string, bytes: Uint8Array, start: number, end: number): Error {
+function badValue(type: string, bytes: Uint8Array, start: number): Error {
+  const end = fieldEnd(bytes, start);
   const text = new TextDecoder().decode(bytes.subarray(start, Math.min(end, start + 60)));
   return new Error(`not a valid ${type} in the query result: ${JSON.stringify(text)}`);
 }
@@ -708,34 +803,59 @@ function builderFor(c: ResultColumn, rows: number, textBytes: number): Builder {
   }
 }
 
-/** Encodes TabSeparated lines as one record batch of the declared columns (schema from encodeSchemaMessage). */
-export function encodeTsvBatch(text: string, columns: readonly ResultColumn[]): EncodedBatch {
+/** A ClickHouse server's error, as it ends a result that failed after its first rows were sent. */
+const ENGINE_ERROR = /^Code: \d+[.,] /;
+
+/**
+ * Encodes TabSeparated lines as one record batch of the declared columns (schema from encodeSchemaMessage).
+ *
+ * A ClickHouse server that fails while it sends a result (18.16 has answered 200 by then) writes its error message
+ * as one more line and ends the response normally. `terminated` lines end in an extra field `1` (the query selects
+ * it after the columns): a line without it is not a row, and an error message is reported as the query's failure
+ * instead of being taken for a value.
+ */
+export function encodeTsvBatch(text: string, columns: readonly ResultColumn[], terminated = false): EncodedBatch {
   const bytes = UTF8.encode(text);
+  const n = bytes.length;
   let rows = 0;
   for (let i = bytes.indexOf(NL); i >= 0; i = bytes.indexOf(NL, i + 1)) rows++;
-  if (bytes.length && bytes[bytes.length - 1] !== NL) rows++;
-  const builders = columns.map((c) => builderFor(c, rows, bytes.length));
+  if (n && bytes[n - 1] !== NL) rows++;
+  const builders = columns.map((c) => builderFor(c, rows, n));
   const last = columns.length - 1;
+  const fields = columns.length + (terminated ? 1 : 0);
   let pos = 0;
-  for (let row = 0; row < rows; row++) {
-    for (let col = 0; col <= last; col++) {
-      let end = pos;
-      while (end < bytes.length && bytes[end] !== TAB && bytes[end] !== NL) end++;
-      const sep = end < bytes.length ? bytes[end] : NL;
-      if ((col < last && sep !== TAB) || (col === last && sep !== NL)) {
-        throw new Error(`row ${row + 1} of a result batch has ${sep === NL ? col + 1 : 'more than ' + columns.length} fields, ${columns.length} were declared`);
+  let lineStart = 0;
+  try {
+    for (let row = 0; row < rows; row++) {
+      lineStart = pos;
+      for (let col = 0; col <= last; col++) {
+        const b = builders[col];
+        let end: number;
+        if (b.validity && bytes[pos] === BACKSLASH && bytes[pos + 1] === 78 && (pos + 2 === n || isSeparator(bytes[pos + 2]))) {
+          if (!columns[col].nullable) throw new Error(`result column ${columns[col].name} is declared non-nullable but holds NULL`);
+          b.nulls++;
+          b.null(row);
+          end = pos + 2;
+        } else {
+          if (b.validity) b.validity[row >> 3] |= 1 << (row & 7);
+          end = b.parse(bytes, pos, row);
+        }
+        const sep = end < n ? bytes[end] : NL;
+        if (col < last || terminated ? sep !== TAB : sep !== NL) {
+          throw new Error(`row ${row + 1} of a result batch has ${sep === NL ? col + 1 : `more than ${fields}`} fields, ${fields} were expected`);
+        }
+        pos = end + 1;
       }
-      const b = builders[col];
-      if (end - pos === 2 && bytes[pos] === BACKSLASH && bytes[pos + 1] === 78 && b.validity) {
-        if (!columns[col].nullable) throw new Error(`result column ${columns[col].name} is declared non-nullable but holds NULL`);
-        b.nulls++;
-        if (b instanceof StringBuilder) b.null(row);
-      } else {
-        if (b.validity) b.validity[row >> 3] |= 1 << (row & 7);
-        b.add(bytes, pos, end, row);
+      if (terminated) {
+        if (bytes[pos] !== 49 || (pos + 1 < n && bytes[pos + 1] !== NL)) throw new Error(`row ${row + 1} of a result batch does not end in its terminating field`);
+        pos += 2;
       }
-      pos = end + 1;
     }
+  } catch (e) {
+    const nl = bytes.indexOf(NL, lineStart);
+    const line = new TextDecoder().decode(bytes.subarray(lineStart, nl < 0 ? n : nl));
+    if (ENGINE_ERROR.test(line)) throw new Error(`the query failed: ${line.slice(0, 2000)}`);
+    throw e;
   }
   const nodes: FieldNode[] = builders.map((b) => ({ length: rows, nullCount: b.nulls }));
   const buffers = builders.flatMap((b) => [b.nulls > 0 ? b.validity : null, ...b.buffers()]);
@@ -747,5 +867,5 @@ export function encodeTsvBatch(text: string, columns: readonly ResultColumn[]): 
  * caller knows the row count: one per '\n'.
  */
 export async function tsvToRecordBatch(input: TsvBatchInput): Promise<Uint8Array> {
-  return move(encodeTsvBatch(input.text, input.columns).message) as unknown as Uint8Array;
+  return move(encodeTsvBatch(input.text, input.columns, input.terminated).message) as unknown as Uint8Array;
 }

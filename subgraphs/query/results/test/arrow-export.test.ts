@@ -16,6 +16,7 @@ import { jobResultHandler } from '../../../../rest-compat/job-results.js';
 import type { RunOperation } from '../../../../rest-compat/login-redirect.js';
 import type { ResultColumn } from '../../syql/plan.js';
 import { ARROW_STREAM_MEDIA_TYPE, exportArrow } from '../arrow-export.js';
+import { encodeTsvBatch } from '../arrow.task.js';
 
 // chDB without CLICKHOUSE_URL, a ClickHouse server (Debian's 18.16: no Arrow formats) with it.
 let engines: TestEngines;
@@ -280,6 +281,15 @@ describe(`exportArrow (${process.env.CLICKHOUSE_URL ? 'ClickHouse server' : 'chD
     expect(await objects.exists('results/long.arrows')).toBe(false);
   });
 
+  it('fails, leaving nothing, when the query fails after its first rows', async () => {
+    // One string column: a server's error message, written as the last line of a result it has begun, would pass for
+    // a value if the rows were not terminated.
+    const columns: ResultColumn[] = [{ name: 'x', type: 'string', nullable: false, chType: 'String' }];
+    const q = ch`SELECT concat('v', toString(n + throwIf(n = ${200_000}))) AS x FROM arrow_many`;
+    await expect(exportArrow({ column, objects }, q, columns, 'results/failed.arrows', {})).rejects.toThrow(/throwIf/);
+    expect(await objects.exists('results/failed.arrows')).toBe(false);
+  });
+
   it('refuses a result whose columns do not match the declaration, leaving nothing', async () => {
     const wrong: ResultColumn[] = [{ name: 'x', type: 'integer', nullable: false, chType: 'Int64' }];
     await expect(exportArrow({ column, objects }, ch`SELECT concat('x', toString(n)) AS x FROM arrow_many WHERE n < ${10}`, wrong, 'results/wrong.arrows', {})).rejects.toThrow();
@@ -289,6 +299,18 @@ describe(`exportArrow (${process.env.CLICKHOUSE_URL ? 'ClickHouse server' : 'chD
       exportArrow({ column, objects }, ch`SELECT CAST(NULL AS Nullable(Float64)) AS x FROM arrow_many WHERE n < ${10}`, nullInNonNullable, 'results/null.arrows', {}),
     ).rejects.toThrow(/non-nullable/);
     expect(await objects.exists('results/null.arrows')).toBe(false);
+  });
+});
+
+describe('encodeTsvBatch', () => {
+  const columns: ResultColumn[] = [{ name: 'x', type: 'string', nullable: false, chType: 'String' }];
+  const error = "Code: 395, e.displayText() = DB::Exception: Value passed to 'throwIf' function is non zero, e.what() = DB::Exception\n";
+
+  it('tells a server error that ends a result from a row when rows are terminated', () => {
+    expect(encodeTsvBatch('a\t1\nb\\tc\t1\n', columns, true).rows).toBe(2);
+    expect(() => encodeTsvBatch(`a\t1\n${error}`, columns, true)).toThrow(/^the query failed: Code: 395, .*throwIf/);
+    expect(() => encodeTsvBatch('a\t1\nb\n', columns, true)).toThrow(/row 2 of a result batch has 1 fields, 2 were expected/);
+    expect(() => encodeTsvBatch('a\t1\nb\t2\n', columns, true)).toThrow(/row 2 of a result batch does not end in its terminating field/);
   });
 });
 
