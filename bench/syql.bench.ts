@@ -31,8 +31,8 @@ import { goal, seededRandom } from './lib.js';
  * ratio of the medians and the median of the pairs' ratios, and the time SyQL spends before the engine (parse, plan,
  * compile). Goal: SyQL within 1.2x of the hand SQL (the geometric mean of the ratios of the medians).
  *
- * `npm run bench -- syql --verbose` (or BENCH_SYQL_VERBOSE=1) prints both SQL texts of every query. BENCH_SYQL_ARCS
- * makes the graph smaller (for trying a change out; the figures are meant at 3,000,000).
+ * `npm run bench -- syql --verbose` prints both SQL texts of every query; `--arcs=N` makes the graph smaller (for
+ * trying a change out; the figures are meant at 3,000,000).
  */
 const NEURONS = 139_255;
 /** `--arcs=N` and `--runs=N` shrink the run (a quick look); the recorded figures use the defaults. */
