@@ -7,6 +7,9 @@ import { ownerContext } from './owner-context.js';
 import type { JobExecutor } from './job.model.js';
 import { resultKey, resultMetadata, type SyqlJobInput } from './job-input.js';
 
+/** The engine's id of one query of one attempt of a job. */
+const queryIdOf = (jobId: string, attempt: number, part: string) => `job-${jobId}-${attempt}-${part}`;
+
 /**
  * A SyQL job: plans the query again as its owner on the versions pinned at submission, counts its rows, and writes
  * them as an Arrow IPC stream to object storage, with where they came from in the schema's metadata.
@@ -15,10 +18,12 @@ export function syqlExecutor(deps: Pick<SubgraphDeps, 'stores'>, syql: SyqlServi
   return async (job, run) => {
     const input = job.input as unknown as SyqlJobInput;
     const ctx = await ownerContext(verifier, job.ownerId, job.id, run.log);
+    // An attempt whose worker was killed may have left its queries running on a ClickHouse server.
+    for (let a = 1; a < job.attempts; a++) for (const part of ['count', 'export']) await deps.stores.column.kill(queryIdOf(job.id, a, part)).catch(() => false);
     run.progress(0.02, 'planning');
     const plan = await syql.plan(ctx, { query: input.query, parameters: input.parameters }, input.pins);
     run.progress(0.05, 'counting rows');
-    const [[count]] = await syql.rows(compileCount(plan), { columns: [{ name: 'count', type: 'integer', nullable: false, chType: 'Int64' }] }, `job-${job.id}-${job.attempts}-count`, 'SyqlJob.count');
+    const [[count]] = await syql.rows(compileCount(plan), { columns: [{ name: 'count', type: 'integer', nullable: false, chType: 'Int64' }] }, queryIdOf(job.id, job.attempts, 'count'), 'SyqlJob.count');
     const total = Number(count);
     run.progress(0.1, `writing ${total} rows as Arrow`);
     const key = resultKey(job, 'arrow');
@@ -31,6 +36,7 @@ export function syqlExecutor(deps: Pick<SubgraphDeps, 'stores'>, syql: SyqlServi
       {
         signal: run.signal,
         name: 'SyqlJob.export',
+        queryId: queryIdOf(job.id, job.attempts, 'export'),
         onRows: (rows) => run.progress(0.1 + 0.89 * (total ? Math.min(1, rows / total) : 1), `${rows} of ${total} rows written`),
       },
     );

@@ -39,6 +39,8 @@ export interface ExportOptions {
   onRows?: (rows: number) => void;
   /** Name of the query (a comment in its SQL, and its query id on a server); default `QueryResults.exportArrow`. */
   name?: string;
+  /** The id the engine runs the query under (default a new one), so that a later attempt can stop a stray one. */
+  queryId?: string;
   /** ClickHouse's max_execution_time for the query, in seconds (default 1800: a job is bounded by its signal). */
   maxExecutionTime?: number;
 }
@@ -98,7 +100,7 @@ export async function exportArrow(
   const put = deps.objects.putStream(key, out.stream, { contentType: ARROW_STREAM_MEDIA_TYPE, signal });
   // The store stops reading when it fails (S3 down, say): the producer must stop too rather than wait for room.
   put.catch((e: unknown) => out.fail(e));
-  const query: QueryContext = { name, signal, maxExecutionTime: opts.maxExecutionTime ?? DEFAULT_MAX_EXECUTION_S, queryId: `arrow-export-${randomUUID()}` };
+  const query: QueryContext = { name, signal, maxExecutionTime: opts.maxExecutionTime ?? DEFAULT_MAX_EXECUTION_S, queryId: opts.queryId ?? `arrow-export-${randomUUID()}` };
   let rows = 0;
   const written = (n: number) => {
     rows += n;
@@ -225,17 +227,14 @@ async function fromChdb(
   }
 }
 
-/** A column store that can stop a query by its id (`ColumnStore.kill`, where the store has it). */
-type Killable = ColumnStore & { kill?: (queryId: string) => Promise<boolean> };
-
 /**
- * Stops the export's query, if it still runs, and resolves once the engine is done with it: by its id where the store
- * can kill queries; otherwise (chDB runs one query of a session at a time) when a query sent after it is answered.
+ * Stops the export's query, if it still runs, and resolves once the engine is done with it: the kill is asynchronous
+ * on chDB, whose session then answers a query sent after it only once the killed one has ended.
  */
-async function stopQuery(column: Killable, ctx: QueryContext): Promise<void> {
+async function stopQuery(column: ColumnStore, ctx: QueryContext): Promise<void> {
   const idle = new AbortController().signal;
   try {
-    if (typeof column.kill === 'function') await column.kill(ctx.queryId);
+    await column.kill(ctx.queryId);
     if (column.kind === 'chdb') await column.command(ch`SELECT 1`, { name: `${ctx.name}.cleanup`, signal: idle });
   } catch {
     // The store is closed or gone: nothing runs any more.
