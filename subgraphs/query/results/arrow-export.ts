@@ -3,6 +3,7 @@ import { mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { Message, MessageHeader } from 'apache-arrow';
 import type { ColumnStore } from '../../../lib/column/column.js';
 import { ch, quoteString, type ChQuery } from '../../../lib/column/sql.js';
 import type { ObjectStore } from '../../../lib/objects/objects.js';
@@ -13,9 +14,7 @@ import {
   END_OF_STREAM,
   checkBatch,
   encodeSchemaMessage,
-  isDictionaryBatch,
   needsReencoding,
-  parseMessage,
   planConversions,
   reencodeBatch,
   type Conversion,
@@ -245,6 +244,7 @@ async function stopQuery(column: ColumnStore, ctx: QueryContext): Promise<void> 
 async function copyMessages(input: ByteQueue, columns: ResultColumn[], schema: Uint8Array, out: Output, written: (rows: number) => void): Promise<void> {
   let conversions: Conversion[] | null = null;
   let reencode = false;
+  let nativeSchema: Buffer | null = null;
   for (;;) {
     if (!(await input.fill(8))) throw new Error('the Arrow result ended without its end-of-stream marker');
     const prefix = input.take(8);
@@ -254,28 +254,32 @@ async function copyMessages(input: ByteQueue, columns: ResultColumn[], schema: U
     if (metaLength === 0) break;
     if (metaLength < 0 || !(await input.fill(metaLength))) throw new Error('the Arrow result ends inside a message');
     const metadata = input.take(metaLength);
-    const message = parseMessage(metadata);
-    if (message.kind === 'schema') {
+    // The message's metadata (a FlatBuffer), decoded by apache-arrow.
+    const message = Message.decode(metadata);
+    if (message.isSchema()) {
       if (conversions) throw new Error('the Arrow result has a second schema');
-      conversions = planConversions(columns, message.fields);
+      conversions = planConversions(columns, message.header().fields);
       reencode = needsReencoding(conversions);
+      nativeSchema = Buffer.concat([prefix, metadata]);
       await out.write(schema);
       if (message.bodyLength) await input.skip(message.bodyLength);
       continue;
     }
-    if (!conversions) throw new Error('the Arrow result starts without its schema');
-    if (message.kind !== 'batch') {
-      throw new Error(isDictionaryBatch(message) ? 'the Arrow result has dictionary batches' : `unexpected Arrow message (header type ${message.headerType})`);
+    if (!conversions || !nativeSchema) throw new Error('the Arrow result starts without its schema');
+    if (!message.isRecordBatch()) {
+      throw new Error(message.isDictionaryBatch() ? 'the Arrow result has dictionary batches' : `unexpected Arrow message (${MessageHeader[message.headerType]})`);
     }
-    checkBatch(message, columns, conversions);
+    const batch = message.header();
+    checkBatch(batch, message.bodyLength, columns, conversions);
     if (reencode) {
       if (!(await input.fill(message.bodyLength))) throw new Error('the Arrow result ends inside a record batch');
-      await out.write(reencodeBatch(message, input.take(message.bodyLength), conversions));
+      await out.write(reencodeBatch(nativeSchema, Buffer.concat([prefix, metadata]), input.take(message.bodyLength), columns, conversions));
     } else {
+      // The layout is the declared one: the message is copied as it is, its body piece by piece.
       await out.write(Buffer.concat([prefix, metadata]));
       for await (const piece of input.pieces(message.bodyLength)) await out.write(piece);
     }
-    written(message.length);
+    written(batch.length);
   }
   if (!conversions) throw new Error('the Arrow result has no schema');
 }

@@ -1,286 +1,72 @@
+import {
+  Bool,
+  DataType,
+  Field,
+  Float64,
+  Int64,
+  Precision,
+  RecordBatch,
+  RecordBatchReader,
+  RecordBatchStreamWriter,
+  Schema,
+  Struct,
+  Type,
+  Utf8,
+  makeData,
+  type Data,
+  type Int,
+  type Float,
+} from 'apache-arrow';
 import { move } from 'piscina';
 import type { ResultColumn } from '../syql/plan.js';
 
 /**
- * Apache Arrow IPC stream encoding of query results, with no Arrow library: the few message kinds a result needs
- * (a Schema, RecordBatches of flat Utf8, Int64, Float64 and Bool columns, the end-of-stream marker), written and read
- * as the format specifies them (https://arrow.apache.org/docs/format/Columnar.html#serialization-and-interprocess-communication-ipc).
+ * Apache Arrow IPC stream encoding of query results, with apache-arrow: the schema of a result, its record batches
+ * (flat Utf8, Int64, Float64 and Bool columns), the end-of-stream marker.
  *
  * Imports nothing of the request side, so worker threads run it: `tsvToRecordBatch` is the task that turns
  * TabSeparated text from a ClickHouse server into one record batch. The request thread uses the rest (the schema
- * message, reading ClickHouse's own Arrow messages on chDB and re-encoding the columns whose layout differs).
+ * message, and on chDB the conversion of the columns whose layout ClickHouse wrote differently from the declared type).
  */
 
 /** A stream ends with a continuation marker and a zero length. */
 export const END_OF_STREAM = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
 
-const METADATA_V5 = 4;
-const HEADER_SCHEMA = 1;
-const HEADER_DICTIONARY_BATCH = 2;
-const HEADER_RECORD_BATCH = 3;
-
-/** Arrow's Type union tags (Schema.fbs). */
-export const ArrowTypeTag = {
-  Null: 1,
-  Int: 2,
-  FloatingPoint: 3,
-  Binary: 4,
-  Utf8: 5,
-  Bool: 6,
-  LargeBinary: 19,
-  LargeUtf8: 20,
-} as const;
-
-const PRECISION_SINGLE = 1;
-const PRECISION_DOUBLE = 2;
-
-// ---------------------------------------------------------------------------------------------------------------
-// FlatBuffers, as far as Arrow's messages need them.
-
-type FbScalar = { kind: 'u8' | 'i16' | 'i32' | 'i64'; value: number };
-type FbField = FbScalar | { kind: 'ref'; value: FbObject } | undefined;
-type FbObject =
-  | { kind: 'table'; fields: FbField[] }
-  | { kind: 'string'; bytes: Uint8Array }
-  | { kind: 'refs'; items: FbObject[] }
-  | { kind: 'structs'; count: number; bytes: Uint8Array };
-
-const u8 = (value: number): FbScalar => ({ kind: 'u8', value });
-const i16 = (value: number): FbScalar => ({ kind: 'i16', value });
-const i32 = (value: number): FbScalar => ({ kind: 'i32', value });
-const i64 = (value: number): FbScalar => ({ kind: 'i64', value });
-const ref = (value: FbObject): FbField => ({ kind: 'ref', value });
-const table = (...fields: FbField[]): FbObject => ({ kind: 'table', fields });
-const refs = (items: FbObject[]): FbObject => ({ kind: 'refs', items });
-const UTF8 = new TextEncoder();
-const str = (s: string): FbObject => ({ kind: 'string', bytes: UTF8.encode(s) });
-
-const SCALAR_SIZE = { u8: 1, i16: 2, i32: 4, i64: 8 } as const;
 const TWO_32 = 4294967296;
+const UTF8 = new TextEncoder();
 
-/**
- * Writes a FlatBuffer front to back: each object is laid out before the objects it refers to, so every reference
- * (an unsigned offset) points forward, and a table's vtable sits just before the table.
- */
-class FbWriter {
-  private buf = new Uint8Array(256);
-  private view = new DataView(this.buf.buffer);
-  private pos = 0;
-
-  finish(root: FbObject): Uint8Array {
-    this.pos = 4;
-    const at = this.place(root);
-    this.view.setUint32(0, at, true);
-    return this.buf.subarray(0, this.pos);
-  }
-
-  private reserve(n: number): number {
-    const at = this.pos;
-    if (at + n > this.buf.length) {
-      const next = new Uint8Array(Math.max(this.buf.length * 2, at + n));
-      next.set(this.buf);
-      this.buf = next;
-      this.view = new DataView(next.buffer);
-    }
-    this.pos += n;
-    return at;
-  }
-
-  /** Pads with zeros until the position is `mod` modulo `align`. */
-  private align(align: number, mod = 0): void {
-    const pad = (mod - (this.pos % align) + align) % align;
-    this.reserve(pad);
-  }
-
-  private setScalar(at: number, f: FbScalar): void {
-    switch (f.kind) {
-      case 'u8':
-        this.view.setUint8(at, f.value);
-        break;
-      case 'i16':
-        this.view.setInt16(at, f.value, true);
-        break;
-      case 'i32':
-        this.view.setInt32(at, f.value, true);
-        break;
-      case 'i64':
-        writeInt64(this.view, at, f.value);
-        break;
-    }
-  }
-
-  /** Writes `obj` and returns where a reference to it points. */
-  private place(obj: FbObject): number {
-    switch (obj.kind) {
-      case 'string': {
-        this.align(4);
-        const at = this.reserve(4 + obj.bytes.length + 1);
-        this.view.setUint32(at, obj.bytes.length, true);
-        this.buf.set(obj.bytes, at + 4);
-        this.buf[at + 4 + obj.bytes.length] = 0;
-        return at;
-      }
-      case 'structs': {
-        // The elements (structs of 64-bit numbers) start 8-aligned, right after the 32-bit count.
-        this.align(8, 4);
-        const at = this.reserve(4 + obj.bytes.length);
-        this.view.setUint32(at, obj.count, true);
-        this.buf.set(obj.bytes, at + 4);
-        return at;
-      }
-      case 'refs': {
-        this.align(4);
-        const at = this.reserve(4 + 4 * obj.items.length);
-        this.view.setUint32(at, obj.items.length, true);
-        obj.items.forEach((item, i) => {
-          const slot = at + 4 + 4 * i;
-          // Placed first: placing may grow the buffer, and the write must go to the new one.
-          const target = this.place(item);
-          this.view.setUint32(slot, target - slot, true);
-        });
-        return at;
-      }
-      case 'table': {
-        const fields = obj.fields;
-        this.align(2);
-        const vtable = this.reserve(4 + 2 * fields.length);
-        this.align(4);
-        const start = this.pos;
-        // Largest first, each aligned to its size, after the table's 32-bit offset to its vtable.
-        const order = fields.map((f, i) => i).filter((i) => fields[i] !== undefined);
-        const size = (f: FbField) => (f!.kind === 'ref' ? 4 : SCALAR_SIZE[f!.kind]);
-        order.sort((a, b) => size(fields[b]) - size(fields[a]));
-        const at: number[] = [];
-        let cursor = start + 4;
-        for (const i of order) {
-          const s = size(fields[i]);
-          cursor = Math.ceil(cursor / s) * s;
-          at[i] = cursor;
-          cursor += s;
-        }
-        this.reserve(cursor - start);
-        this.buf.fill(0, start, cursor);
-        this.view.setUint16(vtable, 4 + 2 * fields.length, true);
-        this.view.setUint16(vtable + 2, cursor - start, true);
-        fields.forEach((f, i) => this.view.setUint16(vtable + 4 + 2 * i, f === undefined ? 0 : at[i] - start, true));
-        this.view.setInt32(start, start - vtable, true);
-        for (const i of order) {
-          const f = fields[i]!;
-          if (f.kind !== 'ref') this.setScalar(at[i], f);
-        }
-        for (const i of order) {
-          const f = fields[i]!;
-          if (f.kind !== 'ref') continue;
-          const target = this.place(f.value);
-          this.view.setUint32(at[i], target - at[i], true);
-        }
-        return start;
-      }
-    }
-  }
-}
-
-function writeInt64(view: DataView, at: number, value: number): void {
-  const hi = Math.floor(value / TWO_32);
-  view.setUint32(at, value - hi * TWO_32, true);
-  view.setInt32(at + 4, hi, true);
-}
-
-function readInt64(view: DataView, at: number): number {
-  const value = view.getInt32(at + 4, true) * TWO_32 + view.getUint32(at, true);
-  if (!Number.isSafeInteger(value)) throw new Error('Arrow message: a 64-bit length beyond 2^53');
-  return value;
-}
-
-/** Reads tables of a FlatBuffer. */
-class FbReader {
-  constructor(readonly view: DataView) {}
-
-  root(): number {
-    return this.view.getUint32(0, true);
-  }
-
-  /** Absolute position of field `i` of the table at `t`; 0 when the field is absent. */
-  field(t: number, i: number): number {
-    const vtable = t - this.view.getInt32(t, true);
-    const vsize = this.view.getUint16(vtable, true);
-    const off = 4 + 2 * i < vsize ? this.view.getUint16(vtable + 4 + 2 * i, true) : 0;
-    return off ? t + off : 0;
-  }
-
-  deref(at: number): number {
-    return at + this.view.getUint32(at, true);
-  }
-
-  u8(t: number, i: number, dflt = 0): number {
-    const at = this.field(t, i);
-    return at ? this.view.getUint8(at) : dflt;
-  }
-
-  i16(t: number, i: number, dflt = 0): number {
-    const at = this.field(t, i);
-    return at ? this.view.getInt16(at, true) : dflt;
-  }
-
-  i32(t: number, i: number, dflt = 0): number {
-    const at = this.field(t, i);
-    return at ? this.view.getInt32(at, true) : dflt;
-  }
-
-  i64(t: number, i: number): number {
-    const at = this.field(t, i);
-    return at ? readInt64(this.view, at) : 0;
-  }
-
-  table(t: number, i: number): number {
-    const at = this.field(t, i);
-    return at ? this.deref(at) : 0;
-  }
-
-  string(t: number, i: number): string {
-    const at = this.field(t, i);
-    if (!at) return '';
-    const s = this.deref(at);
-    const len = this.view.getUint32(s, true);
-    return new TextDecoder().decode(new Uint8Array(this.view.buffer, this.view.byteOffset + s + 4, len));
-  }
-
-  /** Position of the first element and the count of the vector in field `i`; count 0 when absent. */
-  vector(t: number, i: number): { at: number; count: number } {
-    const f = this.field(t, i);
-    if (!f) return { at: 0, count: 0 };
-    const v = this.deref(f);
-    return { at: v + 4, count: this.view.getUint32(v, true) };
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Messages.
-
-/** An encapsulated message: continuation marker, metadata length, the metadata padded to 8 bytes, the body. */
-function frame(metadata: Uint8Array, bodyLength: number): { bytes: Uint8Array; bodyAt: number } {
-  const metaLength = Math.ceil(metadata.length / 8) * 8;
-  const bytes = new Uint8Array(8 + metaLength + bodyLength);
-  const view = new DataView(bytes.buffer);
-  view.setUint32(0, 0xffffffff, true);
-  view.setInt32(4, metaLength, true);
-  bytes.set(metadata, 8);
-  return { bytes, bodyAt: 8 + metaLength };
-}
-
-function arrowType(c: ResultColumn): { tag: number; type: FbObject } {
+function arrowType(c: ResultColumn): DataType {
   switch (c.type) {
     case 'string':
-      return { tag: ArrowTypeTag.Utf8, type: table() };
+      return new Utf8();
     case 'integer':
-      return { tag: ArrowTypeTag.Int, type: table(i32(64), u8(1)) };
+      return new Int64();
     case 'float':
-      return { tag: ArrowTypeTag.FloatingPoint, type: table(i16(PRECISION_DOUBLE)) };
+      return new Float64();
     case 'boolean':
-      return { tag: ArrowTypeTag.Bool, type: table() };
+      return new Bool();
     default:
       throw new Error(`result column ${c.name}: no Arrow type for ${String((c as ResultColumn).type)}`);
   }
+}
+
+/** The schema of a result: one field per column, named and typed as declared, with the declared nullability. */
+export function resultSchema(columns: readonly ResultColumn[], metadata?: Record<string, string>): Schema {
+  const fields = columns.map((c) => new Field(c.name, arrowType(c), c.nullable));
+  return new Schema(fields, metadata ? new Map(Object.entries(metadata).map(([k, v]) => [k, String(v)])) : undefined);
+}
+
+/** The stream apache-arrow writes for `schema` and then `batch`, without the end-of-stream marker. */
+function streamBytes(schema: Schema, batch?: RecordBatch): Uint8Array {
+  const writer = new RecordBatchStreamWriter();
+  writer.reset(undefined, schema);
+  if (batch) writer.write(batch);
+  return writer.toUint8Array(true);
+}
+
+/** Length of the message (without a body: a schema) at the start of `bytes`: marker, length, metadata. */
+function leadingMessageLength(bytes: Uint8Array): number {
+  return 8 + new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(4, true);
 }
 
 /**
@@ -288,107 +74,20 @@ function arrowType(c: ResultColumn): { tag: number; type: FbObject } {
  * with the declared nullability, and `metadata` as the schema's custom metadata.
  */
 export function encodeSchemaMessage(columns: readonly ResultColumn[], metadata: Record<string, string>): Uint8Array {
-  const fields = columns.map((c) => {
-    const { tag, type } = arrowType(c);
-    // name, nullable, type_type, type, dictionary, children (required by some readers, even when empty)
-    return table(ref(str(c.name)), u8(c.nullable ? 1 : 0), u8(tag), ref(type), undefined, ref(refs([])));
-  });
-  const keyValues = Object.entries(metadata).map(([k, v]) => table(ref(str(k)), ref(str(String(v)))));
-  // endianness (little), fields, custom_metadata
-  const schema = table(i16(0), ref(refs(fields)), ref(refs(keyValues)));
-  // version, header_type, header, bodyLength
-  const metadataBytes = new FbWriter().finish(table(i16(METADATA_V5), u8(HEADER_SCHEMA), ref(schema), i64(0)));
-  return frame(metadataBytes, 0).bytes;
+  return streamBytes(resultSchema(columns, metadata));
 }
 
-export interface FieldNode {
-  length: number;
-  nullCount: number;
+/** The RecordBatch message of `batch`, ready to append to a stream of its schema. */
+export function encodeRecordBatch(batch: RecordBatch): Uint8Array {
+  const bytes = streamBytes(batch.schema, batch);
+  return bytes.subarray(leadingMessageLength(bytes));
 }
 
-/** A RecordBatch message of `length` rows: one node per column and the column buffers, in order. */
-export function encodeRecordBatchMessage(length: number, nodes: readonly FieldNode[], buffers: readonly (Uint8Array | null)[]): Uint8Array {
-  const nodeBytes = new Uint8Array(16 * nodes.length);
-  const nodeView = new DataView(nodeBytes.buffer);
-  nodes.forEach((n, i) => {
-    writeInt64(nodeView, 16 * i, n.length);
-    writeInt64(nodeView, 16 * i + 8, n.nullCount);
-  });
-  const bufferBytes = new Uint8Array(16 * buffers.length);
-  const bufferView = new DataView(bufferBytes.buffer);
-  let bodyLength = 0;
-  buffers.forEach((b, i) => {
-    const size = b?.length ?? 0;
-    writeInt64(bufferView, 16 * i, bodyLength);
-    writeInt64(bufferView, 16 * i + 8, size);
-    bodyLength += Math.ceil(size / 8) * 8;
-  });
-  const batch = table(i64(length), ref({ kind: 'structs', count: nodes.length, bytes: nodeBytes }), ref({ kind: 'structs', count: buffers.length, bytes: bufferBytes }));
-  const metadata = new FbWriter().finish(table(i16(METADATA_V5), u8(HEADER_RECORD_BATCH), ref(batch), i64(bodyLength)));
-  const { bytes, bodyAt } = frame(metadata, bodyLength);
-  let at = bodyAt;
-  for (const b of buffers) {
-    if (!b) continue;
-    bytes.set(b, at);
-    at += Math.ceil(b.length / 8) * 8;
-  }
-  return bytes;
+/** A record batch of `columns` from one Data per column. */
+function recordBatch(columns: readonly ResultColumn[], length: number, children: Data[]): RecordBatch {
+  const schema = resultSchema(columns);
+  return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
 }
-
-/** A field of a schema Arrow wrote, as far as deciding how its columns map to ours. */
-export interface NativeField {
-  name: string;
-  nullable: boolean;
-  tag: number;
-  bitWidth?: number;
-  signed?: boolean;
-  precision?: number;
-  dictionary: boolean;
-  children: number;
-}
-
-export type ParsedMessage =
-  | { kind: 'schema'; fields: NativeField[]; bodyLength: number }
-  | { kind: 'batch'; length: number; nodes: FieldNode[]; buffers: { offset: number; length: number }[]; compressed: boolean; bodyLength: number }
-  | { kind: 'other'; headerType: number; bodyLength: number };
-
-/** Parses a message's metadata (the FlatBuffer after the length prefix). */
-export function parseMessage(metadata: Uint8Array): ParsedMessage {
-  const fb = new FbReader(new DataView(metadata.buffer, metadata.byteOffset, metadata.byteLength));
-  const m = fb.root();
-  const headerType = fb.u8(m, 1);
-  const header = fb.table(m, 2);
-  const bodyLength = fb.i64(m, 3);
-  if (headerType === HEADER_SCHEMA) {
-    const { at, count } = fb.vector(header, 1);
-    const fields: NativeField[] = [];
-    for (let i = 0; i < count; i++) {
-      const f = fb.deref(at + 4 * i);
-      const tag = fb.u8(f, 2);
-      const type = fb.table(f, 3);
-      const field: NativeField = { name: fb.string(f, 0), nullable: fb.u8(f, 1) === 1, tag, dictionary: fb.field(f, 4) !== 0, children: fb.vector(f, 5).count };
-      if (tag === ArrowTypeTag.Int && type) {
-        field.bitWidth = fb.i32(type, 0);
-        field.signed = fb.u8(type, 1) === 1;
-      }
-      if (tag === ArrowTypeTag.FloatingPoint && type) field.precision = fb.i16(type, 0);
-      fields.push(field);
-    }
-    return { kind: 'schema', fields, bodyLength };
-  }
-  if (headerType === HEADER_RECORD_BATCH) {
-    const nodesVec = fb.vector(header, 1);
-    const buffersVec = fb.vector(header, 2);
-    const nodes: FieldNode[] = [];
-    for (let i = 0; i < nodesVec.count; i++) nodes.push({ length: readInt64(fb.view, nodesVec.at + 16 * i), nullCount: readInt64(fb.view, nodesVec.at + 16 * i + 8) });
-    const buffers: { offset: number; length: number }[] = [];
-    for (let i = 0; i < buffersVec.count; i++) buffers.push({ offset: readInt64(fb.view, buffersVec.at + 16 * i), length: readInt64(fb.view, buffersVec.at + 16 * i + 8) });
-    return { kind: 'batch', length: fb.i64(header, 0), nodes, buffers, compressed: fb.field(header, 3) !== 0, bodyLength };
-  }
-  return { kind: 'other', headerType, bodyLength };
-}
-
-export const isDictionaryBatch = (m: ParsedMessage) => m.kind === 'other' && m.headerType === HEADER_DICTIONARY_BATCH;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Columns Arrow wrote in another layout than the declared type's (ClickHouse's UInt8 for a boolean, say).
@@ -396,35 +95,35 @@ export const isDictionaryBatch = (m: ParsedMessage) => m.kind === 'other' && m.h
 /** How one native column becomes the declared one. */
 export type Conversion =
   | { kind: 'same'; buffers: number }
-  | { kind: 'int-to-bool'; bytes: number }
-  | { kind: 'widen-int'; bytes: number; signed: boolean }
+  | { kind: 'int-to-bool' }
+  | { kind: 'widen-int' }
   | { kind: 'widen-float' }
   | { kind: 'large-offsets' };
 
 /** The conversion of each column, or an error naming the first column whose native type cannot become the declared one. */
-export function planConversions(columns: readonly ResultColumn[], fields: readonly NativeField[]): Conversion[] {
+export function planConversions(columns: readonly ResultColumn[], fields: readonly Field[]): Conversion[] {
   if (fields.length !== columns.length) throw new Error(`the query returned ${fields.length} columns, ${columns.length} were declared`);
   return columns.map((c, i) => {
-    const f = fields[i];
-    const fail = () => new Error(`result column ${c.name} (${c.type}, ${c.chType}): Arrow type ${describe(f)} cannot be converted`);
-    if (f.dictionary || f.children) throw fail();
-    const intBytes = f.tag === ArrowTypeTag.Int && [8, 16, 32, 64].includes(f.bitWidth ?? 0) ? f.bitWidth! / 8 : 0;
+    const t = fields[i].type;
+    const fail = () => new Error(`result column ${c.name} (${c.type}, ${c.chType}): Arrow type ${String(t)} cannot be converted`);
+    if (DataType.isDictionary(t) || (t.children?.length ?? 0) > 0) throw fail();
+    const intBytes = DataType.isInt(t) ? (t as Int).bitWidth / 8 : 0;
     switch (c.type) {
       case 'string':
-        if (f.tag === ArrowTypeTag.Utf8 || f.tag === ArrowTypeTag.Binary) return { kind: 'same', buffers: 3 };
-        if (f.tag === ArrowTypeTag.LargeUtf8 || f.tag === ArrowTypeTag.LargeBinary) return { kind: 'large-offsets' };
+        if (t.typeId === Type.Utf8 || t.typeId === Type.Binary) return { kind: 'same', buffers: 3 };
+        if (t.typeId === Type.LargeUtf8 || t.typeId === Type.LargeBinary) return { kind: 'large-offsets' };
         throw fail();
       case 'integer':
         if (intBytes === 8) return { kind: 'same', buffers: 2 };
-        if (intBytes) return { kind: 'widen-int', bytes: intBytes, signed: f.signed ?? true };
+        if (intBytes) return { kind: 'widen-int' };
         throw fail();
       case 'float':
-        if (f.tag === ArrowTypeTag.FloatingPoint && f.precision === PRECISION_DOUBLE) return { kind: 'same', buffers: 2 };
-        if (f.tag === ArrowTypeTag.FloatingPoint && f.precision === PRECISION_SINGLE) return { kind: 'widen-float' };
+        if (DataType.isFloat(t) && (t as Float).precision === Precision.DOUBLE) return { kind: 'same', buffers: 2 };
+        if (DataType.isFloat(t) && (t as Float).precision === Precision.SINGLE) return { kind: 'widen-float' };
         throw fail();
       case 'boolean':
-        if (f.tag === ArrowTypeTag.Bool) return { kind: 'same', buffers: 2 };
-        if (intBytes) return { kind: 'int-to-bool', bytes: intBytes };
+        if (t.typeId === Type.Bool) return { kind: 'same', buffers: 2 };
+        if (intBytes) return { kind: 'int-to-bool' };
         throw fail();
       default:
         throw fail();
@@ -432,25 +131,25 @@ export function planConversions(columns: readonly ResultColumn[], fields: readon
   });
 }
 
-function describe(f: NativeField): string {
-  const name = Object.entries(ArrowTypeTag).find(([, t]) => t === f.tag)?.[0] ?? `type #${f.tag}`;
-  if (f.dictionary) return `dictionary of ${name}`;
-  if (f.tag === ArrowTypeTag.Int) return `${f.signed ? 'Int' : 'UInt'}${f.bitWidth}`;
-  if (f.tag === ArrowTypeTag.FloatingPoint) return `Float (precision ${f.precision})`;
-  return name;
-}
-
 export const needsReencoding = (conversions: readonly Conversion[]) => conversions.some((c) => c.kind !== 'same');
 
 /** Buffers each converted native column has in a record batch (all columns are flat). */
 const nativeBufferCount = (c: Conversion) => (c.kind === 'same' ? c.buffers : c.kind === 'large-offsets' ? 3 : 2);
 
+/** A native record batch's header, as apache-arrow decodes it (Message.header() of a RecordBatch message). */
+export interface NativeBatch {
+  length: number;
+  nodes: { length: number; nullCount: number }[];
+  buffers: { offset: number; length: number }[];
+  compression: unknown;
+}
+
 /**
  * Checks a native record batch against the declared columns: no compression, one node per column with the
  * batch's length, no NULLs in a column declared non-nullable, every buffer inside the body.
  */
-export function checkBatch(batch: Extract<ParsedMessage, { kind: 'batch' }>, columns: readonly ResultColumn[], conversions: readonly Conversion[]): void {
-  if (batch.compressed) throw new Error('Arrow record batch: compressed bodies are not expected');
+export function checkBatch(batch: NativeBatch, bodyLength: number, columns: readonly ResultColumn[], conversions: readonly Conversion[]): void {
+  if (batch.compression) throw new Error('Arrow record batch: compressed bodies are not expected');
   if (batch.nodes.length !== columns.length) throw new Error(`Arrow record batch: ${batch.nodes.length} columns, ${columns.length} declared`);
   const expected = conversions.reduce((n, c) => n + nativeBufferCount(c), 0);
   if (batch.buffers.length !== expected) throw new Error(`Arrow record batch: ${batch.buffers.length} buffers, ${expected} expected`);
@@ -458,78 +157,59 @@ export function checkBatch(batch: Extract<ParsedMessage, { kind: 'batch' }>, col
     if (n.length !== batch.length) throw new Error(`Arrow record batch: column ${columns[i].name} has ${n.length} values in a batch of ${batch.length} rows`);
     if (n.nullCount > 0 && !columns[i].nullable) throw new Error(`result column ${columns[i].name} is declared non-nullable but holds NULL`);
   });
-  for (const b of batch.buffers) if (b.offset < 0 || b.offset + b.length > batch.bodyLength) throw new Error('Arrow record batch: a buffer lies outside the body');
+  for (const b of batch.buffers) if (b.offset < 0 || b.offset + b.length > bodyLength) throw new Error('Arrow record batch: a buffer lies outside the body');
 }
 
-/** A native record batch (its body) re-encoded in the declared layout. */
-export function reencodeBatch(batch: Extract<ParsedMessage, { kind: 'batch' }>, body: Uint8Array, conversions: readonly Conversion[]): Uint8Array {
-  const out: (Uint8Array | null)[] = [];
-  const n = batch.length;
-  let b = 0;
-  const slice = (i: number) => body.subarray(batch.buffers[i].offset, batch.buffers[i].offset + batch.buffers[i].length);
-  conversions.forEach((c, col) => {
-    const validity = batch.nodes[col].nullCount > 0 ? slice(b) : null;
+/**
+ * A native record batch re-encoded in the declared layout: `schemaMessage` and `batchMessage` are the native stream's
+ * schema message and this batch's message (marker, length, metadata), `body` its body. apache-arrow decodes the
+ * batch, the columns whose type differs are converted, and apache-arrow writes the new batch.
+ */
+export function reencodeBatch(schemaMessage: Uint8Array, batchMessage: Uint8Array, body: Uint8Array, columns: readonly ResultColumn[], conversions: readonly Conversion[]): Uint8Array {
+  const native = RecordBatchReader.from([schemaMessage, batchMessage, body, END_OF_STREAM]).next();
+  if (native.done) throw new Error('Arrow record batch: apache-arrow read no batch');
+  const n = native.value.numRows;
+  const children = conversions.map((c, col): Data => {
+    const d = native.value.data.children[col];
+    const type = arrowType(columns[col]);
+    const nulls = { nullCount: d.nullCount, nullBitmap: d.nullCount > 0 ? d.nullBitmap : undefined };
+    const values = d.values as ArrayLike<number | bigint>;
     switch (c.kind) {
       case 'same':
-        out.push(validity);
-        for (let k = 1; k < c.buffers; k++) out.push(slice(b + k));
-        break;
+        return makeData({ type, length: n, ...nulls, data: d.values, valueOffsets: d.valueOffsets } as never);
       case 'large-offsets': {
-        const wide = aligned(slice(b + 1), 8);
-        const offsets = new BigInt64Array(wide.buffer, wide.byteOffset, n + 1);
+        const offsets = d.valueOffsets as unknown as BigInt64Array;
         const narrow = new Int32Array(n + 1);
         for (let i = 0; i <= n; i++) {
           const o = Number(offsets[i]);
           if (o > 0x7fffffff) throw new Error('Arrow record batch: a string column larger than 2 GiB in one batch');
           narrow[i] = o;
         }
-        out.push(validity, new Uint8Array(narrow.buffer), slice(b + 2));
-        break;
+        return makeData({ type: new Utf8(), length: n, ...nulls, valueOffsets: narrow, data: d.values as Uint8Array });
       }
       case 'int-to-bool': {
-        const values = slice(b + 1);
         const bits = new Uint8Array(Math.ceil(n / 8));
-        for (let i = 0; i < n; i++) {
-          let nonzero = false;
-          for (let k = 0; k < c.bytes; k++) if (values[i * c.bytes + k]) nonzero = true;
-          if (nonzero) bits[i >> 3] |= 1 << (i & 7);
-        }
-        out.push(validity, bits);
-        break;
+        for (let i = 0; i < n; i++) if (values[i]) bits[i >> 3] |= 1 << (i & 7);
+        return makeData({ type: new Bool(), length: n, ...nulls, data: bits });
       }
       case 'widen-int': {
-        const src = slice(b + 1);
-        const view = new DataView(src.buffer, src.byteOffset, src.byteLength);
         const wide = new Int32Array(2 * n);
         for (let i = 0; i < n; i++) {
-          let v: number;
-          if (c.bytes === 1) v = c.signed ? view.getInt8(i) : view.getUint8(i);
-          else if (c.bytes === 2) v = c.signed ? view.getInt16(2 * i, true) : view.getUint16(2 * i, true);
-          else v = c.signed ? view.getInt32(4 * i, true) : view.getUint32(4 * i, true);
+          const v = values[i] as number;
           const hi = Math.floor(v / TWO_32);
           wide[2 * i] = v - hi * TWO_32;
           wide[2 * i + 1] = hi;
         }
-        out.push(validity, new Uint8Array(wide.buffer));
-        break;
+        return makeData({ type: new Int64(), length: n, ...nulls, data: new BigInt64Array(wide.buffer) });
       }
-      case 'widen-float': {
-        const src = aligned(slice(b + 1), 4);
-        const narrow = new Float32Array(src.buffer, src.byteOffset, n);
-        out.push(validity, new Uint8Array(Float64Array.from(narrow).buffer));
-        break;
-      }
+      case 'widen-float':
+        return makeData({ type: new Float64(), length: n, ...nulls, data: Float64Array.from(values as Float32Array) });
     }
-    b += nativeBufferCount(c);
   });
-  return encodeRecordBatchMessage(n, batch.nodes, out);
+  return encodeRecordBatch(recordBatch(columns, n, children));
 }
 
-/** `bytes`, copied when its offset is not a multiple of `align` (typed arrays need aligned views). */
-function aligned(bytes: Uint8Array, align: number): Uint8Array {
-  return bytes.byteOffset % align === 0 ? bytes : bytes.slice();
-}
-
+// ---------------------------------------------------------------------------------------------------------------
 // ---------------------------------------------------------------------------------------------------------------
 // The task: TabSeparated text of a ClickHouse server to one record batch.
 
@@ -563,8 +243,12 @@ interface Builder {
   nulls: number;
   parse(bytes: Uint8Array, start: number, row: number): number;
   null(row: number): void;
-  buffers(): Uint8Array[];
+  /** The column's values for `rows` rows, as apache-arrow Data of the declared type. */
+  data(rows: number): Data;
 }
+
+/** The NULLs of a builder, as makeData takes them. */
+const nulls = (b: Builder) => ({ nullCount: b.nulls, nullBitmap: b.nulls > 0 ? b.validity! : undefined });
 
 const isSeparator = (c: number) => c === TAB || c === NL;
 
@@ -579,16 +263,16 @@ class StringBuilder implements Builder {
   validity: Uint8Array | null;
   nulls = 0;
   private readonly offsets: Int32Array;
-  private readonly data: Uint8Array;
+  private readonly values: Uint8Array;
   private size = 0;
   constructor(rows: number, textBytes: number, nullable: boolean) {
     this.offsets = new Int32Array(rows + 1);
     // The values of one column never hold more bytes than the text: no growing.
-    this.data = new Uint8Array(textBytes);
+    this.values = new Uint8Array(textBytes);
     this.validity = nullable ? new Uint8Array(Math.ceil(rows / 8)) : null;
   }
   parse(bytes: Uint8Array, start: number, row: number): number {
-    const data = this.data;
+    const data = this.values;
     const n = bytes.length;
     let size = this.size;
     let i = start;
@@ -610,8 +294,8 @@ class StringBuilder implements Builder {
   null(row: number): void {
     this.offsets[row + 1] = this.size;
   }
-  buffers(): Uint8Array[] {
-    return [new Uint8Array(this.offsets.buffer), this.data.subarray(0, this.size)];
+  data(rows: number): Data {
+    return makeData({ type: new Utf8(), length: rows, ...nulls(this), valueOffsets: this.offsets, data: this.values.subarray(0, this.size) });
   }
 }
 
@@ -653,8 +337,8 @@ class IntBuilder implements Builder {
     return i;
   }
   null(): void {}
-  buffers(): Uint8Array[] {
-    return [new Uint8Array(this.words.buffer)];
+  data(rows: number): Data {
+    return makeData({ type: new Int64(), length: rows, ...nulls(this), data: this.big });
   }
 }
 
@@ -743,8 +427,8 @@ class FloatBuilder implements Builder {
     return i;
   }
   null(): void {}
-  buffers(): Uint8Array[] {
-    return [new Uint8Array(this.values.buffer)];
+  data(rows: number): Data {
+    return makeData({ type: new Float64(), length: rows, ...nulls(this), data: this.values });
   }
 }
 
@@ -772,8 +456,8 @@ class BoolBuilder implements Builder {
     return end;
   }
   null(): void {}
-  buffers(): Uint8Array[] {
-    return [this.bits];
+  data(rows: number): Data {
+    return makeData({ type: new Bool(), length: rows, ...nulls(this), data: this.bits });
   }
 }
 
@@ -857,9 +541,7 @@ export function encodeTsvBatch(text: string, columns: readonly ResultColumn[], t
     if (ENGINE_ERROR.test(line)) throw new Error(`the query failed: ${line.slice(0, 2000)}`);
     throw e;
   }
-  const nodes: FieldNode[] = builders.map((b) => ({ length: rows, nullCount: b.nulls }));
-  const buffers = builders.flatMap((b) => [b.nulls > 0 ? b.validity : null, ...b.buffers()]);
-  return { rows, message: encodeRecordBatchMessage(rows, nodes, buffers) };
+  return { rows, message: encodeRecordBatch(recordBatch(columns, rows, builders.map((b) => b.data(rows)))) };
 }
 
 /**
