@@ -9,6 +9,7 @@ import { neurodataRoutes } from './neurodata.routes.js';
 import { searchRoutes } from './search.routes.js';
 import { graphAnalyticsRoutes, graphRoutes } from './graph.routes.js';
 import { jobRoutes, savedQueryRoutes, syqlRoutes } from './query.routes.js';
+import { analyticsRoutes, metaAnalysisRoutes } from './analytics.routes.js';
 
 /** Every route the service answers; one file of rows per area. */
-export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...searchRoutes, ...neurodataRoutes, ...graphRoutes, ...graphAnalyticsRoutes, ...syqlRoutes, ...savedQueryRoutes, ...jobRoutes, ...federationRoutes];
+export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...searchRoutes, ...neurodataRoutes, ...graphRoutes, ...graphAnalyticsRoutes, ...analyticsRoutes, ...metaAnalysisRoutes, ...syqlRoutes, ...savedQueryRoutes, ...jobRoutes, ...federationRoutes];

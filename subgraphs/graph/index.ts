@@ -2,12 +2,17 @@ import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../schema/federation.js';
 import { pingResolver } from '../../schema/health.types.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
-import { resolveDatasetVersion } from '../neurodata/index.js';
+import { publishedCatalogue, resolveDatasetVersion } from '../neurodata/index.js';
+import { regionLineages } from '../ontology/index.js';
 import { GraphSourceStore } from './store/graph-source.store.js';
 import { GraphCache } from './graph-cache.js';
 import { GraphLoader } from './graph-loader.js';
 import { GraphService, type FullAnalysisArgs } from './graph.service.js';
 import { GraphResolver } from './graph.resolver.js';
+import { AnalyticsStore } from './store/analytics.store.js';
+import { AnalyticsService } from './analytics/analytics.service.js';
+import { AtlasService } from './analytics/atlas.service.js';
+import { AnalyticsResolver } from './analytics/analytics.resolver.js';
 import type { GraphProgress } from './graph.model.js';
 import type { RequestContext } from '../../lib/context.js';
 
@@ -28,12 +33,32 @@ export function graphService(deps: Deps): GraphService {
   return s;
 }
 
+const builtAnalytics = new WeakMap<object, ReturnType<typeof buildAnalytics>>();
+
+/** The analytics services (summaries, comparisons, morphometrics, meta-analysis, atlas), built once per set of stores. */
+export function analyticsServices(deps: Deps): ReturnType<typeof buildAnalytics> {
+  let s = builtAnalytics.get(deps.stores);
+  if (!s) builtAnalytics.set(deps.stores, (s = buildAnalytics(deps)));
+  return s;
+}
+
+function buildAnalytics(deps: Deps) {
+  const store = new AnalyticsStore(deps.stores.column);
+  const resolve = (ctx: Parameters<typeof resolveDatasetVersion>[1], ref: string, version?: string | null) => resolveDatasetVersion(deps, ctx, ref, version);
+  const lineages = (codes: readonly string[]) => regionLineages(deps, codes);
+  return {
+    analytics: new AnalyticsService(resolve, store, (ctx) => publishedCatalogue(deps, ctx), lineages),
+    atlas: new AtlasService(resolve, store, lineages),
+  };
+}
+
 /** Builds the graph subgraph's federated schema. */
 export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
   const Ping = pingResolver(SUBGRAPH_NAME);
+  const a = analyticsServices(deps);
   return buildFederatedSchema({
-    resolvers: [Ping, GraphResolver],
-    instances: [new (Ping as new () => object)(), new GraphResolver(graphService(deps))],
+    resolvers: [Ping, GraphResolver, AnalyticsResolver],
+    instances: [new (Ping as new () => object)(), new GraphResolver(graphService(deps)), new AnalyticsResolver(a.analytics, a.atlas)],
   });
 }
 

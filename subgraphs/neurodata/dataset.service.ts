@@ -100,6 +100,20 @@ function toTermValues(list: Array<{ id: string; vocabulary: string; code: string
   return (list ?? []).map((t) => ({ termId: t.id, vocabulary: t.vocabulary, code: t.code, label: t.label, uri: t.uri ?? null }));
 }
 
+/** Datasets read per statement when the whole visible catalogue is summarised. */
+const CATALOGUE_PAGE = 500;
+
+/** A published dataset as the analytics catalogue summarises it. */
+export interface CatalogueEntry {
+  datasetId: string;
+  slug: string;
+  title: string;
+  visibility: Visibility;
+  version: number;
+  metadata: DatasetMetadata;
+  rowCounts: RowCounts | null;
+}
+
 const isUuidText = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 /**
@@ -250,6 +264,33 @@ export class DatasetService {
           ? { kind: 'modifiable', userId: actor.id, superuser: actor.superuser }
           : { kind: filter, userId: actor.id };
     return this.store.list(f, p);
+  }
+
+  /**
+   * Every published dataset the viewer may see, with its newest published version's metadata, and that version's
+   * row counts when the viewer may read its data (null otherwise: counts are data, as in a version's view).
+   */
+  async catalogue(actor: Actor): Promise<CatalogueEntry[]> {
+    const out: CatalogueEntry[] = [];
+    for (let offset = 0; ; offset += CATALOGUE_PAGE) {
+      const page = await this.store.list({ kind: 'visible', userId: actor.id, superuser: actor.superuser }, { limit: CATALOGUE_PAGE, offset });
+      const viewed = (await this.present(actor, page.items)).filter((v) => v.dataset.latestVersion !== null);
+      const versions = await this.store.latestVersions(viewed.map((v) => v.dataset.id));
+      for (const v of viewed) {
+        const latest = versions.get(v.dataset.id);
+        if (!latest) continue;
+        out.push({
+          datasetId: v.dataset.id,
+          slug: v.dataset.slug,
+          title: latest.metadata.title,
+          visibility: v.dataset.visibility,
+          version: latest.version,
+          metadata: latest.metadata,
+          rowCounts: v.access.canReadData ? latest.rowCounts : null,
+        });
+      }
+      if (page.items.length < CATALOGUE_PAGE) return out;
+    }
   }
 
   /** The caller's datasets with an open draft that cannot be published yet, each with what it lacks. */

@@ -234,3 +234,19 @@ export async function resolveDatasetVersion(
     rowCounts: await s.data.rowCounts(r.dataset.id, r.version),
   };
 }
+
+export type { CatalogueEntry } from './dataset.service.js';
+export type { TermValue, RowCounts } from './dataset.model.js';
+
+/**
+ * For the analytics catalogue summary: every published dataset the caller may see, with its newest version's
+ * metadata, and row counts only where the caller may read the data. Requires the Academic class.
+ */
+export async function publishedCatalogue(
+  deps: Pick<SubgraphDeps, 'stores' | 'config' | 'clock' | 'log'>,
+  ctx: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>,
+) {
+  const viewer = await requireClass(ctx, AccessClass.Academic);
+  const s = await services(deps);
+  return s.datasets.catalogue({ id: viewer.id, superuser: viewer.accountType === 'SUPERUSER' });
+}

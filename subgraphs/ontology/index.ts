@@ -104,6 +104,14 @@ export async function regionCodesWithin(deps: Pick<SubgraphDeps, 'stores'>, code
   return new TermStore(deps.stores.relational.db).codesWithin('brain_region', code);
 }
 
+/**
+ * For atlas comparison: each brain region code's lineage, root first (the region itself last), as code and label;
+ * unknown codes are absent from the map.
+ */
+export async function regionLineages(deps: Pick<SubgraphDeps, 'stores'>, codes: readonly string[]): Promise<Map<string, Array<{ code: string; label: string }>>> {
+  return new TermStore(deps.stores.relational.db).lineages('brain_region', codes);
+}
+
 /** For dataset search: active terms of `vocabularies` whose names are close to a misspelled word (trigram similarity). */
 export async function suggestTermsForWord(deps: Pick<SubgraphDeps, 'stores'>, word: string, vocabularies: readonly string[], minScore: number): Promise<Suggestion[]> {
   const all = await new TermStore(deps.stores.relational.db).suggest([word], { limit: 5, minScore });

@@ -257,6 +257,17 @@ export class DatasetStore {
     return new Map(rows.map((r) => [r.dataset_id as string, fromJson<DatasetMetadata>(r.metadata)]));
   }
 
+  /** The metadata and row counts of each dataset's newest published version, by dataset id. */
+  async latestVersions(ids: readonly string[]): Promise<Map<string, { version: number; metadata: DatasetMetadata; rowCounts: RowCounts }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.run(
+      'DatasetStore.latestVersions',
+      sql`/* DatasetStore.latestVersions */ select distinct on (dataset_id) dataset_id, version, metadata, row_counts from ${datasetVersions}
+        where dataset_id = any(${`{${ids.join(',')}}`}::uuid[]) order by dataset_id, version desc`,
+    );
+    return new Map(rows.map((r) => [r.dataset_id as string, { version: Number(r.version), metadata: fromJson<DatasetMetadata>(r.metadata), rowCounts: fromJson<RowCounts>(r.row_counts) }]));
+  }
+
   async delete(id: string): Promise<boolean> {
     const rows = await this.run('DatasetStore.delete', sql`/* DatasetStore.delete */ delete from ${datasets} where id = ${id} returning id`);
     return rows.length > 0;

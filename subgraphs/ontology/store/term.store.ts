@@ -351,6 +351,33 @@ export class TermStore {
   }
 
   /**
+   * For each code of `vocabulary` in `codes`: the term and its ancestors up to the root, root first, as code and
+   * label. Codes with no term are absent from the map. One recursive statement for every code.
+   */
+  async lineages(vocabulary: string, codes: readonly string[]): Promise<Map<string, Array<{ code: string; label: string }>>> {
+    if (codes.length === 0) return new Map();
+    const rows = await this.run(
+      'lineages',
+      sql`WITH RECURSIVE chain (start, id, depth) AS (
+            SELECT t.code, t.id, 0 FROM ontology.terms t
+            WHERE t.vocabulary = ${vocabulary} AND t.code IN (SELECT value FROM jsonb_array_elements_text(${jsonParam(codes)}))
+            UNION ALL
+            SELECT c.start, p.parent_id, c.depth + 1 FROM chain c JOIN ontology.terms p ON p.id = c.id
+            WHERE p.parent_id IS NOT NULL AND c.depth < 64
+          )
+          SELECT c.start, c.depth, t.code, t.label FROM chain c JOIN ontology.terms t ON t.id = c.id ORDER BY c.start, c.depth DESC`,
+    );
+    const out = new Map<string, Array<{ code: string; label: string }>>();
+    for (const r of rows) {
+      const start = r.start as string;
+      let list = out.get(start);
+      if (!list) out.set(start, (list = []));
+      list.push({ code: r.code as string, label: r.label as string });
+    }
+    return out;
+  }
+
+  /**
    * Names (codes, labels, synonyms) equal to each input after lower(unaccent(trim(...))), in the given vocabularies,
    * with the synonym's type and the case it is written in, so a caller can hold acronyms to their exact spelling.
    */
