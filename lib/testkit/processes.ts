@@ -140,7 +140,8 @@ function readProc(file: string): string | undefined {
   }
 }
 
-function groupAlive(pgid: number): boolean {
+/** Whether any process of the group led by `pgid` is still alive. */
+export function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;

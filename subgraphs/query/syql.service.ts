@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../lib/context.js';
 import type { ColumnStore } from '../../lib/column/column.js';
 import type { ChQuery } from '../../lib/column/sql.js';
+import { unescapeTsv } from '../../lib/column/tsv.js';
 import { AccessClass, requireClass } from '../../lib/access.js';
 import { AppError, BadInput, Conflict } from '../../lib/errors.js';
 import { currentRequestScope, remainingRequestTime } from '../../lib/request-scope.js';
@@ -131,7 +132,7 @@ export class SyqlService {
     try {
       const lines: string[] = [];
       for await (const chunk of this.column.queryTsv({ sql: `EXPLAIN PLAN actions = 0 ${q.sql}`, params: q.params }, { name: 'SyqlService.explain' })) lines.push(chunk);
-      return lines.join('').split('\n').map((l) => l.replace(/\\'/g, "'")).join('\n').trimEnd();
+      return lines.join('').split('\n').map(unescapeTsv).join('\n').trimEnd();
     } catch (e) {
       if (e instanceof AppError) throw e;
       return null;

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { tableFromIPC } from 'apache-arrow';
 import { call, createTestEngines, startTestApp, type TestApp, type TestEngines } from '../../../lib/testkit/app.js';
-import { startServiceProcess, type ServiceProcess } from '../../../lib/testkit/processes.js';
+import { groupAlive, startServiceProcess, type ServiceProcess } from '../../../lib/testkit/processes.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 
 const COOK = 'celegans_cook_2019_male';
@@ -29,15 +29,6 @@ type Job = {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const finished = (j: Job) => ['succeeded', 'failed', 'cancelled'].includes(j.status);
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** kill -9 of the service's whole process group (node, tsx's esbuild, PGlite's and the pool's threads die with node). */
 async function killHard(service: ServiceProcess): Promise<void> {
