@@ -17,12 +17,29 @@ export const analyticsRoutes: Route[] = [
     alternate: true,
     operationId: 'analyticsSummaryOlderForm',
   }),
+  route('GET', '/v1/analytics/morphometrics', 'analyticsMorphometrics', "Morphometrics of a neuron's SWC files (?dataset_id=&neuron=), or of every morphology of a dataset with each measure's distribution; Sholl radii with sholl_radii or sholl_step"),
+  route('GET', '/v1/analytics/{dataset_id}/neuron-morphometrics', 'analyticsMorphometrics', 'Neuron morphometrics (older form of /v1/analytics/morphometrics)', {
+    alternate: true,
+    operationId: 'analyticsMorphometricsOlderForm',
+  }),
   route('GET', '/v1/analytics/comparison', 'analyticsComparison', 'Summary metrics of several datasets side by side with differences from the first: ?datasets=a,b&metrics=...'),
   route('GET', '/v1/analytics/zscore-comparison', 'analyticsZScoreComparison', "A dataset's summary metrics as z-scores against reference datasets, flagging |z| > 2: ?dataset_id=&reference=a,b,...&metrics=..."),
 ];
 
 /** Meta-analysis across studies or datasets, and atlas comparison (spec 4.3 Meta-analysis; docs/meta-analysis.md). */
 export const metaAnalysisRoutes: Route[] = [
+  route('POST', '/v1/meta-analysis', 'metaAnalysis', 'Meta-analysis of studies (effect sizes, 2x2 counts or group summaries) or of a metric across datasets: pooled estimate, CI, prediction interval, tau2, I2, H2, Q; ?format=svg (or Accept: image/svg+xml) answers the forest plot', {
+    tag: 'meta-analysis',
+    svg: true,
+    queryArgs: ['format'],
+  }),
+  route('POST', '/v1/meta-analysis/analyze', 'metaAnalysis', 'Meta-analysis (older form of POST /v1/meta-analysis)', {
+    tag: 'meta-analysis',
+    svg: true,
+    queryArgs: ['format'],
+    alternate: true,
+    operationId: 'metaAnalysisOlderForm',
+  }),
   route('GET', '/v1/meta-analysis/atlas/compare', 'atlasComparison', 'Two datasets compared region by region through the brain-region hierarchy at a chosen level', { tag: 'meta-analysis' }),
   route('POST', '/v1/meta-analysis/atlas-compare', 'atlasComparison', 'Atlas comparison (older form of GET /v1/meta-analysis/atlas/compare; the parameters in the body)', {
     tag: 'meta-analysis',

@@ -13,6 +13,10 @@ import { AnalyticsStore } from './store/analytics.store.js';
 import { AnalyticsService } from './analytics/analytics.service.js';
 import { AtlasService } from './analytics/atlas.service.js';
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
+import { MorphometricsService } from './morphometrics/morphometrics.service.js';
+import { MorphometricsResolver } from './morphometrics/morphometrics.resolver.js';
+import { MetaAnalysisService } from './meta/meta-analysis.service.js';
+import { MetaAnalysisResolver } from './meta/meta.resolver.js';
 import type { GraphProgress } from './graph.model.js';
 import type { RequestContext } from '../../lib/context.js';
 
@@ -49,6 +53,8 @@ function buildAnalytics(deps: Deps) {
   return {
     analytics: new AnalyticsService(resolve, store, (ctx) => publishedCatalogue(deps, ctx), lineages),
     atlas: new AtlasService(resolve, store, lineages),
+    morphometrics: new MorphometricsService(resolve, store, deps.stores.objects),
+    meta: new MetaAnalysisService(resolve, store),
   };
 }
 
@@ -57,8 +63,14 @@ export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
   const Ping = pingResolver(SUBGRAPH_NAME);
   const a = analyticsServices(deps);
   return buildFederatedSchema({
-    resolvers: [Ping, GraphResolver, AnalyticsResolver],
-    instances: [new (Ping as new () => object)(), new GraphResolver(graphService(deps)), new AnalyticsResolver(a.analytics, a.atlas)],
+    resolvers: [Ping, GraphResolver, AnalyticsResolver, MorphometricsResolver, MetaAnalysisResolver],
+    instances: [
+      new (Ping as new () => object)(),
+      new GraphResolver(graphService(deps)),
+      new AnalyticsResolver(a.analytics, a.atlas),
+      new MorphometricsResolver(a.morphometrics),
+      new MetaAnalysisResolver(a.meta),
+    ],
   });
 }
 

@@ -53,6 +53,7 @@ export async function datasetEffect(store: AnalyticsStore, v: Version, label: st
       const r = reciprocityOf(mutual, asymmetric);
       if (r === null) throw new BadInput(`dataset ${label}: no chemical arcs between distinct cells, so no reciprocity`);
       const pairs = mutual + asymmetric;
+      if (asymmetric === 0) throw new BadInput(`dataset ${label}: every connected pair is mutual (reciprocity 1), so its sampling variance is 0`);
       const q = mutual / pairs;
       const slope = 2 / (1 + q) ** 2;
       return { yi: r, vi: slope * slope * q * (1 - q) / pairs, n: pairs, detail: `${mutual} mutual and ${asymmetric} one-way dyads` };
@@ -66,6 +67,9 @@ export async function datasetEffect(store: AnalyticsStore, v: Version, label: st
       const pairs = na * nb - (pre === post ? na : 0);
       if (pairs < 1) throw new BadInput(`dataset ${label}: ${field} ${JSON.stringify(pre)} has one cell, so no pair of distinct cells`);
       const arcs = await store.arcsBetween(v, field, pre, post);
+      if (arcs === 0 || arcs === pairs) {
+        throw new BadInput(`dataset ${label}: ${arcs} of ${pairs} ordered pairs from ${JSON.stringify(pre)} to ${JSON.stringify(post)} are connected; a probability of ${arcs ? 1 : 0} has no sampling variance (choose classes with some but not all pairs connected in every dataset)`);
+      }
       const p = arcs / pairs;
       return { yi: p, vi: (p * (1 - p)) / pairs, n: pairs, detail: `${arcs} of ${pairs} ordered pairs connected` };
     }
@@ -83,7 +87,8 @@ export async function datasetEffect(store: AnalyticsStore, v: Version, label: st
       const mean = sum / n;
       // Cells without an input have degree 0 and are not listed; sq already counts them as zeros.
       const variance = (sq - n * mean * mean) / (n - 1);
-      return { yi: mean, vi: Math.max(0, variance) / n, n, detail: `${n} cells, ${degrees.length} with inputs` };
+      if (!(variance > 0)) throw new BadInput(`dataset ${label}: the ${n} cells with ${field} ${JSON.stringify(cls)} all have in-degree ${mean}, so the mean's sampling variance is 0`);
+      return { yi: mean, vi: variance / n, n, detail: `${n} cells, ${degrees.length} with inputs` };
     }
   }
 }

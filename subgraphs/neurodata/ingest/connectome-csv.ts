@@ -1,6 +1,6 @@
 import { CONNECTION_COLUMNS, NEURON_COLUMNS } from '../store/clickhouse/columns.js';
 import { CsvRow, readCsvRecords, type CsvSource } from './csv-records.js';
-import { FileProblems } from './problems.js';
+import { FileProblems } from '../../../lib/file-problems.js';
 import { assertColumnOrder, TsvChunks, tsvNullableNumber, tsvNumber, tsvString } from './tsv.js';
 
 /**

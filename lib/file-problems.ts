@@ -1,4 +1,4 @@
-import { BadInput } from '../../../lib/errors.js';
+import { BadInput } from './errors.js';
 
 /** How many problems a message lists; the rest are counted, so a file of a million bad rows still gets a short answer. */
 export const MAX_LISTED_PROBLEMS = 20;

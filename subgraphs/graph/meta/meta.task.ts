@@ -1,0 +1,21 @@
+import { metaAnalyse } from './meta-analysis.js';
+import { forestPlot, type ForestPlotOptions } from './forest-plot.js';
+import type { MetaInput, MetaResult } from './meta.model.js';
+
+/*
+ * The meta-analysis' side of the worker pool (lib/workers/pool.ts): iterative estimators and the plot run off the
+ * request thread. Bad input comes back as a message, since an error's class does not survive the trip between
+ * threads.
+ */
+
+export type MetaTaskResult = { ok: { result: MetaResult; svg: string | null } } | { problem: string };
+
+export async function analyse(input: { meta: MetaInput; plot: ForestPlotOptions | null }): Promise<MetaTaskResult> {
+  try {
+    const result = metaAnalyse(input.meta);
+    return { ok: { result, svg: input.plot ? forestPlot(result, input.plot) : null } };
+  } catch (e) {
+    if ((e as { extensions?: { code?: string } }).extensions?.code === 'BAD_USER_INPUT') return { problem: (e as Error).message };
+    throw e;
+  }
+}
