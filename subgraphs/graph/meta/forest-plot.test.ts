@@ -124,3 +124,12 @@ describe('forestPlot', () => {
     expect(byClass(root, 'chart-title')[0]!.text).toBe('<script>x</script>');
   });
 });
+
+describe("the README's forest plot", () => {
+  it('is what npm run docs:plots writes from the current code', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { packagePath } = await import('../../../lib/package-root.js');
+    const { bcgForestPlot } = await import('./fixtures/readme-plot.js');
+    expect(readFileSync(packagePath('docs', 'img', 'bcg-forest-plot.svg'), 'utf8')).toBe(bcgForestPlot());
+  });
+});
