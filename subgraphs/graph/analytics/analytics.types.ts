@@ -489,7 +489,7 @@ export class AtlasCompareArgs {
   version?: string | null;
 
   @Field(() => String, { description: 'the dataset or reference atlas dataset to compare with (id or slug, optionally @vN)' })
-  reference!: string;
+  reference_id!: string;
 
   @Field(() => String, { nullable: true })
   reference_version?: string | null;

@@ -41,10 +41,10 @@ export class AtlasService {
     private readonly lineages: RegionLineages,
   ) {}
 
-  async compare(ctx: Viewer, args: { dataset_id: string; version?: string | null; reference: string; reference_version?: string | null; level?: number | null }) {
+  async compare(ctx: Viewer, args: { dataset_id: string; version?: string | null; reference_id: string; reference_version?: string | null; level?: number | null }) {
     const level = intArg('level', args.level, ATLAS_LEVEL, 0);
     const a = await this.resolveVersion(ctx, args.dataset_id, args.version);
-    const b = await this.resolveVersion(ctx, args.reference, args.reference_version);
+    const b = await this.resolveVersion(ctx, args.reference_id, args.reference_version);
     const [ra, rb] = [await this.regionCounts(a), await this.regionCounts(b)];
     const lineages = await this.lineages([...new Set([...ra.neurons.keys(), ...rb.neurons.keys(), ...ra.pairs.flatMap(codes), ...rb.pairs.flatMap(codes)])].filter(Boolean));
     const mapTo = (code: string): { code: string; label: string; depth: number } | null => {

@@ -69,7 +69,8 @@ interface FileMeasures {
  * worker pool; measures are kept per file content and options, so a dataset's second request reads nothing.
  */
 export class MorphometricsService {
-  private readonly cache = new LruCache<string, NeuronMorphometrics | string>(20_000);
+  /** As many files as one request measures: a dataset asked for again is answered from memory (a few KB per file). */
+  private readonly cache = new LruCache<string, NeuronMorphometrics | string>(MORPHOMETRICS_LIMITS.files);
 
   constructor(
     private readonly resolveVersion: ResolveVersion,

@@ -64,7 +64,7 @@ describe('analytics: summaries, comparison, z-scores, atlas comparison', () => {
   const get = (path: string, token = academic.accessToken) => call(t.url, 'GET', path, { token });
 
   it('need an Academic account, and show nothing of a restricted dataset to others', async () => {
-    for (const path of ['/v1/analytics/summary', `/v1/analytics/summary?dataset_id=${COOK}`, `/v1/analytics/comparison?datasets=${COOK},${WITVLIET[0]}`, `/v1/meta-analysis/atlas/compare?dataset_id=${atlasA.id}&reference=${atlasB.id}`]) {
+    for (const path of ['/v1/analytics/summary', `/v1/analytics/summary?dataset_id=${COOK}`, `/v1/analytics/comparison?datasets=${COOK},${WITVLIET[0]}`, `/v1/meta-analysis/atlas/compare?dataset_id=${atlasA.id}&reference_id=${atlasB.id}`]) {
       expect((await call(t.url, 'GET', path)).status, path).toBe(401);
       expect((await get(path, regular.accessToken)).status, path).toBe(403);
     }
@@ -73,7 +73,7 @@ describe('analytics: summaries, comparison, z-scores, atlas comparison', () => {
     expect(JSON.stringify(denied.body)).not.toMatch(/A1|B1|acetylcholine/);
     expect((await get(`/v1/analytics/comparison?datasets=${COOK},${restricted.id}`, other.accessToken)).status).toBe(403);
     expect((await get(`/v1/analytics/zscore-comparison?dataset_id=${restricted.id}&reference=${WITVLIET.slice(0, 2).join(',')}`, other.accessToken)).status).toBe(403);
-    expect((await get(`/v1/meta-analysis/atlas/compare?dataset_id=${atlasA.id}&reference=${restricted.id}`, other.accessToken)).status).toBe(403);
+    expect((await get(`/v1/meta-analysis/atlas/compare?dataset_id=${atlasA.id}&reference_id=${restricted.id}`, other.accessToken)).status).toBe(403);
 
     // The catalogue counts a restricted dataset the caller cannot read, but none of its rows.
     const mine = (await get('/v1/analytics/summary')).body.catalogue;
@@ -180,7 +180,7 @@ describe('analytics: summaries, comparison, z-scores, atlas comparison', () => {
   });
 
   it('compare two datasets region by region at a level of the brain-region hierarchy', async () => {
-    const res = await get(`/v1/meta-analysis/atlas/compare?dataset_id=${atlasA.slug}&reference=${atlasB.slug}&level=3`);
+    const res = await get(`/v1/meta-analysis/atlas/compare?dataset_id=${atlasA.slug}&reference_id=${atlasB.slug}&level=3`);
     expect(res.status).toBe(200);
     const r = res.body;
     expect(r.level).toBe(3);
@@ -195,19 +195,19 @@ describe('analytics: summaries, comparison, z-scores, atlas comparison', () => {
     expect(r.only_in_reference).toEqual(['MBA:512']);
     expect(r.dataset_totals).toEqual({ neurons_mapped: 4, neurons_unassigned: 2, unknown_region_codes: ['XYZ:1'], chemical_connections: 5, chemical_connections_mapped: 4 });
     // One level up everything cortical and subcortical of the cerebrum merges.
-    const up = (await get(`/v1/meta-analysis/atlas/compare?dataset_id=${atlasA.slug}&reference=${atlasB.slug}&level=2`)).body;
+    const up = (await get(`/v1/meta-analysis/atlas/compare?dataset_id=${atlasA.slug}&reference_id=${atlasB.slug}&level=2`)).body;
     expect(up.regions.find((x: { code: string }) => x.code === 'MBA:567')).toMatchObject({ label: 'Cerebrum', dataset_neurons: 3, reference_neurons: 2 });
     // The older form takes the same parameters in a body.
-    const older = await call(t.url, 'POST', '/v1/meta-analysis/atlas-compare', { token: academic.accessToken, body: { dataset_id: atlasA.slug, reference: atlasB.slug, level: 3 } });
+    const older = await call(t.url, 'POST', '/v1/meta-analysis/atlas-compare', { token: academic.accessToken, body: { dataset_id: atlasA.slug, reference_id: atlasB.slug, level: 3 } });
     expect(older.status).toBe(200);
     expect(older.body).toEqual(r);
-    const bad = await get(`/v1/meta-analysis/atlas/compare?dataset_id=${atlasA.slug}&reference=${atlasB.slug}&level=40`);
+    const bad = await get(`/v1/meta-analysis/atlas/compare?dataset_id=${atlasA.slug}&reference_id=${atlasB.slug}&level=40`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/level/);
   });
 
   it('answer the same through GraphQL', async () => {
-    const { body: res } = await gql(t.url, `query($d: String!, $r: String!) { atlasComparison(dataset_id: $d, reference: $r, level: 3) { only_in_dataset only_in_reference } analyticsSummary(dataset_id: $d) { scope dataset { cells by_region { values { value label n } } } } }`, { d: atlasA.slug, r: atlasB.slug }, academic.accessToken);
+    const { body: res } = await gql(t.url, `query($d: String!, $r: String!) { atlasComparison(dataset_id: $d, reference_id: $r, level: 3) { only_in_dataset only_in_reference } analyticsSummary(dataset_id: $d) { scope dataset { cells by_region { values { value label n } } } } }`, { d: atlasA.slug, r: atlasB.slug }, academic.accessToken);
     expect(res.errors).toBeUndefined();
     expect(res.data.atlasComparison).toEqual({ only_in_dataset: ['MBA:623'], only_in_reference: ['MBA:512'] });
     expect(res.data.analyticsSummary.dataset.cells).toBe(6);
