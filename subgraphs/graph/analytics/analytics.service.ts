@@ -2,7 +2,7 @@ import type { RequestContext } from '../../../lib/context.js';
 import { BadInput } from '../../../lib/errors.js';
 import type { CatalogueEntry, DatasetVersionRef, TermValue } from '../../neurodata/index.js';
 import type { ResolveVersion } from '../graph.service.js';
-import { splitList } from '../graph-params.js';
+import { intParam, splitList } from '../graph-params.js';
 import type { AnalyticsStore, ValueCount, Version } from '../store/analytics.store.js';
 import { DATASET_METRICS, datasetMetrics, metricNames } from './dataset-metrics.js';
 
@@ -12,7 +12,7 @@ export type RegionLineages = (codes: readonly string[]) => Promise<Map<string, A
 
 export const ANALYTICS_LIMITS = {
   /** Values listed per breakdown (the rest are counted as other cells). */
-  values: { default: 50, max: 1000 },
+  values: { min: 1, default: 50, max: 1000 },
   compared: { min: 2, max: 20 },
   reference: { min: 2, max: 50 },
 } as const;
@@ -27,7 +27,9 @@ export interface DatasetLabel {
   version: number;
 }
 
-const label = (r: DatasetVersionRef): DatasetLabel => ({ dataset_id: r.datasetId, slug: r.slug, title: r.title, version: r.version });
+/** How every analytics answer names a dataset version. */
+export const datasetLabel = (r: DatasetVersionRef): DatasetLabel => ({ dataset_id: r.datasetId, slug: r.slug, title: r.title, version: r.version });
+const label = datasetLabel;
 const versionOf = (r: DatasetVersionRef): Version => ({ datasetId: r.datasetId, version: r.version });
 const at = (r: DatasetVersionRef) => `${r.slug}@v${r.version}`;
 
@@ -41,7 +43,7 @@ export class AnalyticsService {
   ) {}
 
   async summary(ctx: Viewer, args: { dataset_id?: string | null; version?: string | null; limit?: number | null }) {
-    const limit = intArg('limit', args.limit, ANALYTICS_LIMITS.values);
+    const limit = intParam('limit', args.limit, ANALYTICS_LIMITS.values);
     if (!args.dataset_id) {
       if (args.version) throw new BadInput('version: give it with dataset_id');
       return { scope: 'catalogue', catalogue: await this.catalogueSummary(ctx, limit), dataset: null };
@@ -112,7 +114,7 @@ export class AnalyticsService {
       by_class: breakdown(byClass, limit),
       by_type: breakdown(byType, limit),
       by_neurotransmitter: breakdown(byTransmitter, limit),
-      by_region: { ...breakdown(byRegion, limit), values: breakdown(byRegion, limit).values.map((r) => ({ ...r, label: regionLabel(r.value) })) },
+      by_region: withRegionLabels(breakdown(byRegion, limit), regionLabel),
       connections: connections.map((c) => ({ ...c, mean_weight: c.rows > 0 ? c.weight / c.rows : null })),
       weight_histogram: bins.map((b) => ({ synapse_type: b.synapse_type, lower: 2 ** b.exponent, upper: 2 ** (b.exponent + 1), n: b.n })),
       morphologies,
@@ -190,6 +192,10 @@ function zNote(value: number | null, n: number, sd: number | null): string | nul
   return null;
 }
 
+function withRegionLabels(b: ReturnType<typeof breakdown>, label: (code: string) => string | null) {
+  return { ...b, values: b.values.map((r) => ({ ...r, label: label(r.value) })) };
+}
+
 /** The largest `limit` values with their counts, and what they leave out. '' (no value) is reported apart. */
 function breakdown(values: ValueCount[], limit: number) {
   const known = values.filter((v) => v.value !== '');
@@ -200,10 +206,4 @@ function breakdown(values: ValueCount[], limit: number) {
     values: shown,
     other_cells: known.slice(limit).reduce((s, v) => s + v.n, 0),
   };
-}
-
-export function intArg(name: string, value: number | null | undefined, range: { default: number; max: number }, min = 1): number {
-  if (value === null || value === undefined) return range.default;
-  if (!Number.isInteger(value) || value < min || value > range.max) throw new BadInput(`${name}: an integer from ${min} to ${range.max}`);
-  return value;
 }

@@ -2,12 +2,13 @@ import type { RequestContext } from '../../../lib/context.js';
 import type { DatasetVersionRef } from '../../neurodata/index.js';
 import type { ResolveVersion } from '../graph.service.js';
 import type { AnalyticsStore, RegionPair, Version } from '../store/analytics.store.js';
-import { intArg, type DatasetLabel, type RegionLineages } from './analytics.service.js';
+import { intParam } from '../graph-params.js';
+import { datasetLabel, type RegionLineages } from './analytics.service.js';
 
 type Viewer = Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>;
 
 /** Depth of the brain-region hierarchy regions are mapped to; 0 is the root (MBA's "brain"). */
-export const ATLAS_LEVEL = { default: 3, max: 12 } as const;
+export const ATLAS_LEVEL = { min: 0, default: 3, max: 12 } as const;
 
 export const ATLAS_CONVENTIONS = [
   'level: a cell counts for the ancestor of its region at that depth of the brain_region hierarchy (0 = the root); a region annotated above that depth counts as itself',
@@ -42,7 +43,7 @@ export class AtlasService {
   ) {}
 
   async compare(ctx: Viewer, args: { dataset_id: string; version?: string | null; reference_id: string; reference_version?: string | null; level?: number | null }) {
-    const level = intArg('level', args.level, ATLAS_LEVEL, 0);
+    const level = intParam('level', args.level, ATLAS_LEVEL);
     const a = await this.resolveVersion(ctx, args.dataset_id, args.version);
     const b = await this.resolveVersion(ctx, args.reference_id, args.reference_version);
     const [ra, rb] = [await this.regionCounts(a), await this.regionCounts(b)];
@@ -85,8 +86,8 @@ export class AtlasService {
     const present = (s: Side, code: string) => (s.neurons.get(code) ?? 0) > 0 || (s.outgoing.get(code) ?? 0) > 0;
     const proportion = (n: number, total: number) => (total > 0 ? n / total : null);
     return {
-      dataset: labelOf(a),
-      reference: labelOf(b),
+      dataset: datasetLabel(a),
+      reference: datasetLabel(b),
       level,
       conventions: ATLAS_CONVENTIONS,
       regions: regions.map((code) => {
@@ -133,10 +134,6 @@ const codes = (p: RegionPair) => [p.pre_region, p.post_region];
 
 function add(m: Map<string, number>, key: string, n: number): void {
   m.set(key, (m.get(key) ?? 0) + n);
-}
-
-function labelOf(r: DatasetVersionRef): DatasetLabel {
-  return { dataset_id: r.datasetId, slug: r.slug, title: r.title, version: r.version };
 }
 
 function totals(s: Side) {

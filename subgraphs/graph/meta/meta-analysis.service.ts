@@ -1,10 +1,11 @@
 import type { RequestContext } from '../../../lib/context.js';
 import { BadInput } from '../../../lib/errors.js';
 import { runTask } from '../../../lib/workers/pool.js';
-import type { DatasetVersionRef } from '../../neurodata/index.js';
+import { unwrapOutcome } from '../../../lib/workers/outcome.js';
 import type { ResolveVersion } from '../graph.service.js';
 import { splitList } from '../graph-params.js';
 import type { AnalyticsStore } from '../store/analytics.store.js';
+import { datasetLabel, type DatasetLabel } from '../analytics/analytics.service.js';
 import { checkEffectMetric, datasetEffect, type DatasetEffectParams } from '../analytics/dataset-effects.js';
 import type { MetaInput, StudyInput } from './meta.model.js';
 import type { MetaTaskResult } from './meta.task.js';
@@ -51,7 +52,7 @@ export class MetaAnalysisService {
     const hasDatasets = Array.isArray(args.datasets) && args.datasets.length > 0;
     if (hasStudies === hasDatasets) throw new BadInput('give either studies (effect sizes, 2x2 counts or group summaries) or datasets with a metric, not both and not neither');
     let studies: StudyInput[];
-    let sources: Array<{ dataset: ReturnType<typeof label>; n: number; detail: string } | null>;
+    let sources: Array<{ dataset: DatasetLabel; n: number; detail: string } | null>;
     let measure = args.measure ?? undefined;
     if (hasStudies) {
       if (args.metric || args.metric_params) throw new BadInput('metric, metric_params: only with datasets');
@@ -76,9 +77,7 @@ export class MetaAnalysisService {
       zero_cell: args.zero_cell ?? undefined,
     } as MetaInput;
     const plot = args.format === 'svg' ? { title: args.title ?? (hasDatasets ? `${args.metric} across datasets` : undefined) } : null;
-    const out = await runTask<MetaTaskResult>(META_TASK, 'analyse', { meta, plot });
-    if ('problem' in out) throw new BadInput(out.problem);
-    const { result, svg } = out.ok;
+    const { result, svg } = unwrapOutcome(await runTask<MetaTaskResult>(META_TASK, 'analyse', { meta, plot }));
     return {
       ...result,
       metric: hasDatasets ? args.metric! : null,
@@ -93,19 +92,17 @@ export class MetaAnalysisService {
     const params = args.metric_params ?? {};
     const { metric, field } = checkEffectMetric(args.metric, params);
     const studies: StudyInput[] = [];
-    const sources: Array<{ dataset: ReturnType<typeof label>; n: number; detail: string }> = [];
+    const sources: Array<{ dataset: DatasetLabel; n: number; detail: string }> = [];
     for (const r of refs) {
       const ref = await this.resolveVersion(ctx, r);
       const at = `${ref.slug}@v${ref.version}`;
       const e = await datasetEffect(this.store, { datasetId: ref.datasetId, version: ref.version }, at, metric, field, params);
       studies.push({ label: at, yi: e.yi, vi: e.vi });
-      sources.push({ dataset: label(ref), n: e.n, detail: e.detail });
+      sources.push({ dataset: datasetLabel(ref), n: e.n, detail: e.detail });
     }
     return { studies, sources };
   }
 }
-
-const label = (r: DatasetVersionRef) => ({ dataset_id: r.datasetId, slug: r.slug, title: r.title, version: r.version });
 
 /** GraphQL gives absent optional fields as null; the engine tells "absent" from "given" by undefined. */
 function withoutNulls(s: StudyArg): StudyInput {

@@ -1,3 +1,4 @@
+import { badInputAsValue, type TaskOutcome } from '../../../lib/workers/outcome.js';
 import { metaAnalyse } from './meta-analysis.js';
 import { forestPlot, type ForestPlotOptions } from './forest-plot.js';
 import type { MetaInput, MetaResult } from './meta.model.js';
@@ -8,14 +9,11 @@ import type { MetaInput, MetaResult } from './meta.model.js';
  * threads.
  */
 
-export type MetaTaskResult = { ok: { result: MetaResult; svg: string | null } } | { problem: string };
+export type MetaTaskResult = TaskOutcome<{ result: MetaResult; svg: string | null }>;
 
 export async function analyse(input: { meta: MetaInput; plot: ForestPlotOptions | null }): Promise<MetaTaskResult> {
-  try {
+  return badInputAsValue(() => {
     const result = metaAnalyse(input.meta);
-    return { ok: { result, svg: input.plot ? forestPlot(result, input.plot) : null } };
-  } catch (e) {
-    if ((e as { extensions?: { code?: string } }).extensions?.code === 'BAD_USER_INPUT') return { problem: (e as Error).message };
-    throw e;
-  }
+    return { result, svg: input.plot ? forestPlot(result, input.plot) : null };
+  });
 }

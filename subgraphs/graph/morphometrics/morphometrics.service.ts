@@ -6,6 +6,8 @@ import { throwIfRequestAborted } from '../../../lib/request-scope.js';
 import { runTask } from '../../../lib/workers/pool.js';
 import type { DatasetVersionRef } from '../../neurodata/index.js';
 import type { ResolveVersion } from '../graph.service.js';
+import { intParam } from '../graph-params.js';
+import { datasetLabel } from '../analytics/analytics.service.js';
 import type { AnalyticsStore, MorphologyFile } from '../store/analytics.store.js';
 import { DEFAULT_SHOLL_STEP, distribution, type Distribution, type MorphometricsOptions, type NeuronMorphometrics } from './morphometrics.js';
 import type { MorphometricsTaskInput, MorphometricsTaskResult } from './morphometrics.task.js';
@@ -19,7 +21,7 @@ export const MORPHOMETRICS_LIMITS = {
   /** Files whose measures one request computes (a dataset's distribution covers them all). */
   files: 5000,
   /** Files listed per page. */
-  listed: { default: 100, max: 1000 },
+  listed: { min: 1, default: 100, max: 1000 },
   shollRadii: 1000,
   /** Bytes of SWC handed to one worker task: a few files of a NeuroMorpho-sized collection, or one large skeleton. */
   taskBytes: 8 << 20,
@@ -80,8 +82,8 @@ export class MorphometricsService {
 
   async morphometrics(ctx: Viewer, args: MorphometricsArgs) {
     const options = shollOptions(args);
-    const listed = pageArg('limit', args.limit, MORPHOMETRICS_LIMITS.listed.default, 1, MORPHOMETRICS_LIMITS.listed.max);
-    const offset = pageArg('offset', args.offset, 0, 0, MORPHOMETRICS_LIMITS.files);
+    const listed = intParam('limit', args.limit, MORPHOMETRICS_LIMITS.listed);
+    const offset = intParam('offset', args.offset, { min: 0, default: 0, max: MORPHOMETRICS_LIMITS.files });
     const neuron = args.neuron?.trim() || null;
     const ref = await this.resolveVersion(ctx, args.dataset_id, args.version);
     const v = { datasetId: ref.datasetId, version: ref.version };
@@ -92,7 +94,7 @@ export class MorphometricsService {
     }
     const measured = await this.measure(ref, files, options);
     return {
-      dataset: { dataset_id: ref.datasetId, slug: ref.slug, title: ref.title, version: ref.version },
+      dataset: datasetLabel(ref),
       neuron,
       total_files: total,
       measured_files: measured.length,
@@ -116,7 +118,7 @@ export class MorphometricsService {
       const results = await runTask<MorphometricsTaskResult>(MORPHOMETRICS_TASK, 'morphometricsOfFiles', input);
       results.forEach((r, i) => {
         const file = batch[i].file;
-        const value = 'ok' in r ? r.ok : r.problem;
+        const value = 'ok' in r ? r.ok : r.problem.message;
         this.cache.set(`${file.sha256}:${optionKey}`, value);
         out.set(file, toMeasures(file, value));
       });
@@ -170,10 +172,4 @@ function shollOptions(args: MorphometricsArgs): MorphometricsOptions {
     return { shollStep: args.sholl_step };
   }
   return {};
-}
-
-function pageArg(name: string, value: number | null | undefined, fallback: number, min: number, max: number): number {
-  if (value === null || value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new BadInput(`${name}: an integer from ${min} to ${max}`);
-  return value;
 }

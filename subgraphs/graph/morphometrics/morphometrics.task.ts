@@ -1,3 +1,4 @@
+import { badInputAsValue, type TaskOutcome } from '../../../lib/workers/outcome.js';
 import { parseSwcTree } from '../../../lib/morphology/swc.js';
 import { morphometrics, type MorphometricsOptions, type NeuronMorphometrics } from './morphometrics.js';
 
@@ -12,15 +13,8 @@ export interface MorphometricsTaskInput {
   options: MorphometricsOptions;
 }
 
-export type MorphometricsTaskResult = Array<{ ok: NeuronMorphometrics } | { problem: string }>;
+export type MorphometricsTaskResult = Array<TaskOutcome<NeuronMorphometrics>>;
 
 export async function morphometricsOfFiles(input: MorphometricsTaskInput): Promise<MorphometricsTaskResult> {
-  return input.files.map(({ filename, bytes }) => {
-    try {
-      return { ok: morphometrics(parseSwcTree(bytes, filename), input.options) };
-    } catch (e) {
-      if ((e as { extensions?: { code?: string } }).extensions?.code === 'BAD_USER_INPUT') return { problem: (e as Error).message };
-      throw e;
-    }
-  });
+  return input.files.map(({ filename, bytes }) => badInputAsValue(() => morphometrics(parseSwcTree(bytes, filename), input.options)));
 }

@@ -1,3 +1,4 @@
+import { badInputAsValue, type TaskOutcome } from '../../../lib/workers/outcome.js';
 import { parseConnectionsCsv, parseNeuronsCsv, type ParsedConnections, type ParsedNeurons, type TableFileInput } from './connectome-csv.js';
 import { encodeMorphologyRow, parseSwc, type MorphologyRow, type MorphologySummary } from './swc.js';
 
@@ -7,7 +8,7 @@ import { encodeMorphologyRow, parseSwc, type MorphologyRow, type MorphologySumma
  * back as a value, since an error's class does not survive the trip between threads; anything else is a fault and
  * is thrown.
  */
-export type IngestTaskResult<T> = { ok: T } | { problem: { message: string } };
+export type IngestTaskResult<T> = TaskOutcome<T>;
 
 export type NeuronsTaskInput = TableFileInput;
 export type ConnectionsTaskInput = TableFileInput & { neuronIds?: string[] };
@@ -21,29 +22,17 @@ export interface ParsedMorphology {
   tsv: string;
 }
 
-function asProblem(e: unknown): IngestTaskResult<never> {
-  if ((e as { extensions?: { code?: string } }).extensions?.code === 'BAD_USER_INPUT') return { problem: { message: (e as Error).message } };
-  throw e;
-}
 
 export async function parseNeuronsTask(input: NeuronsTaskInput): Promise<IngestTaskResult<ParsedNeurons>> {
-  try {
-    return { ok: parseNeuronsCsv(input) };
-  } catch (e) {
-    return asProblem(e);
-  }
+  return badInputAsValue(() => parseNeuronsCsv(input));
 }
 
 export async function parseConnectionsTask(input: ConnectionsTaskInput): Promise<IngestTaskResult<ParsedConnections>> {
-  try {
-    return { ok: parseConnectionsCsv(input) };
-  } catch (e) {
-    return asProblem(e);
-  }
+  return badInputAsValue(() => parseConnectionsCsv(input));
 }
 
 export async function parseSwcTask(input: SwcTaskInput): Promise<IngestTaskResult<ParsedMorphology>> {
-  try {
+  return badInputAsValue(() => {
     const { summary, warnings } = parseSwc(input.text, input.filename);
     const row: MorphologyRow = {
       datasetId: input.datasetId,
@@ -54,8 +43,6 @@ export async function parseSwcTask(input: SwcTaskInput): Promise<IngestTaskResul
       sha256: input.sha256,
       ...summary,
     };
-    return { ok: { summary, warnings, row, tsv: encodeMorphologyRow(row) } };
-  } catch (e) {
-    return asProblem(e);
-  }
+    return { summary, warnings, row, tsv: encodeMorphologyRow(row) };
+  });
 }

@@ -1,4 +1,4 @@
-import { BadInput } from '../../../lib/errors.js';
+import { unwrapOutcome } from '../../../lib/workers/outcome.js';
 import { runTask } from '../../../lib/workers/pool.js';
 import type { ParsedConnections, ParsedNeurons } from './connectome-csv.js';
 import type { ConnectionsTaskInput, IngestTaskResult, NeuronsTaskInput, ParsedMorphology, SwcTaskInput } from './ingest.task.js';
@@ -7,9 +7,7 @@ import type { ConnectionsTaskInput, IngestTaskResult, NeuronsTaskInput, ParsedMo
 const INGEST_TASKS = new URL('./ingest.task.ts', import.meta.url);
 
 async function offThread<T>(name: 'parseNeuronsTask' | 'parseConnectionsTask' | 'parseSwcTask', input: unknown, signal?: AbortSignal): Promise<T> {
-  const result = await runTask<IngestTaskResult<T>>(INGEST_TASKS, name, input, { signal });
-  if ('ok' in result) return result.ok;
-  throw new BadInput(result.problem.message);
+  return unwrapOutcome(await runTask<IngestTaskResult<T>>(INGEST_TASKS, name, input, { signal }));
 }
 
 /**
