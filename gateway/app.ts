@@ -12,19 +12,18 @@ import type { TokenVerifier } from '../lib/auth/viewer.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
 import { GENERIC_SERVER_ERROR, codeOf, statusForCode } from '../lib/errors.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
-import { SUBGRAPH_NAMES, type SubgraphName } from '../lib/config.js';
+import type { SubgraphName } from '../lib/config.js';
 import { registerPipeline } from './pipeline/index.js';
 import { clientErrorHandler, frameworkErrorHandler, sendError } from './pipeline/errors.js';
 import { operationGuardsPlugin } from './operation-guards.js';
 import { operationLimits } from './operation-limits.js';
 import { prepareStart } from './startup.js';
-import { composeSupergraph, createGateway, type Composition } from './compose.js';
+import { composeSupergraph, createGateway, enabledSubgraphs, type Composition } from './compose.js';
 import { sharedHealthCheck } from './health.js';
 import { documentText } from './document-text.js';
 import { SUBGRAPHS, startOrder } from './subgraphs.js';
-import { ROUTES } from '../rest-compat/routes/index.js';
 import { buildSofaRoutes, mountSofaRoutes } from '../rest-compat/sofa.js';
-import { graphqlRoutes, openApiDocument } from './openapi-file.js';
+import { graphqlRoutes, openApiDocument, routesFor } from './openapi-file.js';
 import { OpenApiValidator } from '../rest-compat/openapi/validator.js';
 import { docsPage, graphiqlPage, readAsset, sendPage } from '../rest-compat/pages.js';
 import type { HandlerRoute } from '../rest-compat/route-table.js';
@@ -94,7 +93,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const deps: SubgraphDeps = { config, stores, clock, log: http.log };
   // Each in-process subgraph's deps, in start order: onStop gets what onStart got.
   const started: { name: SubgraphName; deps: SubgraphDeps }[] = [];
-  for (const name of startOrder(SUBGRAPH_NAMES)) {
+  // A subgraph SUBGRAPHS_DISABLED names is neither started nor composed.
+  for (const name of startOrder(enabledSubgraphs(config))) {
     if (config.subgraphs.urls[name]) continue;
     const own = { ...deps, log: http.log.child({ subgraph: name }) };
     await SUBGRAPHS[name].onStart?.(own);
@@ -103,6 +103,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const verifier = opts.verifier !== undefined ? opts.verifier : await createTokenVerifier(deps);
 
   const composition = await composeSupergraph(deps);
+  // Only what the composition answers: a disabled subgraph's routes are absent (404) and undocumented.
+  const routes = routesFor(composition);
   const gateway = createGateway(composition, config.subgraphs.urls);
   const limits = operationLimits(config.limits.operation);
   const apollo = new ApolloServer<RequestContext>({
@@ -141,7 +143,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => makeContext(request) });
   const sofaRoutes = buildSofaRoutes(
     composition.apiSchema,
-    graphqlRoutes(),
+    graphqlRoutes(routes),
     async ({ document, variables, operationName, context }) => {
       const res = await apollo.executeOperation({ query: documentText(document), variables, operationName }, { contextValue: context });
       if (res.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
@@ -176,7 +178,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       return graphqlHandler.call(http, request as never, reply as never);
     },
   };
-  for (const route of ROUTES.filter((r): r is HandlerRoute => r.kind === 'handler')) {
+  for (const route of routes.filter((r): r is HandlerRoute => r.kind === 'handler')) {
     const handler = handlers[route.handler] ?? opts;
     if (typeof handler !== 'function') throw new Error(`no handler registered for ${route.method} ${route.path} (${route.handler})`);
     if (route.streamBody) {

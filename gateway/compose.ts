@@ -2,39 +2,58 @@ import { parse, printSchema, type GraphQLSchema, type GraphQLError } from 'graph
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { SUBGRAPH_NAMES, disableVendorTelemetry, type SubgraphName } from '../lib/config.js';
+import { SUBGRAPH_NAMES, disableVendorTelemetry, type Config, type SubgraphName } from '../lib/config.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import type { RequestContext } from '../lib/context.js';
 import { ServiceUnavailable } from '../lib/errors.js';
 import { SUBGRAPHS } from './subgraphs.js';
 import { CachingLocalDataSource } from './local-data-source.js';
 
+/** The subgraphs SUBGRAPHS_DISABLED may leave out (OPTIONAL_SUBGRAPHS in lib/config.ts): a composition may lack these. */
+type OptionalSubgraph = 'query' | 'graph';
+const OPTIONAL: readonly SubgraphName[] = ['query', 'graph'] satisfies readonly OptionalSubgraph[];
+
+/** The schema of every composed subgraph: those SUBGRAPHS_DISABLED may leave out can be missing. */
+export type SubgraphSchemas = Record<Exclude<SubgraphName, OptionalSubgraph>, GraphQLSchema> & Partial<Record<OptionalSubgraph, GraphQLSchema>>;
+
 export interface Composition {
-  schemas: Record<SubgraphName, GraphQLSchema>;
+  /** The subgraphs composed (every one but those SUBGRAPHS_DISABLED names), in composition order. */
+  subgraphs: SubgraphName[];
+  schemas: SubgraphSchemas;
   supergraphSdl: string;
   /** The public API schema (what /graphql and the REST layer see). */
   apiSchema: GraphQLSchema;
 }
 
+/** The subgraphs this cluster serves: every one but those SUBGRAPHS_DISABLED names, in composition order. */
+export function enabledSubgraphs(config: Pick<Config, 'subgraphs'>): SubgraphName[] {
+  return SUBGRAPH_NAMES.filter((name) => !config.subgraphs.disabled.includes(name));
+}
+
 /**
- * Builds every subgraph schema from code and composes them. The SDL always comes from the code, so composition
+ * Builds the schema of every enabled subgraph from code and composes them; a subgraph SUBGRAPHS_DISABLED names is
+ * neither built nor composed, so none of its fields exist. The SDL always comes from the code, so composition
  * never waits on a remote subgraph; a remote one that is down only fails the operations that reach it.
  */
 export async function composeSupergraph(deps: SubgraphDeps): Promise<Composition> {
-  const schemas = {} as Record<SubgraphName, GraphQLSchema>;
-  for (const name of SUBGRAPH_NAMES) schemas[name] = await SUBGRAPHS[name].buildSchema(deps);
+  const names = enabledSubgraphs(deps.config);
+  for (const name of deps.config.subgraphs.disabled) {
+    if (!OPTIONAL.includes(name)) throw new Error(`the ${name} subgraph cannot be left out of the supergraph (only ${OPTIONAL.join(', ')})`);
+  }
+  const schemas: Partial<Record<SubgraphName, GraphQLSchema>> = {};
+  for (const name of names) schemas[name] = await SUBGRAPHS[name].buildSchema(deps);
   const result = composeServices(
-    SUBGRAPH_NAMES.map((name) => ({
+    names.map((name) => ({
       name,
       url: deps.config.subgraphs.urls[name] ?? `local://${name}`,
-      typeDefs: parse(printSubgraphSchema(schemas[name])),
+      typeDefs: parse(printSubgraphSchema(schemas[name]!)),
     })),
   );
   if (result.errors) {
     throw new Error(`supergraph composition failed:\n${result.errors.map((e: GraphQLError) => e.message).join('\n')}`);
   }
   const apiSchema = result.schema.toAPISchema().toGraphQLJSSchema();
-  return { schemas, supergraphSdl: result.supergraphSdl, apiSchema };
+  return { subgraphs: names, schemas: schemas as SubgraphSchemas, supergraphSdl: result.supergraphSdl, apiSchema };
 }
 
 /** The API schema as SDL, for docs and diffing. */
@@ -81,9 +100,13 @@ export function createGateway(composition: Composition, urls: Partial<Record<Sub
   disableVendorTelemetry();
   return new ApolloGateway({
     supergraphSdl: composition.supergraphSdl,
+    // Called for the composed subgraphs only: a disabled one is not in the supergraph.
     buildService: ({ name }) => {
       const url = urls[name as SubgraphName];
-      return loggedFetches(name, url ? new ForwardingRemoteDataSource(name, url) : new CachingLocalDataSource(composition.schemas[name as SubgraphName]));
+      if (url) return loggedFetches(name, new ForwardingRemoteDataSource(name, url));
+      const schema = composition.schemas[name as SubgraphName];
+      if (!schema) throw new Error(`the ${name} subgraph is not composed`);
+      return loggedFetches(name, new CachingLocalDataSource(schema));
     },
   });
 }

@@ -30,18 +30,24 @@ export const satisfies = (held: AccessClass, required: AccessClass) => RANK[held
 export const accessRegistry = new Map<string, AccessClass>();
 
 /**
- * Declares the access class of a root field. The one place access is enforced: type-graphql runs the auth checker
+ * Declares the access class of a root field. A person signed in at another cluster of the federation may call
+ * queries, and only those mutations marked `remoteCallers` (they read, and keep nothing for an account here). The one place access is enforced: type-graphql runs the auth checker
  * before the resolver, whether the call came through /graphql, a REST route or a remote gateway.
  */
-export function Access(required: AccessClass): MethodDecorator {
+export function Access(required: AccessClass, opts: { remoteCallers?: boolean } = {}): MethodDecorator {
   return (target, key, descriptor) => {
-    Extensions({ access: required })(target, key, descriptor);
+    Extensions({ access: required, ...(opts.remoteCallers ? { remoteCallers: true } : {}) })(target, key, descriptor);
     if (required !== AccessClass.Public) Authorized(required)(target, key as string, descriptor as never);
   };
 }
 
-export const authChecker: AuthCheckerFn<RequestContext, AccessClass> = async ({ context }, roles) => {
-  await requireClass(context, roles[0] ?? AccessClass.User);
+export const authChecker: AuthCheckerFn<RequestContext, AccessClass> = async ({ context, info }, roles) => {
+  const viewer = await requireClass(context, roles[0] ?? AccessClass.User);
+  if (viewer.origin && info.parentType.name === 'Mutation' && !info.parentType.getFields()[info.fieldName]?.extensions?.remoteCallers) {
+    throw new Forbidden(
+      `a token issued by the cluster ${viewer.origin.clusterName} can read here, but ${info.fieldName} keeps something for an account: it needs an account on this cluster`,
+    );
+  }
   return true;
 };
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -63,6 +65,19 @@ export const ENV_DOCS = {
   SUBGRAPH_ONTOLOGY_URL: 'URL of a separately served ontology subgraph; unset means in-process',
   SUBGRAPH_FEDERATION_URL: 'URL of a separately served federation subgraph; unset means in-process',
   SUBGRAPH_PORT: 'port of a subgraph served alone with npm run subgraph (default 4001)',
+  SUBGRAPHS_DISABLED: 'comma-separated subgraphs this cluster does not serve (query, graph): their fields and routes are absent from its API',
+  CLUSTER_NAME: 'this cluster\'s name in a federation (letters, digits, ., _, -; default the host name)',
+  FEDERATION_PASSWORD: 'password other clusters present to POST /v1/federation/register (at least 16 characters); unset means this cluster accepts no registrations',
+  FEDERATION_ALLOWED_HOSTS: 'comma-separated host names (or *.domain patterns) cluster base URLs may use; unset means any host on a public address',
+  FEDERATION_ALLOWED_NETWORKS: 'comma-separated CIDR ranges cluster addresses may be in although they are private, loopback or link-local (e.g. 10.0.0.0/8, 127.0.0.0/8); unset refuses all of these',
+  FEDERATION_ALLOW_HTTP: 'true | false: accept plain http:// cluster base URLs (default false: https only)',
+  FEDERATION_TIMEOUT_MS: 'time limit of one call to another cluster, in ms (default 10000)',
+  FEDERATION_SEARCH_TIMEOUT_MS: 'how long a federated search waits for other clusters, in ms (default 5000; never past the request deadline)',
+  FEDERATION_MAX_RESPONSE_BYTES: 'largest answer accepted from another cluster (default 8388608)',
+  FEDERATION_RETRIES: 'retries of a failed idempotent call to another cluster, with exponential backoff (default 2)',
+  FEDERATION_PING_INTERVAL_SEC: 'seconds between pings of every active cluster (default 60; 0 turns monitoring off)',
+  FEDERATION_REMOTE_ACCESS: 'User | Academic | none: the highest access class a token issued by another active cluster gets here (default Academic; none refuses such tokens)',
+  FEDERATION_REGISTER_BURST: 'registration attempts one client address may make at once (default 10; refilled at one a minute)',
   SERVICE_SECRET: 'shared secret for POST /v1/user/auth/register-service; unset disables the route',
   TOKEN_SECRET_KEY: 'PASERK k4.secret signing key; required in production, generated under DATA_DIR/keys otherwise',
   TOKEN_PUBLIC_KEYS: 'extra comma-separated PASERK k4.public keys accepted for verification (key rotation, other clusters)',
@@ -161,6 +176,19 @@ const envSchema = z.object({
   SUBGRAPH_ONTOLOGY_URL: optionalUrl,
   SUBGRAPH_FEDERATION_URL: optionalUrl,
   SUBGRAPH_PORT: int(4001, 1),
+  SUBGRAPHS_DISABLED: z.string().optional(),
+  CLUSTER_NAME: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, ., _ or -, starting with a letter or digit').optional(),
+  FEDERATION_PASSWORD: z.string().min(16, 'must be at least 16 characters').optional(),
+  FEDERATION_ALLOWED_HOSTS: z.string().optional(),
+  FEDERATION_ALLOWED_NETWORKS: z.string().optional(),
+  FEDERATION_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
+  FEDERATION_TIMEOUT_MS: int(10_000, 100),
+  FEDERATION_SEARCH_TIMEOUT_MS: int(5000, 100),
+  FEDERATION_MAX_RESPONSE_BYTES: int(8 * 1024 * 1024, 1024),
+  FEDERATION_RETRIES: int(2, 0),
+  FEDERATION_PING_INTERVAL_SEC: int(60, 0),
+  FEDERATION_REMOTE_ACCESS: z.enum(['User', 'Academic', 'none']).default('Academic'),
+  FEDERATION_REGISTER_BURST: int(10, 1),
   SERVICE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   TOKEN_SECRET_KEY: z.string().startsWith('k4.secret.', 'must be a PASERK k4.secret key').optional(),
   TOKEN_PUBLIC_KEYS: z.string().optional(),
@@ -237,6 +265,29 @@ export interface JobsConfig {
   stopWaitMs: number;
 }
 
+/** The subgraphs a cluster may leave out (SUBGRAPHS_DISABLED): nothing else needs their schema. */
+export const OPTIONAL_SUBGRAPHS: readonly SubgraphName[] = ['query', 'graph'];
+
+export interface FederationConfig {
+  clusterName: string;
+  /** Unset: registrations are refused. */
+  password?: string;
+  /** Host names or `*.domain` patterns; empty means any host. */
+  allowedHosts: string[];
+  /** CIDR ranges allowed although private, loopback or link-local. */
+  allowedNetworks: string[];
+  allowHttp: boolean;
+  timeoutMs: number;
+  searchTimeoutMs: number;
+  maxResponseBytes: number;
+  retries: number;
+  /** 0: no background pings. */
+  pingIntervalSec: number;
+  /** The highest access class of a token issued by another cluster; 'none' refuses them. */
+  remoteAccess: 'User' | 'Academic' | 'none';
+  registerBurst: number;
+}
+
 /** The external login providers this service can use (spec 5.7). */
 export const LOGIN_PROVIDERS = ['institutional', 'orcid', 'social', 'gitlab', 'github'] as const;
 export type LoginProviderName = (typeof LOGIN_PROVIDERS)[number];
@@ -308,7 +359,9 @@ export interface Config {
   /** The graph engine's memory for built graphs (docs/graph.md). */
   readonly graph: { cacheBytes: number };
   readonly jobs: JobsConfig;
-  readonly subgraphs: { urls: Partial<Record<SubgraphName, string>>; port: number };
+  readonly subgraphs: { urls: Partial<Record<SubgraphName, string>>; port: number; disabled: SubgraphName[] };
+  /** Federation with other clusters (docs/federation.md). */
+  readonly federation: FederationConfig;
   readonly auth: {
     serviceSecret?: string;
     tokenSecretKey?: string;
@@ -350,6 +403,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // A lease shorter than two heartbeats expires under a live worker whenever one heartbeat is late.
   if (e.JOBS_LEASE_MS < 2 * e.JOBS_HEARTBEAT_MS) problems.push(`JOBS_LEASE_MS: must be at least twice JOBS_HEARTBEAT_MS (${e.JOBS_HEARTBEAT_MS})`);
   const login = loginConfig(e, problems);
+  const disabled = listOf(e.SUBGRAPHS_DISABLED) as SubgraphName[];
+  for (const name of disabled) {
+    if (!OPTIONAL_SUBGRAPHS.includes(name)) problems.push(`SUBGRAPHS_DISABLED: ${name} cannot be left out (only ${OPTIONAL_SUBGRAPHS.join(', ')})`);
+  }
+  const allowedNetworks = listOf(e.FEDERATION_ALLOWED_NETWORKS);
+  for (const cidr of allowedNetworks) if (!isCidr(cidr)) problems.push(`FEDERATION_ALLOWED_NETWORKS: ${cidr} is not a CIDR range such as 10.0.0.0/8`);
+  const allowedHosts = listOf(e.FEDERATION_ALLOWED_HOSTS).map((h) => h.toLowerCase());
+  for (const host of allowedHosts) if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) problems.push(`FEDERATION_ALLOWED_HOSTS: ${host} is not a host name or *.domain pattern`);
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -419,7 +480,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     assets: { uploadMaxBytes: e.UPLOAD_MAX_BYTES, uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS, downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS },
     seedDatasets: e.SEED_DATASETS === 'true',
-    subgraphs: { urls, port: e.SUBGRAPH_PORT },
+    subgraphs: { urls, port: e.SUBGRAPH_PORT, disabled },
+    federation: {
+      clusterName: e.CLUSTER_NAME ?? defaultClusterName(),
+      password: e.FEDERATION_PASSWORD,
+      allowedHosts,
+      allowedNetworks,
+      allowHttp: e.FEDERATION_ALLOW_HTTP === 'true',
+      timeoutMs: e.FEDERATION_TIMEOUT_MS,
+      searchTimeoutMs: e.FEDERATION_SEARCH_TIMEOUT_MS,
+      maxResponseBytes: e.FEDERATION_MAX_RESPONSE_BYTES,
+      retries: e.FEDERATION_RETRIES,
+      pingIntervalSec: e.FEDERATION_PING_INTERVAL_SEC,
+      remoteAccess: e.FEDERATION_REMOTE_ACCESS,
+      registerBurst: e.FEDERATION_REGISTER_BURST,
+    },
     auth: {
       serviceSecret: e.SERVICE_SECRET,
       tokenSecretKey: e.TOKEN_SECRET_KEY,
@@ -429,6 +504,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     login,
   };
   return deepFreeze(config);
+}
+
+const listOf = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+function isCidr(value: string): boolean {
+  const [address, bits, extra] = value.split('/');
+  if (extra !== undefined || bits === undefined || !/^\d{1,3}$/.test(bits)) return false;
+  const family = net.isIP(address);
+  return family !== 0 && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** The host name, made a valid cluster name. */
+function defaultClusterName(): string {
+  const name = os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
+  return name || 'neurodata';
 }
 
 /** An issuer or endpoint must be https; plain http is allowed on loopback only (a provider on this host, tests). */

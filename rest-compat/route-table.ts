@@ -1,4 +1,5 @@
 import type { AccessClass } from '../lib/access.js';
+import type { SubgraphName } from '../lib/config.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -50,6 +51,11 @@ export interface HandlerRoute {
   path: string;
   /** Name of the handler implementation the host registers for it. */
   handler: string;
+  /**
+   * The subgraph whose operations the handler runs, when SUBGRAPHS_DISABLED may leave it out: the route is then
+   * neither mounted nor documented. (GraphQL routes need no marker: their field is absent.)
+   */
+  subgraph?: SubgraphName;
   access: AccessClass;
   tag: string;
   summary: string;

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { loadConfig, SUBGRAPH_NAMES } from '../../lib/config.js';
+import { loadConfig, SUBGRAPH_NAMES, type SubgraphName } from '../../lib/config.js';
+import { enabledSubgraphs } from '../compose.js';
 import { SUBGRAPHS, startOrder } from '../subgraphs.js';
 import { runCommand, withSubgraphDeps } from './store-session.js';
 
@@ -16,11 +17,17 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  const disabled = only.filter((n) => config.subgraphs.disabled.includes(n as SubgraphName));
+  if (disabled.length) {
+    console.error(`subgraph ${disabled.join(', ')} is disabled on this cluster (SUBGRAPHS_DISABLED): nothing to seed`);
+    return 2;
+  }
   const started = performance.now();
   console.log(`seeding ${config.relational.kind === 'postgres' ? 'PostgreSQL' : `PGlite at ${config.relational.dataDir}`}`);
   await withSubgraphDeps(config, async (deps) => {
     // Shipped datasets are checked against the shipped vocabularies: each subgraph seeds after those it needs.
-    for (const name of startOrder(SUBGRAPH_NAMES)) {
+    // A subgraph SUBGRAPHS_DISABLED names is not served here, so it is not seeded either.
+    for (const name of startOrder(enabledSubgraphs(config))) {
       const seed = SUBGRAPHS[name].seed;
       if (!seed || (only.length && !only.includes(name))) continue;
       await seed(deps, (message) => console.log(`  ${message}`));

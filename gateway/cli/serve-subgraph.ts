@@ -10,6 +10,10 @@ if (!SUBGRAPH_NAMES.includes(name as SubgraphName)) {
   process.exit(2);
 }
 const config = loadConfig();
+if (config.subgraphs.disabled.includes(name as SubgraphName)) {
+  console.error(`the ${name} subgraph is disabled on this cluster (SUBGRAPHS_DISABLED=${config.subgraphs.disabled.join(',')}): remove it from SUBGRAPHS_DISABLED to serve it`);
+  process.exit(2);
+}
 const portFlag = rest.indexOf('--port');
 const port = portFlag >= 0 ? Number(rest[portFlag + 1]) : config.subgraphs.port;
 const server = await createSubgraphServer(config, name as SubgraphName);

@@ -13,6 +13,10 @@ import { runCommand, withSubgraphDeps } from './store-session.js';
  */
 async function main(): Promise<number> {
   const config = loadConfig();
+  if (config.subgraphs.disabled.includes('query')) {
+    console.error('the query subgraph is disabled on this cluster (SUBGRAPHS_DISABLED): it has no jobs to run');
+    return 2;
+  }
   if (config.relational.kind !== 'postgres') {
     // PGlite and chDB serve one process: the server runs jobs itself (JOBS_IN_PROCESS) on the embedded engines.
     console.error('npm run worker needs PostgreSQL (DATABASE_URL) shared with the servers; on the embedded engines the server runs jobs itself');

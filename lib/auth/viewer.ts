@@ -10,6 +10,27 @@ export interface Viewer {
   tokenId: string;
   /** The login (refresh family) the access token was issued for; absent in tokens that do not name one. */
   sessionId?: string;
+  /**
+   * Set when another cluster of the federation issued the token. `id` is then this cluster's name for that person
+   * (derived from the cluster and their account there, so it never equals a local account's id), and the account
+   * type is the one that cluster claimed, capped by FEDERATION_REMOTE_ACCESS.
+   */
+  origin?: { clusterId: string; clusterName: string; accountId: string };
+}
+
+/** A cluster of the federation whose tokens this one accepts, and the highest class they get. */
+export interface ForeignIssuer {
+  clusterId: string;
+  clusterName: string;
+  maxClass: 'User' | 'Academic';
+}
+
+/**
+ * Keys of other clusters, looked up by the key id a token's footer names. Asked on every request that carries such
+ * a token, so a deactivated cluster's tokens stop working at once.
+ */
+export interface ForeignKeys {
+  keyFor(kid: string): Promise<{ paserk: string; issuer: ForeignIssuer } | null>;
 }
 
 /**

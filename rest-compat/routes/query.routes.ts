@@ -55,6 +55,7 @@ export const jobRoutes: Route[] = [
     method: 'GET',
     path: '/v1/jobs/{job_id}/result',
     handler: 'jobResult',
+    subgraph: 'query',
     access: AccessClass.Academic,
     tag: 'jobs',
     summary: "A finished job's result as an Apache Arrow IPC stream (schema metadata: job id, SyQL, dataset versions, service version); Range requests supported",

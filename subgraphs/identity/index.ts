@@ -3,7 +3,10 @@ import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../schema/federation.js';
 import { pingResolver } from '../../schema/health.types.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
-import type { TokenVerifier } from '../../lib/auth/viewer.js';
+import type { ForeignKeys, TokenVerifier } from '../../lib/auth/viewer.js';
+import { PublicProtocol } from 'paseto';
+import { ImportPublicKeyFactory, type PublicKey } from 'paseto/v4/public';
+import { signChallenge, type ChallengeClaims } from './cluster-challenge.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config.js';
 import type { Db } from '../../lib/db/relational.js';
@@ -41,8 +44,33 @@ export function createAccountAdmin(deps: { config: Config; db: Db; clock?: Clock
  * The access-token verifier the gateway and every subgraph served alone use. It needs public keys only:
  * TOKEN_PUBLIC_KEYS, the public half of TOKEN_SECRET_KEY, or the key pair under `<DATA_DIR>/keys/`.
  */
-export async function createTokenVerifier(deps: SubgraphDeps): Promise<TokenVerifier> {
-  return new PasetoTokenVerifier(await loadVerificationKeys(deps.config), deps.clock, new AccountStore(deps.stores.relational.db));
+export async function createTokenVerifier(deps: SubgraphDeps, foreign?: ForeignKeys): Promise<TokenVerifier> {
+  return new PasetoTokenVerifier(await loadVerificationKeys(deps.config), deps.clock, new AccountStore(deps.stores.relational.db), foreign && foreignKeyLookup(foreign));
+}
+
+const importer = new PublicProtocol(ImportPublicKeyFactory);
+
+/** Other clusters' keys as key objects; an imported key is kept (by its PASERK) since keys do not change. */
+function foreignKeyLookup(foreign: ForeignKeys) {
+  const imported = new Map<string, Promise<PublicKey>>();
+  return async (kid: string) => {
+    const found = await foreign.keyFor(kid);
+    if (!found) return null;
+    let key = imported.get(found.paserk);
+    if (!key) {
+      key = importer.ImportPublicKey(found.paserk as `k4.public.${string}`);
+      imported.set(found.paserk, key);
+    }
+    return { key: await key, issuer: found.issuer };
+  };
+}
+
+export { challengeProblem, type ChallengeClaims } from './cluster-challenge.js';
+export { paserkPublicId } from './token.keys.js';
+
+/** Signs another cluster's verification challenge with this instance's token key (federation, spec 4.4). */
+export async function signClusterChallenge(deps: Pick<SubgraphDeps, 'config' | 'clock'>, claims: ChallengeClaims): Promise<string> {
+  return signChallenge(await loadSigningKey(deps.config), deps.clock, claims);
 }
 
 /** Which of these ids are accounts; for subgraphs that store account ids (dataset maintainers). */

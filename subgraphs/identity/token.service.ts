@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { InspectFooter, PasetoError, PublicProtocol, type Claims } from 'paseto';
-import { SignFactory, VerifyFactory } from 'paseto/v4/public';
-import type { AccountType, TokenVerifier, Viewer } from '../../lib/auth/viewer.js';
+import { SignFactory, VerifyFactory, type PublicKey } from 'paseto/v4/public';
+import type { AccountType, ForeignIssuer, TokenVerifier, Viewer } from '../../lib/auth/viewer.js';
 import type { Clock } from '../../lib/clock.js';
 import { Unauthenticated } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
@@ -31,7 +32,12 @@ export interface VerifiedClaims extends TokenSubject {
   familyId?: string;
   issuedAt: Date;
   expiresAt: Date;
+  /** Set when another cluster's key signed the token. */
+  issuer?: ForeignIssuer;
 }
+
+/** A key of another cluster, found by key id; only access tokens are ever checked with one. */
+export type ForeignKeyLookup = (kid: string) => Promise<{ key: PublicKey; issuer: ForeignIssuer } | null>;
 
 export interface IssuedToken {
   token: string;
@@ -52,6 +58,7 @@ export class TokenChecker {
   constructor(
     private readonly keys: () => Promise<VerificationKeys>,
     private readonly clock: Clock,
+    private readonly foreignKey?: ForeignKeyLookup,
   ) {}
 
   async check(token: string, kind: TokenKind): Promise<VerifiedClaims> {
@@ -63,7 +70,9 @@ export class TokenChecker {
     } catch {
       throw new Unauthenticated(`invalid ${what}: its footer does not name a signing key`);
     }
-    const key = typeof kid === 'string' ? (await this.keys()).get(kid) : undefined;
+    const own = typeof kid === 'string' ? (await this.keys()).get(kid) : undefined;
+    const foreign = !own && kind === 'access' && typeof kid === 'string' && this.foreignKey ? await this.foreignKey(kid) : null;
+    const key = own ?? foreign;
     if (!key) throw new Unauthenticated(`invalid ${what}: signed by a key this service does not accept`);
     let claims: Claims;
     try {
@@ -100,6 +109,7 @@ export class TokenChecker {
       familyId: claims.fam as string | undefined,
       issuedAt: new Date(claims.iat!),
       expiresAt: new Date(claims.exp!),
+      ...(foreign ? { issuer: foreign.issuer } : {}),
     };
   }
 }
@@ -139,8 +149,9 @@ export class PasetoTokenVerifier implements TokenVerifier {
     keys: VerificationKeys,
     clock: Clock,
     private readonly accounts: Pick<AccountStore, 'findById'>,
+    foreignKey?: ForeignKeyLookup,
   ) {
-    this.checker = new TokenChecker(async () => keys, clock);
+    this.checker = new TokenChecker(async () => keys, clock, foreignKey);
   }
 
   async currentStanding(accountId: string): Promise<Pick<Viewer, 'accountType' | 'verified'> | null> {
@@ -150,6 +161,34 @@ export class PasetoTokenVerifier implements TokenVerifier {
 
   async verifyAccessToken(token: string): Promise<Viewer> {
     const c = await this.checker.check(token, 'access');
+    if (c.issuer) return foreignViewer(c, c.issuer);
     return { id: c.accountId, accountType: c.accountType, verified: c.verified, tokenId: c.jti, sessionId: c.familyId };
   }
+}
+
+/**
+ * Who a token of another cluster stands for here: a person of that cluster, never a local account. The id is
+ * derived from the cluster and their account there (a UUID of version 8 from SHA-256), so that cluster cannot name
+ * a local account and act as it; the class is what that cluster claimed, capped by the issuer's maximum
+ * (a SuperUser elsewhere is at most Academic here).
+ */
+export function foreignViewer(c: VerifiedClaims, issuer: ForeignIssuer): Viewer {
+  const claimed = c.accountType;
+  const academic = claimed === 'SUPERUSER' || claimed === 'SERVICE' || (claimed === 'ACADEMIC' && c.verified);
+  const asAcademic = academic && issuer.maxClass === 'Academic';
+  return {
+    id: foreignAccountId(issuer.clusterId, c.accountId),
+    accountType: asAcademic ? 'ACADEMIC' : 'REGULAR',
+    verified: asAcademic,
+    tokenId: c.jti,
+    origin: { clusterId: issuer.clusterId, clusterName: issuer.clusterName, accountId: c.accountId },
+  };
+}
+
+export function foreignAccountId(clusterId: string, accountId: string): string {
+  const h = createHash('sha256').update(`federation:${clusterId}:${accountId}`).digest();
+  h[6] = (h[6] & 0x0f) | 0x80;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

@@ -22,13 +22,13 @@ export class SyqlResolver {
   }
 
   @Mutation(() => SyqlExecResult, { description: 'Runs a query within the request: rows, the true total and whether rows were cut at max_rows.' })
-  @Access(AccessClass.Academic)
+  @Access(AccessClass.Academic, { remoteCallers: true })
   async syqlExec(@Ctx() ctx: RequestContext, @Args(() => SyqlExecArgs) args: SyqlExecArgs) {
     return this.service.exec(ctx, args);
   }
 
   @Mutation(() => SyqlCancelResult, { description: 'Stops a running query by its query_id (its owner or a SuperUser); the waiting exec answers 409.' })
-  @Access(AccessClass.Academic)
+  @Access(AccessClass.Academic, { remoteCallers: true })
   async syqlCancel(@Ctx() ctx: RequestContext, @Args(() => SyqlCancelArgs) args: SyqlCancelArgs) {
     return this.service.cancel(ctx, args);
   }
