@@ -90,7 +90,13 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   http.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   const clock = opts.clock ?? systemClock;
-  const deps: SubgraphDeps = { config, stores, clock, log: http.log };
+  // Composition needs the subgraphs' schemas, and the federation subgraph needs the composed one: handed over late.
+  let composed: Composition | undefined;
+  const apiSchema = async () => {
+    if (!composed) throw new Error('the API schema is asked for before composition');
+    return composed.apiSchema;
+  };
+  const deps: SubgraphDeps = { config, stores, clock, log: http.log, apiSchema };
   // Each in-process subgraph's deps, in start order: onStop gets what onStart got.
   const started: { name: SubgraphName; deps: SubgraphDeps }[] = [];
   // A subgraph SUBGRAPHS_DISABLED names is neither started nor composed.
@@ -103,6 +109,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const verifier = opts.verifier !== undefined ? opts.verifier : await createTokenVerifier(deps);
 
   const composition = await composeSupergraph(deps);
+  composed = composition;
   // Only what the composition answers: a disabled subgraph's routes are absent (404) and undocumented.
   const routes = routesFor(composition);
   const gateway = createGateway(composition, config.subgraphs.urls);

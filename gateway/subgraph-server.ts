@@ -1,3 +1,6 @@
+import type { GraphQLSchema } from 'graphql';
+import { composeSupergraph } from './compose.js';
+import { schemaOnlyDeps } from './supergraph-file.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -37,7 +40,10 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
   const stores = await openStores(config, http.log.child({ component: 'limits' }));
   // Its own bucket scope: a request through the gateway has already taken a token there.
   await registerPipeline(http, config, stores.limits, `subgraph-${name}`);
-  const deps: SubgraphDeps = { config, stores, clock: opts.clock ?? systemClock, log: http.log.child({ subgraph: name }) };
+  // Composed from the same code and settings as the gateway's, so a subgraph served alone reports the same API.
+  let api: Promise<GraphQLSchema> | undefined;
+  const apiSchema = () => (api ??= composeSupergraph({ ...schemaOnlyDeps(), config }).then((c) => c.apiSchema));
+  const deps: SubgraphDeps = { config, stores, clock: opts.clock ?? systemClock, log: http.log.child({ subgraph: name }), apiSchema };
   const module = SUBGRAPHS[name];
   await module.onStart?.(deps);
   const schema = await module.buildSchema(deps);

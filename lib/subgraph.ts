@@ -10,6 +10,11 @@ export interface SubgraphDeps {
   stores: Stores;
   clock: Clock;
   log: FastifyBaseLogger;
+  /**
+   * The API schema this cluster serves, composed from its enabled subgraphs: what its clients (and other clusters)
+   * see. Set by the gateway, and by `npm run subgraph` from the same code.
+   */
+  apiSchema?: () => Promise<GraphQLSchema>;
 }
 
 export interface SubgraphModule {

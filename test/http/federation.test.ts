@@ -17,12 +17,15 @@ describe('gateway over remote subgraphs', () => {
     const t = await startTestApp({ SUBGRAPH_FEDERATION_URL: sub.url });
     cleanups.push(() => t.close());
 
-    const r = await gql(t.url, '{ federationPing { subgraph status } identityPing { subgraph } }');
+    const r = await gql(t.url, '{ federationPing { status name schema_hash } identityPing { subgraph } }');
     expect(r.status).toBe(200);
-    expect(r.body.data).toEqual({ federationPing: { subgraph: 'federation', status: 'ok' }, identityPing: { subgraph: 'identity' } });
+    expect(r.body.data).toEqual({ federationPing: { status: 'ok', name: t.config.federation.clusterName, schema_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }, identityPing: { subgraph: 'identity' } });
+    // The subgraph served alone reports the API schema the gateway serves: composed from the same code.
+    const own = await gql(t.url, '{ federationApiSchema { hash } }');
+    expect(own.body.data.federationApiSchema.hash).toBe(r.body.data.federationPing.schema_hash);
     const rest = await call(t.url, 'GET', '/v1/federation/ping');
     expect(rest.status).toBe(200);
-    expect(rest.body.subgraph).toBe('federation');
+    expect(rest.body.status).toBe('ok');
     const requestId = rest.headers.get('x-request-id')!;
     await new Promise((r) => setTimeout(r, 200));
     expect(sub.logs()).toContain(requestId);

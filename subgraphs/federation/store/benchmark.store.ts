@@ -57,7 +57,9 @@ export class BenchmarkStore {
    * worst p99 and the request-weighted mean latency.
    */
   async aggregate(f: BenchmarkFilter, bucket: 'hour' | 'day' | 'week'): Promise<AggregateRow[]> {
-    const start = sql<Date>`date_trunc(${bucket}, ${benchmarks.startedAt} at time zone 'UTC') at time zone 'UTC'`;
+    // A literal, not a parameter: GROUP BY must see the same expression as the select list. `bucket` is one of three words.
+    const unit = sql.raw(`'${{ hour: 'hour', day: 'day', week: 'week' }[bucket]}'`);
+    const start = sql<Date>`date_trunc(${unit}, ${benchmarks.startedAt} at time zone 'UTC') at time zone 'UTC'`;
     const rows = await this.db
       .select({
         clusterId: benchmarks.clusterId,
