@@ -29,7 +29,8 @@ const CLUSTER_ID = () => ({ description: 'the cluster id (GET /v1/federation/clu
 export class FederationPublicResolver {
   constructor(private readonly service: FederationService) {}
 
-  @Query(() => ClusterPing, { description: "This cluster's name, base URL, version and API schema hash, and whether it accepts registrations." })
+  // Nullable like every subgraph's ping: a federation subgraph that is down costs only this field.
+  @Query(() => ClusterPing, { nullable: true, description: "This cluster's name, base URL, version and API schema hash, and whether it accepts registrations." })
   @Access(AccessClass.Public)
   async federationPing(@Ctx() ctx: RequestContext): Promise<ClusterPing> {
     return this.service.ping(ctx);
