@@ -1,3 +1,4 @@
+import { Forbidden } from '../../lib/errors.js';
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../schema/federation.js';
 import { pingResolver } from '../../schema/health.types.js';
@@ -56,6 +57,7 @@ async function buildServices(deps: Deps) {
   const queue = createJobQueue({ ...deps, log } as SubgraphDeps);
   const signer = createDownloadSigner(await loadDownloadSigningSecret(deps.config.dataDir));
   const checkGraph = async (ctx: Caller, args: Record<string, unknown>) => {
+    if (deps.config.subgraphs.disabled.includes('graph')) throw new Forbidden('this cluster does not offer graph analyses (SUBGRAPHS_DISABLED=graph)');
     const r = await resolveDatasetVersion(deps, ctx, String(args.dataset_id ?? ''), (args.version as string | null | undefined) ?? null);
     // The job reads the version resolved now, whatever is published meanwhile.
     return { ...args, dataset_id: r.datasetId, version: r.isDraft ? 'draft' : String(r.version) };

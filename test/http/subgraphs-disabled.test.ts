@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createUser } from '../../lib/testkit/users.js';
 import { ConfigError, loadConfig } from '../../lib/config.js';
 import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
 
@@ -58,6 +59,13 @@ describe('SUBGRAPHS_DISABLED=graph', () => {
     // The query subgraph is still there, with its handler route.
     expect(paths).toContain('/v1/syql/plan');
     expect(paths).toContain('/v1/jobs/{job_id}/result');
+  });
+
+  it('refuses graph analyses as jobs too', async () => {
+    const user = await createUser(t, { accountType: 'ACADEMIC' });
+    const r = await call(t.url, 'POST', '/v1/jobs/graph', { token: user.accessToken, body: { dataset_id: 'celegans_varshney_2011' } });
+    expect(r.status).toBe(403);
+    expect(r.body.error).toMatch(/does not offer graph analyses/);
   });
 
   it('stays healthy', async () => {
