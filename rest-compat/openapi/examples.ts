@@ -38,7 +38,6 @@ export const FIELD_EXAMPLES: Record<string, unknown> = {
   provider: 'github',
   mode: 'json',
   dataset_id: 'celegans_varshney_2011',
-  name: 'cluster-b',
   base_url: 'https://neurodata.cluster-b.example.org',
   contact: 'operators@cluster-b.example.org',
   public_keys: ['k4.public.yYhsXa7q_1Hnai-sltgwyJjE9CPm3IQWATWSs9IwUx8'],

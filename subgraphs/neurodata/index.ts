@@ -31,6 +31,7 @@ import { seedShippedDatasets, type SeedReport } from './seed.js';
 import { DatasetSearchStore } from './store/search.store.js';
 import { DatasetSearchService } from './search/search.service.js';
 import { SearchResolver } from './search/search.resolver.js';
+import { searchFederationOf } from './search/federated-search.js';
 import { openSearchEngine, REINDEX_BATCH } from './search/search-engine.js';
 import type { RowCounts } from './dataset.model.js';
 
@@ -121,7 +122,7 @@ export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
       new LineageResolver(s.lineage),
       new CollectionResolver(s.collections, s.datasets),
       new ExportResolver(s.exports),
-      new SearchResolver(s.search),
+      new SearchResolver(s.search, searchFederationOf(deps)),
     ],
     referenceResolvers: {
       Dataset: {

@@ -257,6 +257,11 @@ describe('a federation of three clusters', () => {
     ]);
     const scores = r.body.items.map((h: { score: number }) => h.score);
     expect(scores).toEqual([...scores].sort((x, y) => y - x));
+    // Their annotations point at this cluster's terms (same vocabulary and code), so `term` resolves here.
+    const hit = r.body.items.find((h: { cluster: { name: string } }) => h.cluster.name === 'cluster-b');
+    expect(hit.species.map((s: { code: string }) => s.code)).toEqual(['NCBITaxon:6239']);
+    const local = await gql(a.url, '{ term(id: $id) { code } }'.replace('$id', JSON.stringify(hit.species[0].term_id)));
+    expect(local.body.data?.term?.code ?? local.body).toBe('NCBITaxon:6239');
     const fish = await call(a.url, 'GET', '/v1/search/fulltext?scope=federation&q=hindbrain');
     expect(fish.body.items.map((h: { title: string }) => h.title)).toEqual([b.datasetTitle]);
     expect(fish.body.items[0].url.startsWith(b.service.url)).toBe(true);

@@ -1,13 +1,15 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../../lib/access.js';
 import type { RequestContext } from '../../../lib/context.js';
+import { BadInput } from '../../../lib/errors.js';
 import { actorOf, toMetadataView } from '../dataset.mappers.js';
+import { searchFederation, type SearchFederation } from './federated-search.js';
 import type { DatasetSearchService, SearchOutcome } from './search.service.js';
-import { DatasetSearchResult } from './search.types.js';
+import { DatasetSearchResult, type SearchHitCluster } from './search.types.js';
 
 const LIST = (description: string) => ({ nullable: true, description }) as const;
 
-function toResult(o: SearchOutcome, baseUrl: string): DatasetSearchResult {
+function toResult(o: SearchOutcome, baseUrl: string, cluster: SearchHitCluster): DatasetSearchResult {
   return {
     items: o.hits.map((h) => {
       const m = toMetadataView(h.row.metadata);
@@ -45,6 +47,7 @@ function toResult(o: SearchOutcome, baseUrl: string): DatasetSearchResult {
         url: `${baseUrl}/v1/neurodata/datasets/${h.row.datasetId}`,
         published_at: h.row.publishedAt,
         version_published_at: h.row.versionPublishedAt,
+        cluster,
       };
     }),
     total: o.total,
@@ -55,13 +58,18 @@ function toResult(o: SearchOutcome, baseUrl: string): DatasetSearchResult {
     corrected_query: o.correctedQuery,
     interpreted: o.interpreted.map((t) => ({ text: t.text, term_id: t.term.id, code: t.term.code, label: t.term.label, vocabulary: t.term.vocabulary, matched_terms: t.matchIds.length })),
     engine: o.engine,
+    scope: 'local',
+    clusters: null,
   };
 }
 
 /** Full-text dataset search (spec 4.1, Public): the catalogue's public metadata, for everyone. */
 @Resolver()
 export class SearchResolver {
-  constructor(private readonly service: DatasetSearchService) {}
+  constructor(
+    private readonly service: DatasetSearchService,
+    private readonly federation: SearchFederation,
+  ) {}
 
   @Query(() => DatasetSearchResult, {
     description:
@@ -81,9 +89,22 @@ export class SearchResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1..100, default 20' }) limit?: number,
     @Arg('offset', () => Int, { nullable: true, description: '0..10000, default 0' }) offset?: number,
     @Arg('facets', () => Boolean, { nullable: true, description: 'count hits per filter value (default true)' }) facets?: boolean,
+    @Arg('scope', () => String, { nullable: true, description: 'local (default) | federation: also search every active cluster of the federation' }) scope?: string,
   ): Promise<DatasetSearchResult> {
+    const where = scope === undefined || scope === null || scope === '' ? 'local' : scope;
+    if (where !== 'local' && where !== 'federation') throw new BadInput('scope: local or federation');
     const viewer = ctx.viewer ? actorOf(ctx) : null;
-    const outcome = await this.service.search(viewer, { q, species, brain_region: brainRegion, microscopy, neurotransmitter, license, year, visibility, limit, offset, facets });
-    return toResult(outcome, ctx.baseUrl ?? '');
+    const baseUrl = ctx.baseUrl ?? '';
+    const self: SearchHitCluster = { id: null, name: this.federation.clusterName, base_url: baseUrl };
+    const filters = { q, species, brain_region: brainRegion, microscopy, neurotransmitter, license, year, visibility, facets };
+    if (where === 'local') return toResult(await this.service.search(viewer, { ...filters, limit, offset }), baseUrl, self);
+    return searchFederation(this.federation, {
+      search: filters,
+      limit,
+      offset,
+      self,
+      signal: ctx.signal,
+      local: async (depth) => toResult(await this.service.search(viewer, { ...filters, limit: depth, offset: 0 }), baseUrl, self),
+    });
   }
 }

@@ -47,6 +47,42 @@ export class SearchHighlight {
   snippet!: string;
 }
 
+@ObjectType({ description: 'The cluster of the federation a search hit comes from.' })
+export class SearchHitCluster {
+  @Field(() => ID, { nullable: true, description: "the cluster's id in this cluster's registry; null for this cluster" })
+  id!: string | null;
+
+  @Field(() => String, { description: 'the cluster name (CLUSTER_NAME)' })
+  name!: string;
+
+  @Field(() => String, { description: "the cluster's base URL" })
+  base_url!: string;
+}
+
+@ObjectType({ description: 'How one cluster answered a federated search.' })
+export class FederatedSearchCluster {
+  @Field(() => ID, { nullable: true, description: "the cluster's id in this cluster's registry; null for this cluster" })
+  cluster_id!: string | null;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String)
+  base_url!: string;
+
+  @Field(() => String, { description: 'ok | timeout | unreachable | refused | error' })
+  status!: string;
+
+  @Field(() => Int, { nullable: true, description: 'the total of hits the cluster reported; null when it did not answer' })
+  hits!: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'how long the cluster took to answer, in milliseconds' })
+  latency_ms!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'what went wrong, when status is not ok' })
+  error!: string | null;
+}
+
 @ObjectType({ description: "One published dataset found by a search: its current version's public metadata." })
 export class DatasetSearchHit {
   @Field(() => ID)
@@ -108,6 +144,9 @@ export class DatasetSearchHit {
 
   @Field(() => Date, { description: 'publication of the version shown' })
   version_published_at!: Date;
+
+  @Field(() => SearchHitCluster, { description: 'the cluster holding the dataset (this one, or another of the federation)' })
+  cluster!: SearchHitCluster;
 }
 
 @ObjectType()
@@ -162,4 +201,10 @@ export class DatasetSearchResult extends PageOf(DatasetSearchHit) {
 
   @Field(() => String, { description: 'postgres | typesense' })
   engine!: string;
+
+  @Field(() => String, { description: 'local | federation' })
+  scope!: string;
+
+  @Field(() => [FederatedSearchCluster], { nullable: true, description: 'federation scope: how each cluster answered (this one first); null for local scope' })
+  clusters!: FederatedSearchCluster[] | null;
 }

@@ -6,6 +6,7 @@ import { createSearchCatalogue } from './search-catalogue.js';
 import { expectError } from '../../../lib/testkit/expect.js';
 import { sql } from 'drizzle-orm';
 import { reindexSearch } from '../index.js';
+import { FEDERATED_SEARCH_DOCUMENT } from '../search/federated-search.js';
 
 type Hit = Record<string, any>;
 const slugs = (body: { items: Hit[] }) => body.items.map((h) => h.slug);
@@ -19,8 +20,10 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
   let restrictedId: string;
   const search = (query: string, user?: TestUser) => call(t.url, 'GET', `/v1/search/fulltext?${query}`, { token: user?.accessToken });
 
+  const CLUSTER = 'search-test-cluster';
+
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ CLUSTER_NAME: CLUSTER });
     [owner, outsider, regular, admin] = await Promise.all([
       createUser(t, { accountType: 'ACADEMIC' }),
       createUser(t, { accountType: 'ACADEMIC' }),
@@ -210,6 +213,47 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
     const b = await call(t.url, 'GET', '/v1/search?q=thalamocortical&limit=2');
     expect(b.status).toBe(200);
     expect(b.body).toEqual(a.body);
+  });
+
+  it('names this cluster on every local hit, and says the scope', async () => {
+    const r = await search('q=thalamocortical');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ scope: 'local', clusters: null });
+    for (const hit of r.body.items) expect(hit.cluster).toEqual({ id: null, name: CLUSTER, base_url: t.url });
+  });
+
+  it('searches the federation: with no other cluster registered, this cluster alone answers, as a local search', async () => {
+    const local = await search('q=thalamocortical&limit=2&offset=1', owner);
+    const fed = await search('q=thalamocortical&limit=2&offset=1&scope=federation', owner);
+    expect(fed.status, JSON.stringify(fed.body)).toBe(200);
+    expect(fed.body).toMatchObject({ scope: 'federation', total: local.body.total, limit: 2, offset: 1, engine: local.body.engine, interpreted: local.body.interpreted });
+    expect(fed.body.items).toEqual(local.body.items);
+    expect(fed.body.clusters).toHaveLength(1);
+    expect(fed.body.clusters[0]).toMatchObject({ cluster_id: null, name: CLUSTER, base_url: t.url, status: 'ok', hits: local.body.total, error: null });
+    const facetCounts = (f: Record<string, Hit[]>) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, Object.fromEntries(v.map((x) => [x.value, x.count]))]));
+    expect(facetCounts(fed.body.facets)).toEqual(facetCounts(local.body.facets));
+
+    const browse = await search('scope=federation&limit=100');
+    expect(browse.status).toBe(200);
+    expect(slugs(browse.body)).toEqual(slugs((await search('limit=100')).body));
+    const noFacets = await gql(t.url, '{ searchDatasets(scope: "federation", facets: false) { scope facets { year { value } } clusters { name status } } }');
+    expect(noFacets.body.data.searchDatasets).toEqual({ scope: 'federation', facets: null, clusters: [{ name: CLUSTER, status: 'ok' }] });
+  });
+
+  it('sends other clusters a document that this cluster answers (every hit field but cluster)', async () => {
+    const r = await gql(t.url, FEDERATED_SEARCH_DOCUMENT, { q: 'pyramidal', brain_region: ['HIP'], limit: 5, offset: 0, facets: true });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.searchDatasets.total).toBe(1);
+    expect(r.body.data.searchDatasets.items[0]).toMatchObject({ slug: 'ca1_pyramidal', highlight: { title: '<mark>Pyramidal</mark> cell wiring of field CA1' } });
+    expect(r.body.data.searchDatasets.facets.brain_region.length).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown scope and federated pages deeper than 100 hits', async () => {
+    expectError(await search('scope=bogus'), 400, /scope: local or federation/);
+    expectError(await search('scope=federation&offset=95&limit=10'), 400, /federated search pages reach at most 100 hits deep/);
+    expectError(await search('scope=federation&limit=0'), 400, /limit: 1\.\.100/);
+    expect((await search('scope=federation&offset=90&limit=10')).status).toBe(200);
+    expect((await search('offset=95&limit=10')).status).toBe(200);
   });
 
   it('refuses bad input with a clear 400', async () => {
