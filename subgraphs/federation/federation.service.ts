@@ -133,8 +133,8 @@ export class FederationService {
     return this.view(await this.registry.deactivate(actor, id));
   }
 
-  async verify(actor: Viewer, id: string, ctx: Pick<RequestContext, 'baseUrl'>) {
-    const r = await this.registry.verify(actor, id, this.baseUrl(ctx));
+  async verify(actor: Viewer, id: string, ctx: Pick<RequestContext, 'baseUrl' | 'signal'>) {
+    const r = await this.registry.verify(actor, id, this.baseUrl(ctx), ctx.signal);
     return { verified: r.verified, checks: r.checks, cluster: await this.view(r.cluster) };
   }
 

@@ -122,7 +122,7 @@ export class ClusterRegistry {
    * it publishes include every registered key, and it signs a fresh random challenge (bound to this cluster's base
    * URL) with one of them. Then the cluster is active. A pending or deactivated cluster may be verified.
    */
-  async verify(actor: Viewer, id: string, ourBaseUrl: string): Promise<{ cluster: ClusterRow; verified: boolean; checks: VerificationCheck[] }> {
+  async verify(actor: Viewer, id: string, ourBaseUrl: string, signal?: AbortSignal): Promise<{ cluster: ClusterRow; verified: boolean; checks: VerificationCheck[] }> {
     const row = await this.get(id);
     const registered = (await this.store.keysOf([id])).map((k) => k.paserk);
     const checks: VerificationCheck[] = [];
@@ -131,23 +131,24 @@ export class ClusterRegistry {
       try {
         checks.push({ name, ok: true, detail: await run() });
       } catch (e) {
+        signal?.throwIfAborted();
         checks.push({ name, ok: false, detail: callProblem(e).message });
       }
     };
     await step('ping', async () => {
-      const { ping } = await this.remote.ping(row.baseUrl);
+      const { ping } = await this.remote.ping(row.baseUrl, { signal });
       if (ping.name.toLowerCase() !== row.name.toLowerCase()) throw new Error(`${row.baseUrl} answers as ${ping.name}, not ${row.name}`);
       return `${ping.name} ${ping.version} answers at ${row.baseUrl}`;
     });
     await step('keys', async () => {
-      const published = new Set(await this.remote.keys(row.baseUrl));
+      const published = new Set(await this.remote.keys(row.baseUrl, { signal }));
       const missing = registered.filter((k) => !published.has(k));
       if (missing.length) throw new Error(`${missing.length} registered key(s) are not published at ${row.baseUrl}/v1/user/auth/keys`);
       return `all ${registered.length} registered key(s) are published by the cluster`;
     });
     await step('challenge', async () => {
       const nonce = randomBytes(32).toString('base64url');
-      const token = await this.remote.challenge(row.baseUrl, nonce, ourBaseUrl);
+      const token = await this.remote.challenge(row.baseUrl, nonce, ourBaseUrl, { signal });
       const problem = await challengeProblem(token, registered, this.clock, { nonce, audience: ourBaseUrl });
       if (problem) throw new Error(problem);
       return 'the cluster signed a fresh challenge with a registered key';
