@@ -3,7 +3,7 @@ import { remainingRequestTime } from '../../../lib/request-scope.js';
 import type { SubgraphDeps } from '../../../lib/subgraph.js';
 import { queryActiveClusters, type ClusterAnswer } from '../../federation/index.js';
 import { findTermsByName } from '../../ontology/index.js';
-import { markedToHtml, SEARCH_LIMITS } from './search.service.js';
+import { markedToHtml, SEARCH_LIMITS, type SearchInput } from './search.service.js';
 import type { DatasetSearchHit, DatasetSearchResult, FacetCount, FederatedSearchCluster, SearchFacets, SearchHitCluster, SearchTermMatch } from './search.types.js';
 import type { RowCountsView, TermValue } from '../dataset.types.js';
 
@@ -65,18 +65,8 @@ export function searchFederationOf(deps: Pick<SubgraphDeps, 'stores' | 'config'>
   };
 }
 
-/** The filters and query forwarded as they were given. */
-export interface ForwardedSearch {
-  q?: string | null;
-  species?: readonly string[] | null;
-  brain_region?: readonly string[] | null;
-  microscopy?: readonly string[] | null;
-  neurotransmitter?: readonly string[] | null;
-  license?: readonly string[] | null;
-  year?: string | null;
-  visibility?: string | null;
-  facets?: boolean | null;
-}
+/** The filters and query forwarded as they were given (paging is the federation's own). */
+export type ForwardedSearch = Omit<SearchInput, 'limit' | 'offset'>;
 
 export interface FederatedSearchArgs {
   search: ForwardedSearch;
