@@ -39,6 +39,14 @@ export async function serveSubgraph(name: string, engines: TestEngines, env: Rec
   };
 }
 
+/**
+ * The whole service as an operator starts it (`npm start`), on `engines`, without the shipped datasets unless `env`
+ * asks for them.
+ */
+export async function startService(engines: TestEngines, env: Record<string, string> = {}, opts: { timeoutMs?: number } = {}): Promise<ServiceProcess> {
+  return startServiceProcess(process.execPath, ['--import', 'tsx', 'main.ts'], { ...engines.env, NODE_ENV: 'test', SEED_DATASETS: 'false', ...env }, { timeoutMs: opts.timeoutMs ?? 120_000 });
+}
+
 /** The service started as an operator starts it (`npm start`, `node dist/main.js`), in its own process group. */
 export interface ServiceProcess {
   /** http://127.0.0.1:<port> */

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Clock } from '../../lib/clock.js';
+import { quantile } from './benchmark.service.js';
 import type { TlsDetails } from './outbound/client.js';
 import { callProblem, dataOf, type RemoteCluster } from './remote.js';
 import { compareSchemas, parseSdl, schemaHash, type Compatibility } from './schema-compat.js';
@@ -47,10 +48,7 @@ export interface QueryTestReport {
 }
 
 const ROUND_TRIPS = 3;
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
-};
+const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /** Our API schema (what clients of this cluster see), its SDL and hash. */

@@ -4,7 +4,7 @@ import { BadInput, NotFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
 import { signClusterChallenge } from '../identity/index.js';
-import type { BenchmarkInput, BenchmarkService } from './benchmark.service.js';
+import { BENCHMARK_OPERATIONS, type BenchmarkInput, type BenchmarkService } from './benchmark.service.js';
 import type { ClusterChecks, OwnSchema, SchemaReport } from './cluster-checks.service.js';
 import type { BenchmarkAggregate, BenchmarkPage, BenchmarkResult, Cluster, ClusterPing, FederationSchema, FederationStatus, SchemaSyncResult } from './federation.types.js';
 import type { ClusterInput, ClusterRegistry } from './registry.service.js';
@@ -219,7 +219,7 @@ export class FederationService {
 
   private checkFilter(f: BenchmarkFilter): BenchmarkFilter {
     if (f.clusterId && !isUuid(f.clusterId)) throw new NotFound(`no cluster ${f.clusterId}`);
-    if (f.operation && !['ping', 'search', 'probe'].includes(f.operation)) throw new BadInput('operation: ping, search or probe');
+    if (f.operation && !(f.operation in BENCHMARK_OPERATIONS)) throw new BadInput(`operation: one of ${Object.keys(BENCHMARK_OPERATIONS).join(', ')}`);
     return f;
   }
 

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { secretMatches } from '../../lib/auth/secret-match.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Viewer } from '../../lib/auth/viewer.js';
 import type { Clock } from '../../lib/clock.js';
@@ -28,11 +29,6 @@ export interface VerificationCheck {
 /** Failed registrations per client address: from the 5th the address waits 15 s, doubling up to 15 minutes. */
 const REGISTER_FAILURES: BackoffPolicy = { threshold: 5, quietMs: 60 * 60 * 1000, baseLockMs: 15 * 1000, maxLockMs: 15 * 60 * 1000 };
 
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-
-/** Constant-time comparison of the federation password: digests first, so lengths leak nothing either. */
-export const passwordMatches = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));
-
 /**
  * The clusters this one knows (spec 4.4): self-registration with the federation password, additions by a
  * SuperUser, deactivation, and verification that the registrant controls its base URL and its key.
@@ -61,7 +57,7 @@ export class ClusterRegistry {
     if (locked > 0) throw new RateLimited(`too many failed registrations from your address: try again in ${locked} s`, locked);
     const budget = await this.limits.take(`federation-register:${ip}`, { burst: this.config.registerBurst, refillPerSec: 1 / 60 }, now());
     if (!budget.allowed) throw new RateLimited(`too many registrations from your address: try again in ${budget.retryAfterSec} s`, budget.retryAfterSec);
-    if (!passwordMatches(input.password, this.config.password)) {
+    if (!secretMatches(input.password, this.config.password)) {
       const r = await this.limits.reserve(failures, REGISTER_FAILURES, now());
       this.log.warn({ clientIp: ip, failures: r.count }, 'cluster registration with a wrong federation password');
       throw new Unauthenticated('wrong federation password');

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { secretMatches } from '../../lib/auth/secret-match.js';
 import type { Config } from '../../lib/config.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AccountType } from '../../lib/auth/viewer.js';
@@ -15,13 +15,6 @@ export interface RegisterInput {
   email: string;
   password: string;
   display_name: string;
-}
-
-/** SHA-256 both sides first, so the comparison is constant-time whatever the lengths. */
-function secretMatches(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given, 'utf8').digest();
-  const b = createHash('sha256').update(expected, 'utf8').digest();
-  return timingSafeEqual(a, b);
 }
 
 /** Accounts: registration, service accounts, SuperUser creation and promotion, academic verification. */

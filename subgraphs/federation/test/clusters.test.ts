@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestEngines, gql, startTestApp, type TestApp, type TestEngines } from '../../../lib/testkit/app.js';
 import { createTinyDataset } from '../../../lib/testkit/datasets.js';
 import { expectError } from '../../../lib/testkit/expect.js';
-import { startServiceProcess, type ServiceProcess } from '../../../lib/testkit/processes.js';
+import { startService, type ServiceProcess } from '../../../lib/testkit/processes.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 
 /**
@@ -24,14 +24,10 @@ interface Remote {
 
 async function startCluster(name: string, title: string, env: Record<string, string> = {}): Promise<Remote> {
   const engines = await createTestEngines();
-  const service = await startServiceProcess(
-    process.execPath,
-    ['--import', 'tsx', 'main.ts'],
+  const service = await startService(
+    engines,
     {
-      ...engines.env,
-      NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
-      SEED_DATASETS: 'false',
       CLUSTER_NAME: name,
       SUPERUSER_EMAIL: ADMIN.email,
       SUPERUSER_PASSWORD: ADMIN.password,

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { tableFromIPC } from 'apache-arrow';
 import { call, createTestEngines, startTestApp, type TestApp, type TestEngines } from '../../../lib/testkit/app.js';
-import { groupAlive, startServiceProcess, type ServiceProcess } from '../../../lib/testkit/processes.js';
+import { groupAlive, startService, type ServiceProcess } from '../../../lib/testkit/processes.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 
 const COOK = 'celegans_cook_2019_male';
@@ -71,22 +71,14 @@ describe('jobs survive kill -9 of the server that runs them', () => {
 
   /** The service as an operator starts it, on this file's engines, running jobs in process. */
   const spawnService = async (maxAttempts: string): Promise<ServiceProcess> => {
-    const service = await startServiceProcess(
-      process.execPath,
-      ['--import', 'tsx', 'main.ts'],
-      {
-        ...engines.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        SEED_DATASETS: 'false',
-        JOBS_IN_PROCESS: 'true',
-        JOBS_CONCURRENCY: '2',
-        JOBS_PER_USER: '1',
-        JOBS_MAX_ATTEMPTS: maxAttempts,
-        ...LEASES,
-      },
-      { timeoutMs: 120_000 },
-    );
+    const service = await startService(engines, {
+      LOG_LEVEL: 'warn',
+      JOBS_IN_PROCESS: 'true',
+      JOBS_CONCURRENCY: '2',
+      JOBS_PER_USER: '1',
+      JOBS_MAX_ATTEMPTS: maxAttempts,
+      ...LEASES,
+    });
     services.push(service);
     return service;
   };
