@@ -45,12 +45,20 @@ function workerExecArgv(): string[] | undefined {
 }
 
 function workerPool(): Piscina {
-  pool ??= new Piscina({
-    minThreads: 0,
-    maxThreads: Math.max(1, Math.min(4, os.availableParallelism() - 1)),
-    idleTimeout: 30_000,
-    execArgv: workerExecArgv(),
-  });
+  if (!pool) {
+    pool = new Piscina({
+      minThreads: 0,
+      maxThreads: Math.max(1, Math.min(4, os.availableParallelism() - 1)),
+      idleTimeout: 30_000,
+      execArgv: workerExecArgv(),
+    });
+    // A task aborted just as its thread finished still delivers its result, which Piscina reports as an 'error' event
+    // ("Unexpected message from Worker"). Its caller has already been answered; without a listener the event would
+    // be thrown and end the process.
+    pool.on('error', (err: Error) => {
+      if (!/Unexpected message from Worker/.test(err.message)) process.emitWarning(err);
+    });
+  }
   return pool;
 }
 
