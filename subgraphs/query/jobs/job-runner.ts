@@ -6,7 +6,8 @@ import type { Db } from '../../../lib/db/relational.js';
 import type { SubgraphDeps } from '../../../lib/subgraph.js';
 import { AppError } from '../../../lib/errors.js';
 import { outsideRequestScope, runInRequestScope } from '../../../lib/request-scope.js';
-import { JobStore, type HeldJob } from '../store/job.store.js';
+import { JobStore, type HeldJob, type RecoveredJob } from '../store/job.store.js';
+import { stopSyqlAttempt } from './syql.executor.js';
 import { JOB_KINDS, type JobExecutor, type JobKind, type JobOutcome, type JobRecord, type JobStatus } from './job.model.js';
 
 /** How often a running job's progress is written at most; the last report before it finishes is always written. */
@@ -34,6 +35,12 @@ export interface JobRunnerOptions {
   log: FastifyBaseLogger;
   /** Deletes a result object nobody will read: written by an executor whose job was cancelled or lost meanwhile. */
   onDeleteResult?: (resultKey: string) => Promise<void>;
+  /**
+   * Stops what an attempt whose worker stopped (kill -9, a lost host) may have left running outside that process:
+   * its queries on a ClickHouse server run on for up to their time limit otherwise. Called by the sweep that
+   * requeues or fails the job.
+   */
+  onAttemptLost?: (job: RecoveredJob) => Promise<void>;
   onChange?: (change: JobChange) => void;
   /** Default: host/pid/random, unique per runner. */
   workerId?: string;
@@ -75,6 +82,7 @@ export class JobRunner {
   private state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
   private pollTimer: NodeJS.Timeout | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
+  private readonly cleanups = new Set<Promise<void>>();
   private pumping: Promise<void> | null = null;
   private pumpAgain = false;
   private ticking: Promise<void> | null = null;
@@ -149,8 +157,8 @@ export class JobRunner {
     await Promise.race([settled, sleep(waitMs)]);
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = null;
-    // A heartbeat under way ends before the caller closes the stores.
-    await Promise.race([this.ticking, sleep(Math.max(waitMs, 1000))]);
+    // A heartbeat under way, and the stopping of lost attempts' queries, end before the caller closes the stores.
+    await Promise.race([Promise.allSettled([this.ticking, ...this.cleanups]), sleep(Math.max(waitMs, 1000))]);
     this.state = 'stopped';
     const left = this.runningJobIds;
     if (left.length) this.log.warn({ jobIds: left }, 'job runner stopped with jobs running; their leases will expire');
@@ -252,6 +260,12 @@ export class JobRunner {
     return null;
   }
 
+  /** Work started by a sweep that the stores must outlive (stop() waits for it). */
+  private track(work: Promise<void>): void {
+    this.cleanups.add(work);
+    void work.finally(() => this.cleanups.delete(work));
+  }
+
   /** Heartbeat of the jobs running here, then the sweep of expired leases (this worker's and everyone's). */
   private tick(): Promise<void> {
     if (this.ticking) return this.ticking;
@@ -270,13 +284,15 @@ export class JobRunner {
         for (const id of cancelled) this.noticeById(id, 'cancelled');
         for (const id of lost) this.noticeById(id, 'lost');
       }
-      const recovered = await this.store.recoverExpired(this.opts.config.leaseMs);
+      const recovered = await this.store.recoverExpired(this.opts.config.leaseMs, this.workerId);
       for (const r of recovered) {
         const detail =
           r.status === 'queued'
             ? `retried after its worker stopped (attempt ${r.attempts} of ${r.maxAttempts})`
             : `the worker running this job stopped (attempt ${r.attempts} of ${r.maxAttempts})`;
         this.log.warn({ jobId: r.id, stoppedWorker: r.workerId, status: r.status }, 'recovered a job whose worker stopped');
+        // Not awaited: a kill that waits for a busy server must not hold up the heartbeats of the jobs running here.
+        if (this.opts.onAttemptLost) this.track(this.opts.onAttemptLost(r).catch((err: unknown) => this.log.warn({ err, jobId: r.id }, 'stopping what a lost attempt left running failed')));
         this.opts.onChange?.({ jobId: r.id, kind: r.kind, ownerId: r.ownerId, from: 'running', to: r.status, attempt: r.attempts, maxAttempts: r.maxAttempts, detail });
       }
       if (recovered.some((r) => r.status === 'queued') && this.state === 'started') void this.pump();
@@ -400,6 +416,9 @@ export function startJobRunner(deps: SubgraphDeps, executors: Partial<Record<Job
     config: deps.config.jobs,
     log: deps.log,
     onDeleteResult: (key) => deps.stores.objects.delete(key),
+    onAttemptLost: async (job) => {
+      if (job.kind === 'syql') await stopSyqlAttempt(deps.stores.column, job.id, job.attempts);
+    },
     ...opts,
   });
   void runner.start();

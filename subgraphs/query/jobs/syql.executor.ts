@@ -1,3 +1,4 @@
+import type { ColumnStore } from '../../../lib/column/column.js';
 import type { SubgraphDeps } from '../../../lib/subgraph.js';
 import type { TokenVerifier } from '../../../lib/auth/viewer.js';
 import { compileCount, compileQuery } from '../syql/compile.js';
@@ -8,7 +9,12 @@ import type { JobExecutor } from './job.model.js';
 import { resultKey, resultMetadata, type SyqlJobInput } from './job-input.js';
 
 /** The engine's id of one query of one attempt of a job. */
-const queryIdOf = (jobId: string, attempt: number, part: string) => `job-${jobId}-${attempt}-${part}`;
+const queryIdOf = (jobId: string, attempt: number, part: 'count' | 'export') => `job-${jobId}-${attempt}-${part}`;
+
+/** Stops the queries an attempt of a SyQL job may still run (its worker was killed; on chDB they died with it). */
+export async function stopSyqlAttempt(column: ColumnStore, jobId: string, attempt: number): Promise<void> {
+  for (const part of ['count', 'export'] as const) await column.kill(queryIdOf(jobId, attempt, part));
+}
 
 /**
  * A SyQL job: plans the query again as its owner on the versions pinned at submission, counts its rows, and writes
@@ -18,8 +24,6 @@ export function syqlExecutor(deps: Pick<SubgraphDeps, 'stores'>, syql: SyqlServi
   return async (job, run) => {
     const input = job.input as unknown as SyqlJobInput;
     const ctx = await ownerContext(verifier, job.ownerId, job.id, run.log);
-    // An attempt whose worker was killed may have left its queries running on a ClickHouse server.
-    for (let a = 1; a < job.attempts; a++) for (const part of ['count', 'export']) await deps.stores.column.kill(queryIdOf(job.id, a, part)).catch(() => false);
     run.progress(0.02, 'planning');
     const plan = await syql.plan(ctx, { query: input.query, parameters: input.parameters }, input.pins);
     run.progress(0.05, 'counting rows');

@@ -18,6 +18,7 @@ import {
   planConversions,
   reencodeBatch,
   type Conversion,
+  type NativeBatch,
   type TsvBatchInput,
 } from './arrow.task.js';
 
@@ -202,19 +203,10 @@ async function fromChdb(
   ctx: QueryContext,
 ): Promise<void> {
   const file = path.join(await spoolDir(column), `${randomUUID()}.arrows`);
-  const state: QueryState = { done: false, error: undefined, settled: Promise.resolve() };
   // The compiled query stays whole inside the subquery (newlines: it may end in a comment); the settings are the
   // outer SELECT's, and the column store adds max_execution_time after FORMAT.
   const sql = `SELECT * FROM (\n${q.sql}\n) SETTINGS ${CHDB_ARROW_SETTINGS} INTO OUTFILE ${quoteString(file)} FORMAT ArrowStream`;
-  state.settled = column.command({ sql, params: q.params }, ctx).then(
-    () => {
-      state.done = true;
-    },
-    (e: unknown) => {
-      state.done = true;
-      state.error = e;
-    },
-  );
+  const state = startQuery(column, { sql, params: q.params }, ctx);
   const input = new ByteQueue(tailFile(file, state, ctx.signal));
   let complete = false;
   try {
@@ -282,17 +274,8 @@ async function chdbInPlace(
   const headerView = new DataView(header.buffer, header.byteOffset, header.length);
   headerView.setInt32(4, headerView.getInt32(4, true) + native.message.length, true);
   await writeFile(file, header, { flag: 'wx' });
-  const state: QueryState = { done: false, error: undefined, settled: Promise.resolve() };
   const sql = `SELECT * FROM (\n${q.sql}\n) SETTINGS ${CHDB_ARROW_SETTINGS} INTO OUTFILE ${quoteString(file)} APPEND FORMAT ArrowStream`;
-  state.settled = column.command({ sql, params: q.params }, ctx).then(
-    () => {
-      state.done = true;
-    },
-    (e: unknown) => {
-      state.done = true;
-      state.error = e;
-    },
-  );
+  const state = startQuery(column, { sql, params: q.params }, ctx);
   const input = new ByteQueue(tailFile(file, state, ctx.signal));
   const hash = createHash('sha256');
   let rows = 0;
@@ -305,25 +288,14 @@ async function chdbInPlace(
     hash.update(Buffer.alloc(native.message.length));
     bytes = header.length + native.message.length;
     for (;;) {
-      if (!(await input.fill(8))) throw new Error('the Arrow result ended without its end-of-stream marker');
-      const prefix = input.take(8);
-      hash.update(prefix);
-      bytes += 8;
-      const view = new DataView(prefix.buffer, prefix.byteOffset, 8);
-      if (view.getUint32(0, true) !== 0xffffffff) throw new Error('the Arrow result is not in the IPC stream format (no continuation marker)');
-      const metaLength = view.getInt32(4, true);
-      if (metaLength === 0) break;
-      if (metaLength < 0 || !(await input.fill(metaLength))) throw new Error('the Arrow result ends inside a message');
-      const metadata = input.take(metaLength);
-      hash.update(metadata);
-      const message = Message.decode(metadata);
-      if (!message.isRecordBatch()) {
-        throw new Error(message.isDictionaryBatch() ? 'the Arrow result has dictionary batches' : `unexpected Arrow message (${MessageHeader[message.headerType]})`);
-      }
-      const batch = message.header();
+      const { head, message } = await nextMessage(input);
+      hash.update(head);
+      bytes += head.length;
+      if (!message) break;
+      const batch = recordBatchHeader(message);
       checkBatch(batch, message.bodyLength, columns, native.conversions);
       for await (const piece of input.pieces(message.bodyLength)) hash.update(piece);
-      bytes += metaLength + message.bodyLength;
+      bytes += message.bodyLength;
       rows += batch.length;
       written(batch.length);
     }
@@ -370,42 +342,70 @@ async function copyMessages(input: ByteQueue, columns: ResultColumn[], schema: U
   let reencode = false;
   let nativeSchema: Buffer | null = null;
   for (;;) {
-    if (!(await input.fill(8))) throw new Error('the Arrow result ended without its end-of-stream marker');
-    const prefix = input.take(8);
-    const view = new DataView(prefix.buffer, prefix.byteOffset, 8);
-    if (view.getUint32(0, true) !== 0xffffffff) throw new Error('the Arrow result is not in the IPC stream format (no continuation marker)');
-    const metaLength = view.getInt32(4, true);
-    if (metaLength === 0) break;
-    if (metaLength < 0 || !(await input.fill(metaLength))) throw new Error('the Arrow result ends inside a message');
-    const metadata = input.take(metaLength);
-    // The message's metadata (a FlatBuffer), decoded by apache-arrow.
-    const message = Message.decode(metadata);
+    const { head, message } = await nextMessage(input);
+    if (!message) break;
     if (message.isSchema()) {
       if (conversions) throw new Error('the Arrow result has a second schema');
       conversions = planConversions(columns, message.header().fields);
       reencode = needsReencoding(conversions);
-      nativeSchema = Buffer.concat([prefix, metadata]);
+      nativeSchema = Buffer.from(head);
       await out.write(schema);
       if (message.bodyLength) await input.skip(message.bodyLength);
       continue;
     }
     if (!conversions || !nativeSchema) throw new Error('the Arrow result starts without its schema');
-    if (!message.isRecordBatch()) {
-      throw new Error(message.isDictionaryBatch() ? 'the Arrow result has dictionary batches' : `unexpected Arrow message (${MessageHeader[message.headerType]})`);
-    }
-    const batch = message.header();
+    const batch = recordBatchHeader(message);
     checkBatch(batch, message.bodyLength, columns, conversions);
     if (reencode) {
       if (!(await input.fill(message.bodyLength))) throw new Error('the Arrow result ends inside a record batch');
-      await out.write(reencodeBatch(nativeSchema, Buffer.concat([prefix, metadata]), input.take(message.bodyLength), columns, conversions));
+      await out.write(reencodeBatch(nativeSchema, head, input.take(message.bodyLength), columns, conversions));
     } else {
       // The layout is the declared one: the message is copied as it is, its body piece by piece.
-      await out.write(Buffer.concat([prefix, metadata]));
+      await out.write(head);
       for await (const piece of input.pieces(message.bodyLength)) await out.write(piece);
     }
     written(batch.length);
   }
   if (!conversions) throw new Error('the Arrow result has no schema');
+}
+
+/**
+ * The next message of an Arrow IPC stream: `head` is its continuation marker, length and metadata (a FlatBuffer,
+ * decoded by apache-arrow as `message`); its body is left in `input`. At the end-of-stream marker `head` is the
+ * marker and `message` null.
+ */
+async function nextMessage(input: ByteQueue): Promise<{ head: Buffer; message: Message | null }> {
+  if (!(await input.fill(8))) throw new Error('the Arrow result ended without its end-of-stream marker');
+  const view = input.peek8();
+  if (view.getUint32(0, true) !== 0xffffffff) throw new Error('the Arrow result is not in the IPC stream format (no continuation marker)');
+  const metaLength = view.getInt32(4, true);
+  if (metaLength === 0) return { head: input.take(8), message: null };
+  if (metaLength < 0 || !(await input.fill(8 + metaLength))) throw new Error('the Arrow result ends inside a message');
+  const head = input.take(8 + metaLength);
+  return { head, message: Message.decode(head.subarray(8)) };
+}
+
+/** The header of a record batch message; any other message (a dictionary, a second schema) is refused. */
+function recordBatchHeader(message: Message): NativeBatch {
+  if (!message.isRecordBatch()) {
+    throw new Error(message.isDictionaryBatch() ? 'the Arrow result has dictionary batches' : `unexpected Arrow message (${MessageHeader[message.headerType]})`);
+  }
+  return message.header();
+}
+
+/** Runs chDB's query writing into a file in the background; the state tells when it has ended, and how. */
+function startQuery(column: ColumnStore, q: ChQuery, ctx: QueryContext): QueryState {
+  const state: QueryState = { done: false, error: undefined, settled: Promise.resolve() };
+  state.settled = column.command(q, ctx).then(
+    () => {
+      state.done = true;
+    },
+    (e: unknown) => {
+      state.done = true;
+      state.error = e;
+    },
+  );
+  return state;
 }
 
 interface QueryState {
@@ -510,6 +510,13 @@ class ByteQueue {
       left -= piece.length;
       yield piece;
     }
+  }
+
+  /** The next 8 bytes (at hand: fill first), left in place. */
+  peek8(): DataView {
+    const first = this.chunks[0];
+    const bytes = first.length >= 8 ? first : Buffer.concat(this.chunks, 8);
+    return new DataView(bytes.buffer, bytes.byteOffset, 8);
   }
 
   /** Stops reading the source (which closes what it reads). */

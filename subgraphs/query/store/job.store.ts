@@ -279,9 +279,11 @@ export class JobStore {
   /**
    * The sweep: every running job whose heartbeat is older than `leaseMs` lost its worker. It goes back to queued
    * (progress reset, a message saying why) while it has attempts left, else fails naming the attempt. A worker
-   * that was only slow finds out at its next heartbeat (`lost`) and writes nothing more.
+   * that was only slow finds out at its next heartbeat (`lost`) and writes nothing more. The jobs of `sweeper`, the
+   * worker sweeping, are left out: it is alive and runs them, and only could not renew their leases yet (its
+   * sweep waited on a busy database or event loop longer than a lease).
    */
-  async recoverExpired(leaseMs: number): Promise<RecoveredJob[]> {
+  async recoverExpired(leaseMs: number, sweeper: string): Promise<RecoveredJob[]> {
     const retry = sql`j.attempts < j.max_attempts`;
     // The expired rows are locked first (skipping those another sweep or a heartbeat holds), so the worker that
     // stopped can still be named in what is returned.
@@ -291,6 +293,7 @@ export class JobStore {
         with expired as (
           select e.id, e.worker_id from ${jobs} e
           where e.status = 'running' and e.heartbeat_at < ${NOW} - ${leaseMs}::int * interval '1 millisecond'
+            and e.worker_id is distinct from ${sweeper}
           for update skip locked
         )
         update ${jobs} j

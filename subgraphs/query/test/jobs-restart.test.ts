@@ -46,6 +46,15 @@ describe('jobs survive kill -9 of the server that runs them', () => {
   const services: ServiceProcess[] = [];
   const apps: TestApp[] = [];
 
+  /** Queries of an attempt of the job still running on the ClickHouse server (0 on chDB: they die with their process). */
+  const serverQueriesOf = async (jobId: string, attempt: number): Promise<number> => {
+    const url = engines.env.CLICKHOUSE_URL;
+    if (!url) return 0;
+    const sql = `SELECT count() FROM system.processes WHERE position(query_id, 'job-${jobId}-${attempt}-') > 0 FORMAT TabSeparated`;
+    const res = await fetch(url, { method: 'POST', body: sql });
+    expect(res.status).toBe(200);
+    return Number((await res.text()).trim());
+  };
   const get = async (base: string, id: string): Promise<Job> => {
     const r = await call(base, 'GET', `/v1/jobs/${id}`, { token: user.accessToken });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -134,6 +143,8 @@ describe('jobs survive kill -9 of the server that runs them', () => {
     expect(new Set(seenA.map((j) => j.status))).toEqual(new Set(seenA.length > 1 ? ['running', 'failed'] : ['failed']));
     // The lease is 1.5 s and the sweep runs at start and every 300 ms.
     expect(recoveredAfterMs, `recovered ${recoveredAfterMs} ms after the restart (${restartedAt - killedAt} ms after the kill)`).toBeLessThan(10_000);
+    // No query of the killed attempt is left running on a ClickHouse server (the sweep that failed the job stops them).
+    await expect.poll(() => serverQueriesOf(a.job_id, 1), { timeout: 15_000, interval: 200 }).toBe(0);
 
     const jobB = await waitFor(t2.url, b.job_id, finished, 60_000);
     expect(jobB.status, JSON.stringify(jobB)).toBe('succeeded');
@@ -164,6 +175,8 @@ describe('jobs survive kill -9 of the server that runs them', () => {
     const seen: Job[] = [];
     const retried = await waitFor(t3.url, a.job_id, (j) => (j.status === 'running' && j.attempts === 2) || finished(j), 30_000, seen);
     expect(retried, JSON.stringify(seen.map((j) => [j.status, j.attempts, j.progress_message]))).toMatchObject({ status: 'running', attempts: 2, max_attempts: 2, error: null });
+    // The sweep that requeued it stopped the first attempt's query on a ClickHouse server.
+    await expect.poll(() => serverQueriesOf(a.job_id, 1), { timeout: 15_000, interval: 200 }).toBe(0);
     // The second attempt started after the first one's worker died.
     expect(new Date(retried.started_at!).getTime()).toBeGreaterThan(new Date(first.started_at!).getTime());
     // Between the two attempts it was queued with the reason, unless the retry was claimed between two polls.
