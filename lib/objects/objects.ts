@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, readFile, readdir, rm, rmdir, stat, rename, unlink, copyFile, writeFile, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
@@ -17,12 +17,6 @@ export interface PutStreamOptions {
   contentType?: string;
   /** More bytes than this refuse the object with PayloadTooLarge. Unset: no limit. */
   maxBytes?: number;
-  /** Stops the transfer; defaults to the current request's signal. */
-  signal?: AbortSignal;
-}
-
-export interface PutFileOptions {
-  contentType?: string;
   /** Stops the transfer; defaults to the current request's signal. */
   signal?: AbortSignal;
 }
@@ -75,12 +69,6 @@ export interface ObjectStore {
    * caller's: it is unpiped, not destroyed, so an HTTP request can still be answered.
    */
   putStream(key: string, body: Readable, opts?: PutStreamOptions): Promise<PutStreamResult>;
-  /**
-   * Moves the local file `file` (complete, and no longer written) into the object, whole or not at all, and removes
-   * the file once stored: on the local directory a rename when both are on one file system, so no byte is copied
-   * (a copy otherwise); on S3 an upload. Returns the object's size. On failure the file is left to the caller.
-   */
-  putFile(key: string, file: string, opts?: PutFileOptions): Promise<{ size: number }>;
   /**
    * The object as a stream, or only `range` of it; null when the key does not exist. Throws BadInput for a range
    * that is malformed or starts at or beyond the end of the object. The caller must consume or destroy `body`.
@@ -381,30 +369,6 @@ async function openLocal(dir: string): Promise<ObjectStore> {
         throw e;
       }
     },
-    async putFile(key, source, opts = {}) {
-      const signal = opts.signal ?? currentRequestScope()?.signal;
-      if (signal?.aborted) throw abortError(signal);
-      const target = await prepare(key);
-      const tmp = tmpFor(target);
-      try {
-        const { size } = await stat(source);
-        try {
-          await rename(source, tmp);
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-          // Another file system: the bytes move once, then the source goes.
-          await pipeline(createReadStream(source), createWriteStream(tmp, { flags: 'wx' }), { signal });
-          await rm(source, { force: true });
-        }
-        if (signal?.aborted) throw abortError(signal);
-        await writeMeta(key, opts.contentType ?? DEFAULT_TYPE);
-        await rename(tmp, target);
-        return { size };
-      } catch (e) {
-        await rm(tmp, { force: true });
-        throw signal?.aborted ? abortError(signal) : e;
-      }
-    },
     async getStream(key, range) {
       checkRange(range);
       const handle = await open(file(key), 'r').catch((e: unknown) => {
@@ -565,18 +529,6 @@ async function openS3(cfg: Extract<ObjectsConfig, { kind: 's3' }>): Promise<Obje
         // A failing body fails the upload, which then aborts its multipart upload before rejecting.
         return upload.done();
       });
-    },
-    async putFile(key, source, opts = {}) {
-      // Opened first, so that a missing file is this call's error rather than a stream's unhandled one.
-      const body = (await open(source, 'r')).createReadStream();
-      body.on('error', () => {});
-      try {
-        const { size } = await store.putStream(key, body, opts);
-        await rm(source, { force: true });
-        return { size };
-      } finally {
-        body.destroy();
-      }
     },
     async getStream(key, range) {
       const first = checkRange(range);

@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -18,7 +18,6 @@ import {
   planConversions,
   reencodeBatch,
   type Conversion,
-  type NativeBatch,
   type TsvBatchInput,
 } from './arrow.task.js';
 
@@ -76,14 +75,13 @@ const ROW_END = '_arrow_export_row_end';
  * record batches, the end-of-stream marker. The same schema on both engines.
  *
  * On chDB the engine writes the result as Arrow itself, into a file beside its data (`INTO OUTFILE ... FORMAT
- * ArrowStream`). Where its layout is the declared one, that file, after our schema message, becomes the object
- * (chdbInPlace); otherwise it is read as it grows, the schema message replaced by ours and the batches re-encoded
- * (UInt8 for a boolean, say), one batch at a time (fromChdb). On a ClickHouse server (18.16 has no Arrow formats)
- * the result streams as TabSeparated and batches of 65,536 rows are encoded on the worker pool (arrow.task.ts), in
- * order.
+ * ArrowStream`), which is read as it grows: the schema message is replaced by ours and the batches are copied as
+ * they are, or re-encoded where ClickHouse's layout differs from the declared type (UInt8 for a boolean, say), one
+ * batch at a time. On a ClickHouse server (18.16 has no Arrow formats) the result streams as TabSeparated and
+ * batches of 65,536 rows are encoded on the worker pool (arrow.task.ts), in order.
  *
  * Memory stays bounded by a few batches whatever the row count. An abort or a failure stops the query and leaves
- * nothing under the key (ObjectStore.putStream and putFile are whole or nothing).
+ * nothing under the key (ObjectStore.putStream is whole or nothing).
  */
 export async function exportArrow(
   deps: ExportDeps,
@@ -97,20 +95,16 @@ export async function exportArrow(
   if (signal?.aborted) throw abortError(signal);
   const schema = encodeSchemaMessage(columns, metadata);
   const name = (opts.name ?? 'QueryResults.exportArrow').replace(/[^A-Za-z0-9_.-]/g, '_');
+  const out = new Output(signal);
+  const put = deps.objects.putStream(key, out.stream, { contentType: ARROW_STREAM_MEDIA_TYPE, signal });
+  // The store stops reading when it fails (S3 down, say): the producer must stop too rather than wait for room.
+  put.catch((e: unknown) => out.fail(e));
   const query: QueryContext = { name, signal, maxExecutionTime: opts.maxExecutionTime ?? DEFAULT_MAX_EXECUTION_S, queryId: opts.queryId ?? `arrow-export-${randomUUID()}` };
   let rows = 0;
   const written = (n: number) => {
     rows += n;
     opts.onRows?.(rows);
   };
-  if (deps.column.kind === 'chdb') {
-    const native = await chdbSchema(deps.column, q, columns, query);
-    if (!needsReencoding(native.conversions)) return chdbInPlace(deps, q, columns, schema, native, key, query, written);
-  }
-  const out = new Output(signal);
-  const put = deps.objects.putStream(key, out.stream, { contentType: ARROW_STREAM_MEDIA_TYPE, signal });
-  // The store stops reading when it fails (S3 down, say): the producer must stop too rather than wait for room.
-  put.catch((e: unknown) => out.fail(e));
   try {
     if (deps.column.kind === 'chdb') await fromChdb(deps.column, q, columns, schema, out, written, query);
     else await fromServer(deps.column, q, columns, schema, out, written, query);
@@ -203,10 +197,19 @@ async function fromChdb(
   ctx: QueryContext,
 ): Promise<void> {
   const file = path.join(await spoolDir(column), `${randomUUID()}.arrows`);
+  const state: QueryState = { done: false, error: undefined, settled: Promise.resolve() };
   // The compiled query stays whole inside the subquery (newlines: it may end in a comment); the settings are the
   // outer SELECT's, and the column store adds max_execution_time after FORMAT.
   const sql = `SELECT * FROM (\n${q.sql}\n) SETTINGS ${CHDB_ARROW_SETTINGS} INTO OUTFILE ${quoteString(file)} FORMAT ArrowStream`;
-  const state = startQuery(column, { sql, params: q.params }, ctx);
+  state.settled = column.command({ sql, params: q.params }, ctx).then(
+    () => {
+      state.done = true;
+    },
+    (e: unknown) => {
+      state.done = true;
+      state.error = e;
+    },
+  );
   const input = new ByteQueue(tailFile(file, state, ctx.signal));
   let complete = false;
   try {
@@ -220,105 +223,6 @@ async function fromChdb(
     await rm(file, { force: true });
     // Stopped early: the engine may still be writing the file (an aborted chDB call only stops waiting for it).
     if (!complete) void stopQuery(column, ctx).finally(() => rm(file, { force: true }).catch(() => undefined));
-  }
-}
-
-/** chDB's Arrow schema message for `q` (as the export's settings make it) and how its columns become ours. */
-interface NativeSchema {
-  /** The whole message: continuation marker, length, metadata (a schema message has no body). */
-  message: Buffer;
-  conversions: Conversion[];
-}
-
-/**
- * The schema chDB will write for `q`, from the same query cut to no rows (`LIMIT 0`, which ClickHouse answers
- * without running the query's joins or subqueries: milliseconds).
- */
-async function chdbSchema(column: ColumnStore, q: ChQuery, columns: ResultColumn[], ctx: QueryContext): Promise<NativeSchema> {
-  const file = path.join(await spoolDir(column), `${randomUUID()}.schema.arrows`);
-  try {
-    const sql = `SELECT * FROM (\n${q.sql}\n) LIMIT 0 SETTINGS ${CHDB_ARROW_SETTINGS} INTO OUTFILE ${quoteString(file)} FORMAT ArrowStream`;
-    await column.command({ sql, params: q.params }, { ...ctx, name: `${ctx.name}.schema`, queryId: `${ctx.queryId}-schema` });
-    const bytes = await readFile(file);
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-    const metaLength = bytes.length >= 8 && view.getUint32(0, true) === 0xffffffff ? view.getInt32(4, true) : -1;
-    if (metaLength <= 0 || 8 + metaLength > bytes.length) throw new Error('chDB wrote no Arrow schema message');
-    const message = Message.decode(bytes.subarray(8, 8 + metaLength));
-    if (!message.isSchema() || message.bodyLength !== 0) throw new Error('chDB\'s Arrow stream does not start with its schema');
-    return { message: Buffer.from(bytes.subarray(0, 8 + metaLength)), conversions: planConversions(columns, message.header().fields) };
-  } finally {
-    await rm(file, { force: true });
-  }
-}
-
-/**
- * chDB writes the result into the file that becomes the object, so that its bytes are written once and never
- * copied: our schema message is written first, with its metadata length reaching over the schema message chDB then
- * appends (`INTO OUTFILE ... APPEND`), which readers take for the padding the format allows after a message's
- * metadata, and which is zeroed once chDB is done. The batches follow as chDB wrote them. Meanwhile the file is read
- * as it grows: each message checked, rows counted, every byte hashed. Then the file is moved into the object store.
- */
-async function chdbInPlace(
-  deps: ExportDeps,
-  q: ChQuery,
-  columns: ResultColumn[],
-  schema: Uint8Array,
-  native: NativeSchema,
-  key: string,
-  ctx: QueryContext,
-  written: (rows: number) => void,
-): Promise<ExportResult> {
-  const column = deps.column;
-  const file = path.join(await spoolDir(column), `${randomUUID()}.arrows`);
-  const header = Buffer.from(schema);
-  const headerView = new DataView(header.buffer, header.byteOffset, header.length);
-  headerView.setInt32(4, headerView.getInt32(4, true) + native.message.length, true);
-  await writeFile(file, header, { flag: 'wx' });
-  const sql = `SELECT * FROM (\n${q.sql}\n) SETTINGS ${CHDB_ARROW_SETTINGS} INTO OUTFILE ${quoteString(file)} APPEND FORMAT ArrowStream`;
-  const state = startQuery(column, { sql, params: q.params }, ctx);
-  const input = new ByteQueue(tailFile(file, state, ctx.signal));
-  const hash = createHash('sha256');
-  let rows = 0;
-  let bytes = 0;
-  let stored = false;
-  try {
-    if (!(await input.fill(header.length + native.message.length))) throw new Error('the Arrow result ended without its schema');
-    hash.update(input.take(header.length));
-    if (!input.take(native.message.length).equals(native.message)) throw new Error('chDB wrote another Arrow schema than it announced');
-    hash.update(Buffer.alloc(native.message.length));
-    bytes = header.length + native.message.length;
-    for (;;) {
-      const { head, message } = await nextMessage(input);
-      hash.update(head);
-      bytes += head.length;
-      if (!message) break;
-      const batch = recordBatchHeader(message);
-      checkBatch(batch, message.bodyLength, columns, native.conversions);
-      for await (const piece of input.pieces(message.bodyLength)) hash.update(piece);
-      bytes += message.bodyLength;
-      rows += batch.length;
-      written(batch.length);
-    }
-    if (await input.fill(1)) throw new Error('the Arrow result goes on after its end-of-stream marker');
-    await state.settled;
-    if (state.error !== undefined) throw state.error;
-    const handle = await open(file, 'r+');
-    try {
-      await handle.write(Buffer.alloc(native.message.length), 0, native.message.length, header.length);
-      const { size } = await handle.stat();
-      if (size !== bytes) throw new Error(`the result file has ${size} bytes, ${bytes} were read`);
-    } finally {
-      await handle.close();
-    }
-    await deps.objects.putFile(key, file, { contentType: ARROW_STREAM_MEDIA_TYPE, signal: ctx.signal });
-    stored = true;
-    return { bytes, rows, sha256: hash.digest('hex') };
-  } catch (e) {
-    throw ctx.signal?.aborted ? abortError(ctx.signal) : e;
-  } finally {
-    await input.close();
-    if (!state.done) void stopQuery(column, ctx).finally(() => rm(file, { force: true }).catch(() => undefined));
-    else if (!stored) await rm(file, { force: true });
   }
 }
 
@@ -342,70 +246,42 @@ async function copyMessages(input: ByteQueue, columns: ResultColumn[], schema: U
   let reencode = false;
   let nativeSchema: Buffer | null = null;
   for (;;) {
-    const { head, message } = await nextMessage(input);
-    if (!message) break;
+    if (!(await input.fill(8))) throw new Error('the Arrow result ended without its end-of-stream marker');
+    const prefix = input.take(8);
+    const view = new DataView(prefix.buffer, prefix.byteOffset, 8);
+    if (view.getUint32(0, true) !== 0xffffffff) throw new Error('the Arrow result is not in the IPC stream format (no continuation marker)');
+    const metaLength = view.getInt32(4, true);
+    if (metaLength === 0) break;
+    if (metaLength < 0 || !(await input.fill(metaLength))) throw new Error('the Arrow result ends inside a message');
+    const metadata = input.take(metaLength);
+    // The message's metadata (a FlatBuffer), decoded by apache-arrow.
+    const message = Message.decode(metadata);
     if (message.isSchema()) {
       if (conversions) throw new Error('the Arrow result has a second schema');
       conversions = planConversions(columns, message.header().fields);
       reencode = needsReencoding(conversions);
-      nativeSchema = Buffer.from(head);
+      nativeSchema = Buffer.concat([prefix, metadata]);
       await out.write(schema);
       if (message.bodyLength) await input.skip(message.bodyLength);
       continue;
     }
     if (!conversions || !nativeSchema) throw new Error('the Arrow result starts without its schema');
-    const batch = recordBatchHeader(message);
+    if (!message.isRecordBatch()) {
+      throw new Error(message.isDictionaryBatch() ? 'the Arrow result has dictionary batches' : `unexpected Arrow message (${MessageHeader[message.headerType]})`);
+    }
+    const batch = message.header();
     checkBatch(batch, message.bodyLength, columns, conversions);
     if (reencode) {
       if (!(await input.fill(message.bodyLength))) throw new Error('the Arrow result ends inside a record batch');
-      await out.write(reencodeBatch(nativeSchema, head, input.take(message.bodyLength), columns, conversions));
+      await out.write(reencodeBatch(nativeSchema, Buffer.concat([prefix, metadata]), input.take(message.bodyLength), columns, conversions));
     } else {
       // The layout is the declared one: the message is copied as it is, its body piece by piece.
-      await out.write(head);
+      await out.write(Buffer.concat([prefix, metadata]));
       for await (const piece of input.pieces(message.bodyLength)) await out.write(piece);
     }
     written(batch.length);
   }
   if (!conversions) throw new Error('the Arrow result has no schema');
-}
-
-/**
- * The next message of an Arrow IPC stream: `head` is its continuation marker, length and metadata (a FlatBuffer,
- * decoded by apache-arrow as `message`); its body is left in `input`. At the end-of-stream marker `head` is the
- * marker and `message` null.
- */
-async function nextMessage(input: ByteQueue): Promise<{ head: Buffer; message: Message | null }> {
-  if (!(await input.fill(8))) throw new Error('the Arrow result ended without its end-of-stream marker');
-  const view = input.peek8();
-  if (view.getUint32(0, true) !== 0xffffffff) throw new Error('the Arrow result is not in the IPC stream format (no continuation marker)');
-  const metaLength = view.getInt32(4, true);
-  if (metaLength === 0) return { head: input.take(8), message: null };
-  if (metaLength < 0 || !(await input.fill(8 + metaLength))) throw new Error('the Arrow result ends inside a message');
-  const head = input.take(8 + metaLength);
-  return { head, message: Message.decode(head.subarray(8)) };
-}
-
-/** The header of a record batch message; any other message (a dictionary, a second schema) is refused. */
-function recordBatchHeader(message: Message): NativeBatch {
-  if (!message.isRecordBatch()) {
-    throw new Error(message.isDictionaryBatch() ? 'the Arrow result has dictionary batches' : `unexpected Arrow message (${MessageHeader[message.headerType]})`);
-  }
-  return message.header();
-}
-
-/** Runs chDB's query writing into a file in the background; the state tells when it has ended, and how. */
-function startQuery(column: ColumnStore, q: ChQuery, ctx: QueryContext): QueryState {
-  const state: QueryState = { done: false, error: undefined, settled: Promise.resolve() };
-  state.settled = column.command(q, ctx).then(
-    () => {
-      state.done = true;
-    },
-    (e: unknown) => {
-      state.done = true;
-      state.error = e;
-    },
-  );
-  return state;
 }
 
 interface QueryState {
@@ -510,13 +386,6 @@ class ByteQueue {
       left -= piece.length;
       yield piece;
     }
-  }
-
-  /** The next 8 bytes (at hand: fill first), left in place. */
-  peek8(): DataView {
-    const first = this.chunks[0];
-    const bytes = first.length >= 8 ? first : Buffer.concat(this.chunks, 8);
-    return new DataView(bytes.buffer, bytes.byteOffset, 8);
   }
 
   /** Stops reading the source (which closes what it reads). */

@@ -16,7 +16,7 @@ import { jobResultHandler } from '../../../../rest-compat/job-results.js';
 import type { RunOperation } from '../../../../rest-compat/login-redirect.js';
 import type { ResultColumn } from '../../syql/plan.js';
 import { ARROW_STREAM_MEDIA_TYPE, exportArrow } from '../arrow-export.js';
-import { encodeSchemaMessage, encodeTsvBatch } from '../arrow.task.js';
+import { encodeTsvBatch } from '../arrow.task.js';
 
 // chDB without CLICKHOUSE_URL, a ClickHouse server (Debian's 18.16: no Arrow formats) with it.
 let engines: TestEngines;
@@ -172,41 +172,6 @@ describe(`exportArrow (${process.env.CLICKHOUSE_URL ? 'ClickHouse server' : 'chD
     expect(f.numRows).toBe(0);
     expect(f.schema.fields.map((x) => x.name)).toEqual(PROBE_COLUMNS.map((c) => c.name));
     expect(Object.fromEntries(f.schema.metadata ?? new Map())).toEqual(METADATA);
-  });
-
-  it('stores a result that needs no re-encoding as the engine wrote it: one schema, its padding zeroed, read by both', async () => {
-    // No boolean column: on chDB the file ClickHouse writes becomes the object, after our schema message.
-    const columns = PROBE_COLUMNS.filter((c) => c.type !== 'boolean');
-    const query = (where: ChQuery) => ch`
-      SELECT CAST(id AS Int64) AS id, CAST(s AS String) AS s, CAST(ns AS Nullable(String)) AS ns, CAST(i AS Int64) AS i,
-             CAST(ni AS Nullable(Int64)) AS ni, CAST(f AS Float64) AS f, CAST(nf AS Nullable(Float64)) AS nf, concat(s, ${'|'}) AS label
-      FROM arrow_probe WHERE ${where} ORDER BY id`;
-    const ours = encodeSchemaMessage(columns, METADATA);
-    for (const [where, rows] of [[ch`1 = 1`, ROWS], [ch`id > ${100}`, []]] as const) {
-      const result = await exportArrow({ column, objects }, query(where), columns, 'results/in-place.arrows', METADATA);
-      const body = await stored('results/in-place.arrows');
-      expect(result).toEqual({ bytes: body.length, rows: rows.length, sha256: createHash('sha256').update(body).digest('hex') });
-      // Our schema message, its metadata possibly longer than our encoding by zeros only (the format's padding).
-      const metaLength = body.readInt32LE(4);
-      expect(body.subarray(8, ours.length)).toEqual(Buffer.from(ours.subarray(8)));
-      // On chDB the padding covers the place of the schema message ClickHouse wrote after ours.
-      if (column.kind === 'chdb') expect(8 + metaLength).toBeGreaterThan(ours.length);
-      else expect(8 + metaLength).toBe(ours.length);
-      expect(body.subarray(ours.length, 8 + metaLength).every((byte) => byte === 0)).toBe(true);
-      expect([...body.subarray(body.length - 8)]).toEqual([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
-      const expected = rows.map((r) => {
-        const { b: _b, nb: _nb, positive: _p, ...rest } = expectedRow(r);
-        return rest;
-      });
-      const a = arrowTableFromIPC(body);
-      expect(Object.fromEntries(a.schema.metadata)).toEqual(METADATA);
-      expect(a.schema.fields.map((x) => [x.name, x.nullable])).toEqual(columns.map((c) => [c.name, c.nullable]));
-      expectSameValues(arrowRows(a), expected);
-      const f = flechetteTableFromIPC(body, { useBigInt: true });
-      expect(Object.fromEntries(f.schema.metadata ?? new Map())).toEqual(METADATA);
-      expectSameValues(f.toArray() as Record<string, unknown>[], expected);
-    }
-    if (column.kind === 'chdb') expect(await readdir(path.join(engines.dataDir, 'chdb', 'arrow-export-spool'))).toEqual([]);
   });
 
   // With a boolean column chDB's batches are re-encoded (ClickHouse writes UInt8); without one they are copied as
