@@ -170,7 +170,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const handlers: Record<string, (request: FastifyRequest, reply: import('fastify').FastifyReply) => unknown> = {
     // The browser-binding cookie of social sign-ins is Secure whenever browsers reach the service over https.
     ...loginRedirectHandlers(runOperation, { secureCookies: Boolean(config.login.publicUrl?.startsWith('https://')) }),
-    ...neurodataHandlers(runOperation, stores.objects, downloadSigner),
+    ...neurodataHandlers(runOperation, stores.objects),
     jobResult: jobResultHandler(runOperation, stores.objects, downloadSigner),
     health: async (_request, reply) => {
       const report = await health();

@@ -1,10 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { attachmentDisposition, type ObjectStore } from '../lib/objects/objects.js';
 import type { RunOperation } from './login-redirect.js';
-import type { DownloadVerifier } from './neurodata-files.js';
 import { sendError, sendGraphqlError } from './handler-replies.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+/** Reads back the grant of a URL the service has just signed: which object it names. */
+export interface DownloadVerifier {
+  verify(token: string, now: Date): { ok: true; grant: { key: string; filename?: string } } | { ok: false; reason: string };
+}
 
 /** The stored result of a query job: an Arrow IPC stream. */
 export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
@@ -25,8 +29,8 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 /**
  * `GET /v1/jobs/{job_id}/result`: the result of a query job, streamed from object storage without being held in
  * memory. The GraphQL field `jobResultDownload` decides access (the caller owns the job, or is a SuperUser; the job
- * succeeded) and signs a short-lived download URL; its grant names the object, and is checked here as on
- * `/v1/neurodata/files`. Where the object store signs URLs itself (S3) the URL carries no grant and the client is
+ * succeeded; the caller may still read every dataset the job read) and signs a short-lived download URL; its grant
+ * names the object, read back here (the decision was made by this request's own operation). Where the object store signs URLs itself (S3) the URL carries no grant and the client is
  * sent there instead.
  *
  * Answers with the whole object or one byte range (206, Content-Range; 416 when unsatisfiable; `If-Range` honoured),

@@ -12,13 +12,19 @@ describe('createDownloadSigner', () => {
   const signer = createDownloadSigner(randomBytes(32));
 
   it('round-trips a grant through a URL-safe token', () => {
-    const token = signer.sign({ key: 'datasets/d1/assets/volume.bin', expiresAt: inAnHour, filename: 'volume é.bin', datasetId: 'd1' });
+    const grant = {
+      key: 'datasets/d1/assets/volume.bin',
+      expiresAt: inAnHour,
+      filename: 'volume é.bin',
+      issuedTo: { id: 'u1', remote: false },
+      reads: [{ datasetId: 'd1', version: 2, draft: false }, { datasetId: 'd2', version: 4, draft: true }],
+    };
+    const token = signer.sign(grant);
     expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(encodeURIComponent(token)).toBe(token);
-    expect(signer.verify(token, now)).toEqual({
-      ok: true,
-      grant: { key: 'datasets/d1/assets/volume.bin', expiresAt: inAnHour, filename: 'volume é.bin', datasetId: 'd1' },
-    });
+    expect(signer.verify(token, now)).toEqual({ ok: true, grant });
+    const remote = signer.sign({ key: 'k', expiresAt: inAnHour, issuedTo: { id: 'u2', remote: true }, reads: [] });
+    expect(signer.verify(remote, now)).toEqual({ ok: true, grant: { key: 'k', expiresAt: inAnHour, issuedTo: { id: 'u2', remote: true }, reads: [] } });
     const bare = signer.sign({ key: 'results/job.arrow', expiresAt: inAnHour });
     expect(signer.verify(bare, now)).toEqual({ ok: true, grant: { key: 'results/job.arrow', expiresAt: inAnHour } });
   });
@@ -31,9 +37,9 @@ describe('createDownloadSigner', () => {
   });
 
   it('refuses a tampered token as invalid', () => {
-    const token = signer.sign({ key: 'datasets/d1/a.swc', expiresAt: inAnHour, datasetId: 'd1' });
+    const token = signer.sign({ key: 'datasets/d1/a.swc', expiresAt: inAnHour, issuedTo: { id: 'u1', remote: false }, reads: [{ datasetId: 'd1', version: 1, draft: false }] });
     const [payload, mac] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ k: 'datasets/d2/secret.swc', e: Math.floor(inAnHour.getTime() / 1000), d: 'd2' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ k: 'datasets/d2/secret.swc', e: Math.floor(inAnHour.getTime() / 1000), u: 'u1', d: ['d2@1'] })).toString('base64url');
     const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
     for (const bad of [
       `${forged}.${mac}`,

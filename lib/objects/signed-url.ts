@@ -8,7 +8,20 @@ export interface DownloadGrant {
   /** Whole seconds: a token never outlives the time it was signed for. */
   expiresAt: Date;
   filename?: string;
-  datasetId?: string;
+  /**
+   * The caller the URL was issued to (`remote`: a person of another cluster of the federation). The download is
+   * answered only while they may still read every one of `reads`.
+   */
+  issuedTo?: { id: string; remote: boolean };
+  /** The dataset versions whose data the object holds or was computed from. */
+  reads?: DataRead[];
+}
+
+/** One dataset version's data: a published version, or the draft (which only those who may change it read). */
+export interface DataRead {
+  datasetId: string;
+  version: number;
+  draft: boolean;
 }
 
 export type DownloadVerification = { ok: true; grant: DownloadGrant } | { ok: false; reason: 'expired' | 'invalid' };
@@ -31,8 +44,15 @@ interface Payload {
   k: string;
   e: number;
   f?: string;
-  d?: string;
+  /** issued to: account id */
+  u?: string;
+  /** 1 when `u` is a person of another cluster */
+  o?: 1;
+  /** reads: `datasetId@version`, `@draft` after the version number for a draft */
+  d?: string[];
 }
+
+const READ = /^([^@]{1,200})@(\d{1,9})(@draft)?$/;
 
 /** Signs and verifies download tokens with `secret` (at least 32 bytes). */
 export function createDownloadSigner(secret: Uint8Array): DownloadSigner {
@@ -41,10 +61,16 @@ export function createDownloadSigner(secret: Uint8Array): DownloadSigner {
   const mac = (payload: string) => createHmac('sha256', key).update(CONTEXT + payload).digest('base64url');
 
   return {
-    sign({ key: objectKey, expiresAt, filename, datasetId }) {
+    sign({ key: objectKey, expiresAt, filename, issuedTo, reads }) {
       const e = Math.floor(expiresAt.getTime() / 1000);
       if (!Number.isSafeInteger(e)) throw new RangeError('expiresAt is not a valid date');
-      const payload: Payload = { k: objectKey, e, ...(filename !== undefined && { f: filename }), ...(datasetId !== undefined && { d: datasetId }) };
+      const payload: Payload = {
+        k: objectKey,
+        e,
+        ...(filename !== undefined && { f: filename }),
+        ...(issuedTo !== undefined && { u: issuedTo.id, ...(issuedTo.remote && { o: 1 as const }) }),
+        ...(reads !== undefined && { d: reads.map((r) => `${r.datasetId}@${r.version}${r.draft ? '@draft' : ''}`) }),
+      };
       const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
       return `${encoded}.${mac(encoded)}`;
     },
@@ -64,7 +90,13 @@ export function createDownloadSigner(secret: Uint8Array): DownloadSigner {
       if (now.getTime() >= expiresAt.getTime()) return { ok: false, reason: 'expired' };
       const grant: DownloadGrant = { key: payload.k, expiresAt };
       if (payload.f !== undefined) grant.filename = payload.f;
-      if (payload.d !== undefined) grant.datasetId = payload.d;
+      if (payload.u !== undefined) grant.issuedTo = { id: payload.u, remote: payload.o === 1 };
+      if (payload.d !== undefined) {
+        grant.reads = payload.d.map((text) => {
+          const m = READ.exec(text)!;
+          return { datasetId: m[1], version: Number(m[2]), draft: Boolean(m[3]) };
+        });
+      }
       return { ok: true, grant };
     },
   };
@@ -80,7 +112,8 @@ function parsePayload(text: string): Payload | undefined {
   const p = value as Partial<Payload> | null;
   const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
   if (typeof p !== 'object' || p === null || typeof p.k !== 'string' || !Number.isSafeInteger(p.e)) return undefined;
-  if (!optionalString(p.f) || !optionalString(p.d)) return undefined;
+  if (!optionalString(p.f) || !optionalString(p.u) || (p.o !== undefined && p.o !== 1)) return undefined;
+  if (p.d !== undefined && !(Array.isArray(p.d) && p.d.every((r) => typeof r === 'string' && READ.test(r)))) return undefined;
   return p as Payload;
 }
 

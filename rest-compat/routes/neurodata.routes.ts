@@ -153,7 +153,7 @@ export const neurodataRoutes: Route[] = [
         '200': { description: 'the file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
         '206': { description: 'the requested range', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
         '400': error('the grant is missing'),
-        '403': error('the URL expired or its signature is wrong'),
+        '403': error('the URL expired, its signature is wrong, or the account it was issued to may no longer read the data'),
         '404': error('the file no longer exists'),
         '416': error('the range cannot be satisfied'),
       },

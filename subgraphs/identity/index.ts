@@ -3,7 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../schema/federation.js';
 import { pingResolver } from '../../schema/health.types.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
-import type { ForeignKeys, TokenVerifier } from '../../lib/auth/viewer.js';
+import type { ForeignKeys, TokenVerifier, Viewer } from '../../lib/auth/viewer.js';
 import { PublicProtocol } from 'paseto';
 import { ImportPublicKeyFactory, type PublicKey } from 'paseto/v4/public';
 import { signChallenge, type ChallengeClaims } from './cluster-challenge.js';
@@ -77,6 +77,16 @@ export async function signClusterChallenge(deps: Pick<SubgraphDeps, 'config' | '
 export async function existingAccountIds(deps: Pick<SubgraphDeps, 'stores'>, ids: readonly string[]): Promise<Set<string>> {
   const valid = ids.filter((id) => isUuid(id));
   return new Set((await new AccountStore(deps.stores.relational.db).findByIds(valid)).map((a) => a.id));
+}
+
+/**
+ * An account's type and verification as stored now, or null when it no longer exists: for checks made on behalf of
+ * an account outside its own requests (a download URL it was given).
+ */
+export async function accountStanding(deps: Pick<SubgraphDeps, 'stores'>, id: string): Promise<Pick<Viewer, 'accountType' | 'verified'> | null> {
+  if (!isUuid(id)) return null;
+  const account = await new AccountStore(deps.stores.relational.db).findById(id);
+  return account ? { accountType: account.accountType, verified: account.verified } : null;
 }
 
 /** The address of the account that owns the datasets shipped with the service; nobody can log in as it. */

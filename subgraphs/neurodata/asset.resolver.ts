@@ -3,13 +3,17 @@ import { Access, AccessClass } from '../../lib/access.js';
 import type { RequestContext } from '../../lib/context.js';
 import type { AssetService } from './asset.service.js';
 import { DatasetAsset, DatasetAssetList, UploadTarget } from './dataset.types.js';
-import { DownloadUrls, DownloadUrlsInput } from './download.types.js';
-import { actorOf, toAsset } from './dataset.mappers.js';
+import { DownloadUrls, DownloadUrlsInput, OpenedDownload } from './download.types.js';
+import type { DownloadGrantService } from './download-grant.service.js';
+import { actorOf, grantHolderOf, toAsset } from './dataset.mappers.js';
 
 /** Files of datasets: upload (through the streaming upload route), removal, listing and download URLs. */
 @Resolver()
 export class AssetResolver {
-  constructor(private readonly assets: AssetService) {}
+  constructor(
+    private readonly assets: AssetService,
+    private readonly grants: DownloadGrantService,
+  ) {}
 
   @Query(() => DatasetAssetList, { description: 'The files of a version (default the latest; draft for owners and maintainers).' })
   @Access(AccessClass.Academic)
@@ -58,6 +62,7 @@ export class AssetResolver {
       actorOf(ctx),
       { datasetId: input.dataset_id, version: input.version, assetIds: input.asset_ids, expiresIn: input.expires_in },
       ctx.baseUrl ?? '',
+      grantHolderOf(ctx),
     );
     return {
       dataset_id: r.dataset.id,
@@ -66,5 +71,14 @@ export class AssetResolver {
       signed_by: r.signedBy,
       urls: r.urls.map((u) => ({ asset_id: u.asset.id, filename: u.asset.filename, media_type: u.asset.mediaType, size: u.asset.size, sha256: u.asset.sha256, url: u.url })),
     };
+  }
+
+  @Query(() => OpenedDownload, {
+    description: 'The object a signed download URL leads to, after its signature, its expiry and the access of the account it was issued to are checked as of now (the URL is the credential).',
+  })
+  @Access(AccessClass.Public)
+  async openDownload(@Arg('grant', () => String) grant: string): Promise<OpenedDownload> {
+    const g = await this.grants.open(grant);
+    return { object_key: g.key, filename: g.filename ?? null };
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import { BadInput, Conflict, NotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import type { DownloadSigner } from '../../lib/objects/signed-url.js';
 import type { AssetKind, AssetRecord } from './dataset.model.js';
 import type { DataTable } from './store/clickhouse/columns.js';
 import type { DatasetStore, StoredDataset } from './store/dataset.store.js';
@@ -26,9 +27,7 @@ export interface AssetObjects {
   presignedGetUrl(key: string, opts: { expiresInSeconds: number; filename?: string; contentType?: string }): Promise<string | null>;
 }
 
-export interface DownloadTokenSigner {
-  sign(p: { key: string; expiresAt: Date; filename?: string; datasetId?: string }): string;
-}
+export type DownloadTokenSigner = Pick<DownloadSigner, 'sign'>;
 
 interface TableIngest {
   rows: number;
@@ -161,7 +160,12 @@ export class AssetService {
   }
 
   /** Expiring URLs that download the files of a version without a token: pre-signed on S3, signed by this service otherwise. */
-  async downloadUrls(actor: Actor, input: { datasetId: string; version?: string | null; assetIds?: readonly string[] | null; expiresIn?: number | null }, baseUrl: string) {
+  async downloadUrls(
+    actor: Actor,
+    input: { datasetId: string; version?: string | null; assetIds?: readonly string[] | null; expiresIn?: number | null },
+    baseUrl: string,
+    holder: { id: string; remote: boolean },
+  ) {
     // A file id names its version: without an explicit version, the files' own version is meant.
     let version = input.version ?? null;
     if (version === null && input.assetIds?.length && /^[0-9a-f-]{36}$/i.test(input.assetIds[0]) && !input.datasetId.includes('@')) {
@@ -181,10 +185,12 @@ export class AssetService {
       chosen = input.assetIds.map((id) => byId.get(id)!);
     }
     const expiresAt = new Date(this.clock.now().getTime() + ttl * 1000);
+    // Each download checks again that the holder may still read this version (access can be withdrawn meanwhile).
+    const reads = [{ datasetId: dataset.id, version: listed.version, draft: listed.draft }];
     const urls = [];
     for (const a of chosen) {
       const presigned = await this.objects.presignedGetUrl(a.objectKey, { expiresInSeconds: ttl, filename: a.filename, contentType: a.mediaType });
-      const url = presigned ?? `${baseUrl.replace(/\/+$/, '')}/v1/neurodata/files?grant=${this.signer.sign({ key: a.objectKey, expiresAt, filename: a.filename, datasetId: dataset.id })}`;
+      const url = presigned ?? `${baseUrl.replace(/\/+$/, '')}/v1/neurodata/files?grant=${this.signer.sign({ key: a.objectKey, expiresAt, filename: a.filename, issuedTo: holder, reads })}`;
       urls.push({ asset: a, url });
     }
     return { dataset, version: listed.version, expiresAt, signedBy: this.objects.kind === 's3' ? 's3' : 'service', urls };

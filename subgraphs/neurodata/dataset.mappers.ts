@@ -14,6 +14,11 @@ export function actorOf(ctx: RequestContext): Actor {
   return { id: viewer.id, superuser: classOf(viewer) === AccessClass.SuperUser };
 }
 
+/** Whom a download URL is issued to: the caller, marked when their token came from another cluster. */
+export function grantHolderOf(ctx: RequestContext): { id: string; remote: boolean } {
+  return { id: ctx.viewer!.id, remote: Boolean(ctx.viewer!.origin) };
+}
+
 const toTermValue = (t: TermValueRecord): TermValue => ({ term_id: t.termId, code: t.code, label: t.label, vocabulary: t.vocabulary, uri: t.uri, term: { id: t.termId } });
 
 export function toMetadataView(m: DatasetMetadata): DatasetMetadataView {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import { BadInput, Conflict, Forbidden, NotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import type { DataRead } from '../../lib/objects/signed-url.js';
 import type { DataTable } from './store/clickhouse/columns.js';
 import type { DatasetListFilter, DatasetStore, StoredDataset } from './store/dataset.store.js';
 import type { AccessRequestStore } from './store/access-request.store.js';
@@ -201,6 +202,18 @@ export class DatasetService {
     if (selector.kind === 'latest') return { ...v, version: d.latestVersion, isDraft: false };
     if (selector.version > d.latestVersion) throw new NotFound(`dataset ${JSON.stringify(key)} has no version v${selector.version}; the latest is v${d.latestVersion}`);
     return { ...v, version: selector.version, isDraft: false };
+  }
+
+  /**
+   * Whether the actor may still read the data of dataset versions read earlier (by a job, for a download URL), by
+   * the decision as it stands now: throws NotFound (the dataset is gone or invisible to them, or a draft they may no
+   * longer change) or Forbidden with how to ask for access (restricted), as reading the data directly would.
+   */
+  async checkStillReadable(actor: Actor, reads: readonly DataRead[]): Promise<void> {
+    for (const r of reads) {
+      const v = await this.viewData(actor, r.datasetId);
+      if (r.draft && !v.access.canModify) throw new NotFound(`dataset ${JSON.stringify(r.datasetId)} has no draft you may read`);
+    }
   }
 
   async create(actor: Actor, input: CreateInput): Promise<StoredDataset> {

@@ -53,3 +53,12 @@ export class DownloadUrls {
   @Field(() => [DownloadUrl])
   urls!: DownloadUrl[];
 }
+
+@ObjectType({ description: 'What a signed download URL leads to, once its grant holds (used by GET /v1/neurodata/files).' })
+export class OpenedDownload {
+  @Field(() => String, { description: 'the object in object storage' })
+  object_key!: string;
+
+  @Field(() => String, { nullable: true, description: 'the name to save it under' })
+  filename!: string | null;
+}

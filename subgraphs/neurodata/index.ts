@@ -5,9 +5,9 @@ import { pingResolver } from '../../schema/health.types.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
 import type { RequestContext } from '../../lib/context.js';
 import { requireClass, AccessClass } from '../../lib/access.js';
-import { createDownloadSigner, loadDownloadSigningSecret } from '../../lib/objects/signed-url.js';
+import { createDownloadSigner, loadDownloadSigningSecret, type DataRead } from '../../lib/objects/signed-url.js';
 import { findTermsByName, narrowerTerms, suggestTermsForWord, validateTermValues } from '../ontology/index.js';
-import { existingAccountIds } from '../identity/index.js';
+import { accountStanding, existingAccountIds } from '../identity/index.js';
 import { DatasetStore } from './store/dataset.store.js';
 import { AccessRequestStore } from './store/access-request.store.js';
 import { LineageStore } from './store/lineage.store.js';
@@ -20,6 +20,7 @@ import { AccessRequestService } from './access-request.service.js';
 import { LineageService } from './lineage.service.js';
 import { CollectionService } from './collection.service.js';
 import { ExportService } from './export.service.js';
+import { DownloadGrantService } from './download-grant.service.js';
 import { DatasetResolver } from './dataset.resolver.js';
 import { AssetResolver } from './asset.resolver.js';
 import { AccessRequestResolver } from './access-request.resolver.js';
@@ -86,6 +87,7 @@ async function buildServices(deps: Pick<SubgraphDeps, 'stores' | 'config' | 'clo
     data,
     datasets,
     assets: new AssetService(datasets, store, data, deps.stores.objects, signer, deps.config.assets, deps.clock, log.child({ component: 'AssetService' })),
+    grants: new DownloadGrantService(signer, datasets, (id) => accountStanding(deps, id), deps.clock),
     requests: new AccessRequestService(datasets, requests, store, deps.clock),
     lineage: new LineageService(datasets, new LineageStore(db), store, deps.clock),
     collections: new CollectionService(new CollectionStore(db), datasets, deps.clock),
@@ -117,7 +119,7 @@ export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
     instances: [
       new (Ping as new () => object)(),
       new DatasetResolver(s.datasets, s.lineage),
-      new AssetResolver(s.assets),
+      new AssetResolver(s.assets, s.grants),
       new AccessRequestResolver(s.requests),
       new LineageResolver(s.lineage),
       new CollectionResolver(s.collections, s.datasets),
@@ -236,6 +238,22 @@ export async function resolveDatasetVersion(
   };
 }
 
+/**
+ * For data computed earlier from datasets (job results): throws unless the caller may still read every one of
+ * these dataset versions by the decision as it stands now, with the errors reading the data directly would give
+ * (NotFound when the dataset is gone or a draft is no longer theirs, Forbidden with how to ask when restricted).
+ */
+export async function checkStillReadable(
+  deps: Pick<SubgraphDeps, 'stores' | 'config' | 'clock' | 'log'>,
+  ctx: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>,
+  reads: readonly DataRead[],
+): Promise<void> {
+  const viewer = await requireClass(ctx, AccessClass.Academic);
+  const s = await services(deps);
+  await s.datasets.checkStillReadable({ id: viewer.id, superuser: viewer.accountType === 'SUPERUSER' }, reads);
+}
+
+export type { DataRead } from '../../lib/objects/signed-url.js';
 export type { CatalogueEntry } from './dataset.service.js';
 export type { TermValue, RowCounts } from './dataset.model.js';
 

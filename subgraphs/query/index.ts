@@ -5,7 +5,7 @@ import { pingResolver } from '../../schema/health.types.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
 import { serviceVersion } from '../../lib/package-root.js';
 import { createDownloadSigner, loadDownloadSigningSecret } from '../../lib/objects/signed-url.js';
-import { resolveDatasetVersion } from '../neurodata/index.js';
+import { checkStillReadable, resolveDatasetVersion } from '../neurodata/index.js';
 import { regionCodesWithin } from '../ontology/index.js';
 import { createTokenVerifier } from '../identity/index.js';
 import { SyqlService, type Caller } from './syql.service.js';
@@ -62,7 +62,7 @@ async function buildServices(deps: Deps) {
     // The job reads the version resolved now, whatever is published meanwhile.
     return { ...args, dataset_id: r.datasetId, version: r.isDraft ? 'draft' : String(r.version) };
   };
-  const jobs = new JobService(queue, syql, checkGraph, signer, deps.clock);
+  const jobs = new JobService(queue, syql, checkGraph, (ctx, reads) => checkStillReadable(deps, ctx, reads), signer, deps.clock);
   const saved = new SavedQueryService(new SavedQueryStore(deps.stores.relational.db), syql, jobs, queue, deps.clock);
   return { syql, queue, jobs, saved };
 }

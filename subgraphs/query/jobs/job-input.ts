@@ -1,3 +1,4 @@
+import type { DataRead } from '../../../lib/objects/signed-url.js';
 import type { JobRecord } from './job.model.js';
 import type { SyqlPlan } from '../syql/plan.js';
 
@@ -25,4 +26,18 @@ export function resultMetadata(job: Pick<JobRecord, 'id' | 'createdAt'>, plan: S
     service_version: serviceVersion,
     created_at: job.createdAt.toISOString(),
   };
+}
+
+/**
+ * The dataset versions a finished job's result was computed from: a SyQL job's from the datasets its result
+ * records (results of older versions name a draft only in their label), a graph job's from its pinned input.
+ */
+export function readsOf(job: Pick<JobRecord, 'kind' | 'input' | 'resultMeta'>): DataRead[] {
+  if (job.kind === 'graph') {
+    const version = String(job.input.version ?? '');
+    const analysed = Number((job.resultMeta?.analysis as { version?: unknown } | undefined)?.version);
+    return [{ datasetId: String(job.input.dataset_id), version: /^\d+$/.test(version) ? Number(version) : Number.isInteger(analysed) ? analysed : 0, draft: version === 'draft' }];
+  }
+  const datasets = (job.resultMeta?.datasets ?? []) as Array<{ dataset_id: string; version: number; is_draft?: boolean; label?: string }>;
+  return datasets.map((d) => ({ datasetId: d.dataset_id, version: d.version, draft: d.is_draft ?? Boolean(d.label?.endsWith('@draft')) }));
 }

@@ -1,15 +1,18 @@
 import type { Clock } from '../../../lib/clock.js';
-import type { DownloadSigner } from '../../../lib/objects/signed-url.js';
+import type { DataRead, DownloadSigner } from '../../../lib/objects/signed-url.js';
 import { AccessClass, requireClass } from '../../../lib/access.js';
 import { BadInput, Conflict, NotFound } from '../../../lib/errors.js';
 import type { Caller, SyqlService } from '../syql.service.js';
 import type { JobQueue } from './job-queue.js';
 import { JOB_STATUSES, isFinished, type JobRecord, type JobStatus } from './job.model.js';
-import { pinsOf, type SyqlJobInput } from './job-input.js';
+import { pinsOf, readsOf, type SyqlJobInput } from './job-input.js';
 import { ARROW_STREAM_MEDIA_TYPE } from '../results/arrow-export.js';
 
 /** Checks a graph job's dataset before it is queued (access, version), pinning the version it resolved to. */
 export type GraphJobCheck = (ctx: Caller, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** Throws unless the caller may still read these dataset versions now (the neurodata subgraph's decision). */
+export type ReadCheck = (ctx: Caller, reads: readonly DataRead[]) => Promise<void>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RESULT_URL_SECONDS = 3600;
@@ -20,6 +23,7 @@ export class JobService {
     private readonly queue: JobQueue,
     private readonly syql: SyqlService,
     private readonly checkGraph: GraphJobCheck,
+    private readonly checkReads: ReadCheck,
     private readonly signer: DownloadSigner,
     private readonly clock: Clock,
   ) {}
@@ -80,14 +84,21 @@ export class JobService {
     return this.submitGraph(ctx, job.input);
   }
 
-  /** Where the finished result can be downloaded: a signed URL valid for an hour, with its size and checksum. */
+  /**
+   * Where the finished result can be downloaded: a signed URL valid for an hour, with its size and checksum. The
+   * result is data of the datasets the job read: the caller must still be allowed to read each of them now (access
+   * withdrawn since the job ran answers as reading the dataset would), and so must they at every use of the URL.
+   */
   async resultDownload(ctx: Caller, id: string, baseUrl: string) {
     const job = await this.get(ctx, id);
     if (job.status !== 'succeeded') throw new Conflict(`the job is ${job.status}: its result exists once it has succeeded`);
     if (!job.resultKey) throw new NotFound('this job has no result file');
+    const reads = readsOf(job);
+    await this.checkReads(ctx, reads);
     const filename = `job-${job.id}.arrow`;
     const expiresAt = new Date(Math.floor(this.clock.now().getTime() / 1000) * 1000 + RESULT_URL_SECONDS * 1000);
-    const grant = this.signer.sign({ key: job.resultKey, expiresAt, filename });
+    const viewer = ctx.viewer!;
+    const grant = this.signer.sign({ key: job.resultKey, expiresAt, filename, issuedTo: { id: viewer.id, remote: Boolean(viewer.origin) }, reads });
     return {
       url: `${baseUrl.replace(/\/+$/, '')}/v1/neurodata/files?grant=${grant}`,
       expires_at: expiresAt,

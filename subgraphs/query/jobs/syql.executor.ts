@@ -51,7 +51,7 @@ export function syqlExecutor(deps: Pick<SubgraphDeps, 'stores'>, syql: SyqlServi
       resultSha256: written.sha256,
       resultMeta: {
         normalised: plan.normalised,
-        datasets: plan.datasets.map((d) => ({ ref: d.ref, dataset_id: d.datasetId, slug: d.slug, version: d.version, label: d.label })),
+        datasets: plan.datasets.map((d) => ({ ref: d.ref, dataset_id: d.datasetId, slug: d.slug, version: d.version, is_draft: d.isDraft, label: d.label })),
         columns: plan.columns.map((c) => ({ name: c.name, type: c.type, nullable: c.nullable, clickhouse_type: c.chType })),
       },
     };
