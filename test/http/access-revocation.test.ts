@@ -56,6 +56,8 @@ describe('withdrawn access reaches job results and download URLs', () => {
     expect((await download(taken.fileUrl)).status).toBe(200);
     const fresh = await gql(t.url, RESULT_URL, { id: taken.jobs[0].job_id }, user.accessToken);
     expect(fresh.body.errors).toBeUndefined();
+    const graph = taken.jobs[1].job_id;
+    expect((await get(user, `/v1/jobs/${graph}`)).body.result_meta.analysis).toMatchObject({ dataset_id: expect.any(String) });
   }
 
   async function expectRefused(user: TestUser, taken: Awaited<ReturnType<typeof takeAway>>, dataset: { id: string }, why: RegExp) {
@@ -70,8 +72,13 @@ describe('withdrawn access reaches job results and download URLs', () => {
     expect(fresh.body.errors[0].message).toMatch(why);
     // URLs signed while access held stop working too, whoever holds them.
     for (const url of [taken.resultUrl, taken.fileUrl]) expectError(await download(url), 403, /no longer works: the account it was issued to may no longer read/);
-    // The job itself stays the user's: it can be looked at and deleted.
+    // The job itself stays the user's to look at, but a graph job's analysis (data of the dataset) is withheld.
     expect((await get(user, `/v1/jobs/${taken.jobs[0].job_id}`)).status).toBe(200);
+    const graph = taken.jobs[1].job_id;
+    const viewed = await get(user, `/v1/jobs/${graph}`);
+    expect(viewed.body.result_meta).toEqual({ withheld: expect.stringMatching(why) });
+    const listed = (await get(user, '/v1/jobs?limit=100')).body.items.find((j: Job) => j.job_id === graph);
+    expect(listed.result_meta).toEqual({ withheld: expect.stringMatching(why) });
   }
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import type { Clock } from '../../../lib/clock.js';
 import type { DataRead, DownloadSigner } from '../../../lib/objects/signed-url.js';
 import { AccessClass, requireClass } from '../../../lib/access.js';
-import { BadInput, Conflict, NotFound } from '../../../lib/errors.js';
+import { BadInput, Conflict, Forbidden, NotFound } from '../../../lib/errors.js';
 import type { Caller, SyqlService } from '../syql.service.js';
 import type { JobQueue } from './job-queue.js';
 import { JOB_STATUSES, isFinished, type JobRecord, type JobStatus } from './job.model.js';
@@ -50,7 +50,9 @@ export class JobService {
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new BadInput('limit: an integer from 1 to 100');
     if (!Number.isInteger(offset) || offset < 0) throw new BadInput('offset: a non-negative integer');
     const page = await this.queue.list(viewer.id, { statuses: statuses as JobStatus[], limit, offset });
-    return { items: page.items, total: page.total, limit, offset };
+    const items = [];
+    for (const job of page.items) items.push(await this.present(ctx, job));
+    return { items, total: page.total, limit, offset };
   }
 
   /** The caller's job (any job for a SuperUser); another user's job is not found, as if it did not exist. */
@@ -59,6 +61,26 @@ export class JobService {
     const job = UUID.test(id) ? await this.queue.get(id) : undefined;
     if (!job || (job.ownerId !== viewer.id && viewer.accountType !== 'SUPERUSER')) throw new NotFound(`no job ${id}`);
     return job;
+  }
+
+  /** The caller's job as they may see it now (`present`). */
+  async view(ctx: Caller, id: string): Promise<JobRecord> {
+    return this.present(ctx, await this.get(ctx, id));
+  }
+
+  /**
+   * A job as the caller may see it now: a graph job's `result_meta` holds its whole analysis, data of its dataset,
+   * so it is withheld (with the reason) once the caller may no longer read that dataset; the rest of the job stays.
+   */
+  private async present(ctx: Caller, job: JobRecord): Promise<JobRecord> {
+    if (job.kind !== 'graph' || !job.resultMeta?.analysis) return job;
+    try {
+      await this.checkReads(ctx, readsOf(job));
+      return job;
+    } catch (e) {
+      if (e instanceof NotFound || e instanceof Forbidden) return { ...job, resultMeta: { withheld: e.message } };
+      throw e;
+    }
   }
 
   /** Cancels a queued or running job (it stays listed, cancelled); deletes a finished one and its result. */

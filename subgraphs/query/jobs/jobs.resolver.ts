@@ -50,7 +50,7 @@ export class JobsResolver {
   @Query(() => Job, { description: 'A job: status, progress, timestamps, error, result size and rows.' })
   @Access(AccessClass.Academic)
   async job(@Ctx() ctx: RequestContext, @Args(() => JobIdArgs) args: JobIdArgs) {
-    return jobOut(await this.service.get(ctx, args.job_id));
+    return jobOut(await this.service.view(ctx, args.job_id));
   }
 
   @Mutation(() => JobRemoval, { description: 'Cancels a queued or running job; deletes a finished one and its result.' })
