@@ -1,10 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { PassThrough } from 'node:stream';
+import { request as httpRequest } from 'node:http';
 import { chmod, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { startTestApp, createTestEngines, call, gql, type TestApp, type TestEngines } from '../../lib/testkit/app.js';
 import { paserkSecret } from '../../lib/testkit/keys.js';
+import { expectError } from '../../lib/testkit/expect.js';
 import { isUuidV7 } from '../../lib/ids.js';
+import { ROUTES } from '../../rest-compat/routes/index.js';
+import { pathParams } from '../../rest-compat/route-table.js';
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
@@ -17,6 +21,30 @@ async function modes(dir: string): Promise<{ file: string; mode: number }[]> {
     if (s) out.push({ file: entry, mode: s.mode & 0o777 });
   }
   return out;
+}
+
+/** A request whose path is sent exactly as written: fetch would resolve dot segments (`%2e%2e`) as a browser does. */
+function rawCall(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const { hostname, port } = new URL(base);
+    const req = httpRequest({ hostname, port, path, method, headers: text ? { 'content-type': 'application/json' } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown = raw;
+        try {
+          parsed = raw ? JSON.parse(raw) : null;
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed });
+      });
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
 }
 
 function expectPipelineHeaders(headers: Headers) {
@@ -50,6 +78,20 @@ describe('input from anyone', () => {
     const param = await call(t.url, 'GET', '/v1/ontology/terms/%00');
     expect(param.status).toBe(400);
     expect(param.body).toEqual({ error: expect.stringMatching(/^path parameter id: .*NUL/) });
+  });
+
+  it('answers a dot segment (. or .., encoded or not) as a path parameter with 400 naming the parameter, on every parameterised route', async () => {
+    const answers: string[] = [];
+    for (const route of ROUTES.filter((r) => pathParams(r.path).length)) {
+      for (const dots of ['%2e%2e', '..', '%2E', '.', '..%2f..']) {
+        const url = route.path.replace(/\{[^}]+\}/g, dots);
+        const r = await rawCall(t.url, route.method, url, route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+        if (r.status >= 500) answers.push(`${route.method} ${url}: ${r.status} ${JSON.stringify(r.body)}`);
+      }
+    }
+    expect(answers).toEqual([]);
+    expectError(await rawCall(t.url, 'GET', '/v1/ontology/terms/%2e%2e'), 400, /^path parameter id: "\.\." is not a valid value$/);
+    expectError(await rawCall(t.url, 'GET', '/v1/neurodata/datasets/./versions/..'), 400, /^path parameter (dataset_id|version)[: ]/);
   });
 
   it('answers a NUL character in a REST body with 400 naming the field', async () => {
