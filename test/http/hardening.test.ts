@@ -6,6 +6,8 @@ import path from 'node:path';
 import { startTestApp, createTestEngines, call, gql, type TestApp, type TestEngines } from '../../lib/testkit/app.js';
 import { paserkSecret } from '../../lib/testkit/keys.js';
 import { expectError } from '../../lib/testkit/expect.js';
+import { createUser } from '../../lib/testkit/users.js';
+import { COMPLETE_METADATA } from '../../lib/testkit/datasets.js';
 import { isUuidV7 } from '../../lib/ids.js';
 import { ROUTES } from '../../rest-compat/routes/index.js';
 import { pathParams } from '../../rest-compat/route-table.js';
@@ -101,6 +103,27 @@ describe('input from anyone', () => {
     const login = await call(t.url, 'POST', '/v1/user/auth/login', { body: { email: 'a\u0000@example.org', password: 'correct horse battery' } });
     expect(login.status).toBe(400);
     expect(login.body).toEqual({ error: expect.stringMatching(/^email: .*NUL/) });
+  });
+
+  it('answers a lone UTF-16 surrogate in any text of a body or variable with 400 naming the field, before anything is stored', async () => {
+    const owner = await createUser(t, { accountType: 'ACADEMIC' });
+    const fields: Array<[string, Record<string, unknown>]> = [
+      ['title', { title: 'x\ud800yz' }],
+      ['description', { description: 'trailing \udc00' }],
+      ['keywords[1]', { keywords: ['fine', 'x\udbffy'] }],
+      ['creators[0].name', { creators: [{ name: 'Ada \ud83d', orcid: '0000-0002-1825-0097' }] }],
+    ];
+    for (const [field, value] of fields) {
+      const r = await call(t.url, 'POST', '/v1/neurodata/datasets', { token: owner.accessToken, body: { title: 'Surrogates', ...COMPLETE_METADATA, ...value } });
+      expectError(r, 400, new RegExp(`^(input\\.)?${field.replace(/[.[\]]/g, '\\$&')}: .*lone UTF-16 surrogate`));
+    }
+    const variable = await gql(t.url, 'query ($q: String) { terms(q: $q) { total } }', { q: 'a\udfffb' });
+    expect(variable.status).toBe(400);
+    expect(variable.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^q: .*lone UTF-16 surrogate/), extensions: { code: 'BAD_USER_INPUT' } });
+    // A surrogate pair is one character (an emoji here), accepted as any other.
+    const pair = await call(t.url, 'POST', '/v1/neurodata/datasets', { token: owner.accessToken, body: { ...COMPLETE_METADATA, title: 'Worms \ud83e\udeb1' } });
+    expect(pair.status).toBe(201);
+    expect(pair.body.title).toBe('Worms \u{1FAB1}');
   });
 
   it('refuses a NUL character in a GraphQL string, written inline or sent as a variable', async () => {
