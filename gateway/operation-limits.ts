@@ -9,7 +9,6 @@ export type OperationLimits = Config['limits']['operation'];
 /** Arguments that bound how many items a list field returns. */
 const SIZE_ARGUMENTS = ['limit', 'first'];
 
-
 /** The parts of a schema type this estimate reads; duck-typed, since the gateway's graphql may be another copy. */
 interface TypeLike {
   name?: string;
@@ -40,7 +39,6 @@ function argumentValue(node: ValueNode, variables: Record<string, unknown>, defa
       return Number(node.value);
     case Kind.STRING:
     case Kind.ENUM:
-      return node.value;
     case Kind.BOOLEAN:
       return node.value;
     case Kind.NULL:
