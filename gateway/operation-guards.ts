@@ -8,17 +8,32 @@ export interface OperationGuardOptions {
 }
 
 const NUL_MESSAGE = 'contains a NUL character (\\u0000), which is not accepted';
+const SURROGATE_MESSAGE = 'contains a lone UTF-16 surrogate (\\ud800-\\udfff without its pair), which is not valid Unicode text';
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * Where a string literal of the operation holds a NUL character, as the dotted argument and input field names
- * leading to it (`input.display_name`); undefined when none does. PostgreSQL cannot store NUL in text, so such a
- * value would fail deep in a store as a 500.
+ * What is wrong with one string of the input, as a message ending; undefined when nothing is. PostgreSQL cannot
+ * store NUL in text, and a lone surrogate has no UTF-8 form: either would fail deep in a store (or in
+ * encodeURIComponent) as a 500.
  */
-export function nulInDocument(document: DocumentNode): string | undefined {
-  let found: string | undefined;
+export function textProblem(value: string): string | undefined {
+  if (value.includes('\0')) return NUL_MESSAGE;
+  if (LONE_SURROGATE.test(value)) return SURROGATE_MESSAGE;
+  return undefined;
+}
+
+/**
+ * Where a string literal of the operation holds text `textProblem` refuses, as the dotted argument and input field
+ * names leading to it (`input.display_name`) and the problem; undefined when none does.
+ */
+export function textProblemInDocument(document: DocumentNode): { where: string; problem: string } | undefined {
+  let found: { where: string; problem: string } | undefined;
   visit(document, {
     StringValue(node, _key, parent, _path, ancestors) {
-      if (!node.value.includes('\0')) return undefined;
+      const problem = textProblem(node.value);
+      if (!problem) return undefined;
       const names: string[] = [];
       // `ancestors` stops short of the parent (the argument, for a top-level literal).
       for (const a of [...ancestors, parent] as ReadonlyArray<ASTNode | ReadonlyArray<ASTNode> | undefined>) {
@@ -26,26 +41,29 @@ export function nulInDocument(document: DocumentNode): string | undefined {
         if ('kind' in a && (a.kind === Kind.ARGUMENT || a.kind === Kind.OBJECT_FIELD)) names.push(a.name.value);
         if ('kind' in a && a.kind === Kind.VARIABLE_DEFINITION) names.push(a.variable.name.value);
       }
-      found = names.join('.') || 'a string';
+      found = { where: names.join('.') || 'a string', problem };
       return BREAK;
     },
   });
   return found;
 }
 
-/** Where a variable's value (strings and keys, at any depth) holds a NUL character: `terms[2]`, `input.bio`. */
-export function nulInVariables(variables: Record<string, unknown> | undefined): string | undefined {
+/** Where a variable's value (strings and keys, at any depth) holds text `textProblem` refuses: `terms[2]`, `input.bio`. */
+export function textProblemInVariables(variables: Record<string, unknown> | undefined): { where: string; problem: string } | undefined {
   // An explicit stack: variables arrive from anyone, and their nesting must not be able to overflow ours.
   const stack: [unknown, string][] = Object.entries(variables ?? {}).map(([name, value]) => [value, name]);
   while (stack.length) {
     const [value, where] = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\0')) return where;
+      const problem = textProblem(value);
+      if (problem) return { where, problem };
     } else if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push([item, `${where}[${i}]`]));
+      // Pushed last to first, so that the first bad item is the one named.
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${where}[${i}]`]);
     } else if (value && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        if (key.includes('\0')) return where;
+      for (const [key, item] of Object.entries(value).reverse()) {
+        const problem = textProblem(key);
+        if (problem) return { where, problem };
         stack.push([item, `${where}.${key}`]);
       }
     }
@@ -73,7 +91,7 @@ export const refusal = (message: string) => new BadInput(message, { http: { stat
 
 /**
  * Refuses, before execution and with a 400 naming the argument, operations that would fail deep inside a store:
- * NUL characters in string literals or variables. Also refuses introspection when GRAPHQL_INTROSPECTION is off.
+ * NUL characters or lone surrogates in string literals or variables. Also refuses introspection when GRAPHQL_INTROSPECTION is off.
  * Runs for /graphql and for every REST route, which execute through the same server.
  */
 export function operationGuardsPlugin(opts: OperationGuardOptions): ApolloServerPlugin<BaseContext> {
@@ -84,9 +102,11 @@ export function operationGuardsPlugin(opts: OperationGuardOptions): ApolloServer
           if (!opts.introspection && asksForSchema(document)) {
             throw refusal('GraphQL introspection (__schema, __type) is turned off on this server (GRAPHQL_INTROSPECTION=false)');
           }
-          // A NUL can only be written as an escape in GraphQL text (a raw one is a syntax error), hence the cheap test.
-          const where = (typeof request.query !== 'string' || request.query.includes('\\u') ? nulInDocument(document) : undefined) ?? nulInVariables(request.variables);
-          if (where) throw refusal(`${where}: ${NUL_MESSAGE}`);
+          // A NUL or a lone surrogate can only be written as an escape in GraphQL text (a raw NUL is a syntax error,
+          // and text that arrived as UTF-8 holds no lone surrogate), hence the cheap test.
+          const found =
+            (typeof request.query !== 'string' || request.query.includes('\\u') ? textProblemInDocument(document) : undefined) ?? textProblemInVariables(request.variables);
+          if (found) throw refusal(`${found.where}: ${found.problem}`);
         },
       };
     },

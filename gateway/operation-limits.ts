@@ -9,20 +9,83 @@ export type OperationLimits = Config['limits']['operation'];
 /** Arguments that bound how many items a list field returns. */
 const SIZE_ARGUMENTS = ['limit', 'first'];
 
-
 /** The parts of a schema type this estimate reads; duck-typed, since the gateway's graphql may be another copy. */
 interface TypeLike {
   name?: string;
+  /** Set on list and non-null wrappers. */
   ofType?: TypeLike;
-  getFields?: () => Record<string, { type: TypeLike; args: readonly { name: string; defaultValue?: unknown }[] }>;
+  /** Output types' fields have `args`; input object types' fields do not. */
+  getFields?: () => Record<string, { type: TypeLike; args?: readonly { name: string; type: TypeLike; defaultValue?: unknown }[] }>;
 }
 
 const namedType = (t: TypeLike | undefined): TypeLike | undefined => (t?.ofType ? namedType(t.ofType) : t);
+/** The type without its non-null wrapper; a wrapper left after that is a list. */
+const nullableType = (t: TypeLike | undefined): TypeLike | undefined => (t?.ofType && String(t).endsWith('!') ? t.ofType : t);
 
-function literal(node: ValueNode, variables: Record<string, unknown>): unknown {
-  if (node.kind === Kind.INT) return Number.parseInt(node.value, 10);
-  if (node.kind === Kind.VARIABLE) return variables[node.name.value];
-  return undefined;
+/**
+ * The value an argument will have: literals as written, variables as sent or, when left out, their declared
+ * default (`query ($l: Int = 1000)`). `undefined` when the argument will take the field's own default.
+ */
+function argumentValue(node: ValueNode, variables: Record<string, unknown>, defaults: ReadonlyMap<string, ValueNode>): unknown {
+  switch (node.kind) {
+    case Kind.VARIABLE: {
+      const name = node.name.value;
+      if (name in variables) return variables[name];
+      const fallback = defaults.get(name);
+      return fallback ? argumentValue(fallback, {}, new Map()) : undefined;
+    }
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(node.value);
+    case Kind.STRING:
+    case Kind.ENUM:
+    case Kind.BOOLEAN:
+      return node.value;
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return node.values.map((v) => argumentValue(v, variables, defaults));
+    case Kind.OBJECT:
+      return Object.fromEntries(node.fields.map((f) => [f.name.value, argumentValue(f.value, variables, defaults)]));
+  }
+}
+
+/** What the lists an operation sends cost: their values, and the bytes of those values. */
+export interface ListInput {
+  values: number;
+  bytes: number;
+}
+
+const scalarBytes = (v: unknown): number => (typeof v === 'string' ? Buffer.byteLength(v) : v === undefined ? 0 : Buffer.byteLength(JSON.stringify(v) ?? ''));
+
+/**
+ * Adds to `into` the values of every list inside `value` (an argument of type `type`, input objects walked by
+ * their fields), and the bytes of what those lists hold. Outside lists nothing is counted: single fields are
+ * bounded by the services that read them.
+ */
+function measureListInput(value: unknown, type: TypeLike | undefined, into: ListInput, inList = false): void {
+  if (value === null || value === undefined) return;
+  const t = nullableType(type);
+  if (t?.ofType) {
+    // GraphQL coerces a single value to a list of one.
+    for (const item of Array.isArray(value) ? value : [value]) {
+      into.values += 1;
+      measureListInput(item, t.ofType, into, true);
+    }
+    return;
+  }
+  const fields = t?.getFields?.();
+  if (fields && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [name, item] of Object.entries(value as Record<string, unknown>)) measureListInput(item, fields[name]?.type, into, inList);
+    return;
+  }
+  if (inList) into.bytes += scalarBytes(value);
+}
+
+/** What `estimateCost` finds: list items the operation may produce, and what the lists it sends hold. */
+export interface OperationEstimate {
+  items: number;
+  listInput: ListInput;
 }
 
 /**
@@ -31,9 +94,19 @@ function literal(node: ValueNode, variables: Record<string, unknown>): unknown {
  * count once each, which is what makes 200 aliases of `terms(limit: 1000)` cost 200,000.
  */
 export function estimateItems(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): number {
+  return estimateCost(schema, document, operation, variables).items;
+}
+
+/**
+ * `estimateItems`, and the values and bytes of the list arguments the operation sends, counted at every field
+ * that receives them: 15 aliases of `termValidation(terms: $t)` send `$t` 15 times, and each is validated.
+ */
+export function estimateCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): OperationEstimate {
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const root = (operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType()) as TypeLike | null;
+  const defaults = new Map((operation.variableDefinitions ?? []).flatMap((d) => (d.defaultValue ? [[d.variable.name.value, d.defaultValue] as const] : [])));
   let total = 0;
+  const listInput: ListInput = { values: 0, bytes: 0 };
   const walk = (selections: SelectionSetNode | undefined, parent: TypeLike | undefined, multiplier: number, seen: ReadonlySet<string>): void => {
     for (const sel of selections?.selections ?? []) {
       if (sel.kind === Kind.INLINE_FRAGMENT) {
@@ -48,10 +121,19 @@ export function estimateItems(schema: GraphQLSchema, document: DocumentNode, ope
         const def = parent?.getFields?.()[sel.name.value];
         let size = 1;
         for (const arg of def?.args ?? []) {
-          if (!SIZE_ARGUMENTS.includes(arg.name)) continue;
           const given = sel.arguments?.find((a) => a.name.value === arg.name);
-          const value = given ? literal(given.value, variables) : arg.defaultValue;
-          if (typeof value === 'number' && value > 0) size = value;
+          const value = given ? argumentValue(given.value, variables, defaults) : undefined;
+          if (SIZE_ARGUMENTS.includes(arg.name)) {
+            // Left out, or null, the argument takes the field's default.
+            const n = value ?? arg.defaultValue;
+            if (typeof n === 'number' && n > 0) size = n;
+          } else if (value !== undefined) {
+            const sent: ListInput = { values: 0, bytes: 0 };
+            measureListInput(value, arg.type, sent);
+            // A field inside a list runs once per item of that list.
+            listInput.values += multiplier * sent.values;
+            listInput.bytes += multiplier * sent.bytes;
+          }
         }
         if (size > 1) total += multiplier * size;
         walk(sel.selectionSet, namedType(def?.type), multiplier * size, seen);
@@ -59,12 +141,13 @@ export function estimateItems(schema: GraphQLSchema, document: DocumentNode, ope
     }
   };
   walk(operation.selectionSet, root ?? undefined, 1, new Set());
-  return total;
+  return { items: total, listInput };
 }
 
 /**
  * The per-operation limits of /graphql and every /v1 route (REST routes run GraphQL operations too): aliases,
- * depth, tokens and static cost by graphql-armor, and the estimated number of list items by `estimateItems`.
+ * depth, tokens and static cost by graphql-armor; the estimated number of list items, and the values and bytes of
+ * the list arguments (a smaller byte budget for callers who are not signed in), by `estimateCost`.
  * Each refusal is a 400 that names the limit and the value that exceeded it.
  */
 export function operationLimits(limits: OperationLimits): {
@@ -88,10 +171,22 @@ export function operationLimits(limits: OperationLimits): {
       return {
         async didResolveOperation(rc) {
           if (!rc.operation) return;
-          const items = estimateItems(rc.schema, rc.document, rc.operation, rc.request.variables ?? {});
+          const { items, listInput } = estimateCost(rc.schema, rc.document, rc.operation, rc.request.variables ?? {});
           if (items > limits.maxItems) {
             throw refusal(
               `operation too costly: it may return about ${items} list items (limit and first arguments multiplied along the selection, aliases counted each); the limit is ${limits.maxItems} per operation: ask for fewer or smaller pages`,
+            );
+          }
+          if (listInput.values > limits.maxListInputValues) {
+            throw refusal(
+              `operation too costly: its list arguments hold ${listInput.values} values (counted at every field that receives them, aliases each); the limit is ${limits.maxListInputValues} per operation: send fewer values or split them over several requests`,
+            );
+          }
+          const signedIn = Boolean((rc.contextValue as { viewer?: unknown }).viewer);
+          const maxBytes = signedIn ? limits.maxListInputBytes : limits.maxListInputBytesAnonymous;
+          if (listInput.bytes > maxBytes) {
+            throw refusal(
+              `operation too costly: its list arguments hold ${listInput.bytes} bytes (counted at every field that receives them, aliases each); the limit is ${maxBytes} bytes per operation${signedIn ? '' : ' for callers who are not signed in (signed-in callers may send ' + limits.maxListInputBytes + ')'}: send fewer or shorter values`,
             );
           }
         },

@@ -28,6 +28,9 @@ export const ENV_DOCS = {
   GRAPHQL_MAX_TOKENS: 'lexical tokens one GraphQL document may hold (default 5000)',
   GRAPHQL_MAX_COST: 'static cost of an operation: 1 per scalar and 2 per object field, weighted by depth (default 20000)',
   GRAPHQL_MAX_ITEMS: 'list items an operation may ask for, estimated from limit arguments multiplied along the selection (default 10000)',
+  GRAPHQL_MAX_LIST_VALUES: 'values one GraphQL operation may send in list arguments (term validation terms, ids, ...), counted at every field and alias that receives them (default 20000)',
+  GRAPHQL_MAX_LIST_BYTES: 'bytes the values of one operation\'s list arguments may hold, counted at every field and alias that receives them, for signed-in callers (default 1048576 = 1 MiB)',
+  GRAPHQL_MAX_LIST_BYTES_ANONYMOUS: 'the same for callers without a token: a smaller budget for whoever is not signed in (default 262144 = 256 KiB)',
   GRAPHQL_INTROSPECTION: 'true | false: answer GraphQL introspection (__schema, __type) at /graphql (default true, false in production)',
   API_DOCS: 'true | false: serve the interactive documentation at /docs and the GraphiQL explorer at GET /graphql (default true, false in production)',
   DATABASE_URL: 'PostgreSQL connection string; unset means embedded PGlite under DATA_DIR/pglite',
@@ -139,6 +142,9 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: int(5000, 10),
   GRAPHQL_MAX_COST: int(20_000, 10),
   GRAPHQL_MAX_ITEMS: int(10_000, 1),
+  GRAPHQL_MAX_LIST_VALUES: int(20_000, 1),
+  GRAPHQL_MAX_LIST_BYTES: int(1024 * 1024, 1),
+  GRAPHQL_MAX_LIST_BYTES_ANONYMOUS: int(256 * 1024, 1),
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional(),
   API_DOCS: z.enum(['true', 'false']).optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
@@ -338,7 +344,18 @@ export interface Config {
     bodyLimitBytes: number;
     healthTimeoutMs: number;
     /** Per GraphQL operation, on /graphql and every /v1 route (docs/architecture.md "Limits"). */
-    operation: { maxAliases: number; maxDepth: number; maxTokens: number; maxCost: number; maxItems: number };
+    operation: {
+      maxAliases: number;
+      maxDepth: number;
+      maxTokens: number;
+      maxCost: number;
+      maxItems: number;
+      /** Values of list arguments, counted at every field that receives them. */
+      maxListInputValues: number;
+      /** Bytes of those values, for signed-in callers and for anonymous ones. */
+      maxListInputBytes: number;
+      maxListInputBytesAnonymous: number;
+    };
   };
   /** What the API tells about itself; both default to on outside production and off in production. */
   readonly api: {
@@ -443,6 +460,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         maxTokens: e.GRAPHQL_MAX_TOKENS,
         maxCost: e.GRAPHQL_MAX_COST,
         maxItems: e.GRAPHQL_MAX_ITEMS,
+        maxListInputValues: e.GRAPHQL_MAX_LIST_VALUES,
+        maxListInputBytes: e.GRAPHQL_MAX_LIST_BYTES,
+        maxListInputBytesAnonymous: e.GRAPHQL_MAX_LIST_BYTES_ANONYMOUS,
       },
     },
     api: {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { attachmentDisposition, type ObjectStore } from '../lib/objects/objects.js';
+import { scriptSafeJson } from '../lib/script-safe-json.js';
 import type { RunOperation } from './login-redirect.js';
 import { sendError, sendGraphqlError } from './handler-replies.js';
 
@@ -103,7 +104,8 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
       const q = request.query as { version?: string };
       const res = await run(request, 'query JsonLd($id: String!, $version: String) { datasetJsonLd(dataset_id: $id, version: $version) }', { id: dataset_id, version: q.version ?? null });
       if (res.errors?.[0]) return sendGraphqlError(request, reply, res.errors[0], 'json-ld failed');
-      return reply.type('application/ld+json; charset=utf-8').send(JSON.stringify((res.data as { datasetJsonLd: unknown }).datasetJsonLd));
+      // Published JSON-LD is usually pasted into a page's <script type="application/ld+json">.
+      return reply.type('application/ld+json; charset=utf-8').send(scriptSafeJson((res.data as { datasetJsonLd: unknown }).datasetJsonLd));
     },
 
     signedDownload: async (request, reply) => {

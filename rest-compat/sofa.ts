@@ -120,6 +120,7 @@ export function mountSofaRoutes(
         // The document is the contract: what it forbids is refused here, before GraphQL's more lenient coercion
         // (a single value for a list, any string for a Boolean) can accept it.
         const problem =
+          pathParameterProblem(params) ??
           validator.queryProblem(m.route.method, m.route.path, restQuery) ??
           (typeof request.body === 'string' && m.route.textBodyArg ? undefined : validator.bodyProblem(m.route.method, m.route.path, request.body ?? undefined));
         if (problem) return reply.code(400).send({ error: problem });
@@ -177,6 +178,16 @@ export function mountSofaRoutes(
       },
     });
   }
+}
+
+/**
+ * A path parameter that is empty, "." or "..": no id, slug or name is one, and inside the URL handed to sofa it
+ * would be a dot segment (whatever its encoding, %2e included) resolved away, or an empty one no route matches.
+ */
+function pathParameterProblem(params: Record<string, string>): string | undefined {
+  const name = Object.keys(params).find((k) => params[k] === '' || params[k] === '.' || params[k] === '..');
+  if (name === undefined) return undefined;
+  return params[name] ? `path parameter ${name}: ${JSON.stringify(params[name])} is not a valid value` : `path parameter ${name} must not be empty`;
 }
 
 /** An Accept header that ranks SVG above JSON (a browser's image request, `curl -H 'Accept: image/svg+xml'`). */

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
 import { BadInput } from '../../lib/errors.js';
 import { sendAppError } from './errors.js';
+import { textProblem } from '../operation-guards.js';
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have. No operation takes more than a few levels; deeper
@@ -47,16 +48,15 @@ function parameterProblem(kind: 'query' | 'path', params: unknown): string | und
       return `query parameter ${name}: credentials are not accepted in the URL (URLs end up in logs and browser history); send them in the JSON request body, and access tokens in the Authorization header`;
     }
     const values = Array.isArray(value) ? value : [value];
-    if (name.includes('\0') || values.some((v) => typeof v === 'string' && v.includes('\0'))) {
-      return `${kind} parameter ${name.replace(/\0/g, '\\u0000')}: contains a NUL character (\\u0000), which is not accepted`;
-    }
+    const problem = textProblem(name) ?? values.reduce<string | undefined>((found, v) => found ?? (typeof v === 'string' ? textProblem(v) : undefined), undefined);
+    if (problem) return `${kind} parameter ${name.replace(/\0/g, '\\u0000').replace(/[\uD800-\uDFFF]/g, '\uFFFD')}: ${problem}`;
   }
   return undefined;
 }
 
 /**
  * Cheap checks of what arrives from anyone before any of it reaches an operation: the JSON body's nesting depth
- * (before it is parsed), and credentials or NUL characters in the URL's parameters. Strings inside GraphQL
+ * (before it is parsed), and credentials, NUL characters or lone surrogates in the URL's parameters. Strings inside GraphQL
  * operations and their variables are checked by gateway/operation-guards.ts.
  */
 export function registerInputGuards(app: FastifyInstance): void {

@@ -4,7 +4,7 @@ import { throwIfRequestAborted } from '../../lib/request-scope.js';
 import { runTask } from '../../lib/workers/pool.js';
 import { SUGGEST_NEAREST_NAMES, type ExactMatch, type Suggestion, type TermRef, type TermStore } from './store/term.store.js';
 import type { NearestNames } from './trigram-candidates.js';
-import { VALIDATE_MAX_TERMS, vocabularyName } from './term.rules.js';
+import { VALIDATE_MAX_TERMS, VALIDATE_VALUE_MAX, vocabularyName } from './term.rules.js';
 
 export type ValidationStatus = 'valid' | 'deprecated' | 'unrecognized';
 
@@ -69,6 +69,10 @@ export class TermValidationService {
   async validate(terms: readonly string[], vocabulary?: string | null): Promise<ValidationReport> {
     if (!Array.isArray(terms)) throw new BadInput('terms: expected an array of strings');
     if (terms.length > VALIDATE_MAX_TERMS) throw new BadInput(`terms: at most ${VALIDATE_MAX_TERMS} values per request (got ${terms.length})`);
+    const long = terms.findIndex((t) => t.length > VALIDATE_VALUE_MAX);
+    if (long >= 0) {
+      throw new BadInput(`terms[${long}]: at most ${VALIDATE_VALUE_MAX} characters per value (got ${terms[long]!.length}); no term's code or label is longer`);
+    }
     const voc = vocabulary?.trim() ? vocabularyName(vocabulary) : undefined;
     if (voc && !(await this.store.vocabularyExists(voc))) {
       const known = (await this.store.listVocabularies()).map((v) => v.name);

@@ -12,6 +12,8 @@ export const PAGE_LIMIT_DEFAULT = 50;
 export const PAGE_LIMIT_MAX = 1000;
 export const QUERY_MAX = 200;
 export const VALIDATE_MAX_TERMS = 10_000;
+/** Longest value a validation takes: no term's code or label is longer, so a longer value can only cost time. */
+export const VALIDATE_VALUE_MAX = LABEL_MAX;
 
 const VOCABULARY_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 /** A URI with a scheme (RFC 3986), e.g. http://purl.obolibrary.org/obo/FBbi_00000254 or urn:... */

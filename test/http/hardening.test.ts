@@ -1,10 +1,16 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { PassThrough } from 'node:stream';
+import { request as httpRequest } from 'node:http';
 import { chmod, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { startTestApp, createTestEngines, call, gql, type TestApp, type TestEngines } from '../../lib/testkit/app.js';
 import { paserkSecret } from '../../lib/testkit/keys.js';
+import { expectError } from '../../lib/testkit/expect.js';
+import { createUser } from '../../lib/testkit/users.js';
+import { COMPLETE_METADATA } from '../../lib/testkit/datasets.js';
 import { isUuidV7 } from '../../lib/ids.js';
+import { ROUTES } from '../../rest-compat/routes/index.js';
+import { pathParams } from '../../rest-compat/route-table.js';
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
@@ -17,6 +23,30 @@ async function modes(dir: string): Promise<{ file: string; mode: number }[]> {
     if (s) out.push({ file: entry, mode: s.mode & 0o777 });
   }
   return out;
+}
+
+/** A request whose path is sent exactly as written: fetch would resolve dot segments (`%2e%2e`) as a browser does. */
+function rawCall(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const { hostname, port } = new URL(base);
+    const req = httpRequest({ hostname, port, path, method, headers: text ? { 'content-type': 'application/json' } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown = raw;
+        try {
+          parsed = raw ? JSON.parse(raw) : null;
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed });
+      });
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
 }
 
 function expectPipelineHeaders(headers: Headers) {
@@ -52,6 +82,20 @@ describe('input from anyone', () => {
     expect(param.body).toEqual({ error: expect.stringMatching(/^path parameter id: .*NUL/) });
   });
 
+  it('answers a dot segment (. or .., encoded or not) as a path parameter with 400 naming the parameter, on every parameterised route', async () => {
+    const answers: string[] = [];
+    for (const route of ROUTES.filter((r) => pathParams(r.path).length)) {
+      for (const dots of ['%2e%2e', '..', '%2E', '.', '..%2f..']) {
+        const url = route.path.replace(/\{[^}]+\}/g, dots);
+        const r = await rawCall(t.url, route.method, url, route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+        if (r.status >= 500) answers.push(`${route.method} ${url}: ${r.status} ${JSON.stringify(r.body)}`);
+      }
+    }
+    expect(answers).toEqual([]);
+    expectError(await rawCall(t.url, 'GET', '/v1/ontology/terms/%2e%2e'), 400, /^path parameter id: "\.\." is not a valid value$/);
+    expectError(await rawCall(t.url, 'GET', '/v1/neurodata/datasets/./versions/..'), 400, /^path parameter (dataset_id|version)[: ]/);
+  });
+
   it('answers a NUL character in a REST body with 400 naming the field', async () => {
     const validate = await call(t.url, 'POST', '/v1/ontology/terms/validate', { body: { terms: ['hippocampus', 'CA1\u0000'] } });
     expect(validate.status).toBe(400);
@@ -59,6 +103,27 @@ describe('input from anyone', () => {
     const login = await call(t.url, 'POST', '/v1/user/auth/login', { body: { email: 'a\u0000@example.org', password: 'correct horse battery' } });
     expect(login.status).toBe(400);
     expect(login.body).toEqual({ error: expect.stringMatching(/^email: .*NUL/) });
+  });
+
+  it('answers a lone UTF-16 surrogate in any text of a body or variable with 400 naming the field, before anything is stored', async () => {
+    const owner = await createUser(t, { accountType: 'ACADEMIC' });
+    const fields: Array<[string, Record<string, unknown>]> = [
+      ['title', { title: 'x\ud800yz' }],
+      ['description', { description: 'trailing \udc00' }],
+      ['keywords[1]', { keywords: ['fine', 'x\udbffy'] }],
+      ['creators[0].name', { creators: [{ name: 'Ada \ud83d', orcid: '0000-0002-1825-0097' }] }],
+    ];
+    for (const [field, value] of fields) {
+      const r = await call(t.url, 'POST', '/v1/neurodata/datasets', { token: owner.accessToken, body: { title: 'Surrogates', ...COMPLETE_METADATA, ...value } });
+      expectError(r, 400, new RegExp(`^(input\\.)?${field.replace(/[.[\]]/g, '\\$&')}: .*lone UTF-16 surrogate`));
+    }
+    const variable = await gql(t.url, 'query ($q: String) { terms(q: $q) { total } }', { q: 'a\udfffb' });
+    expect(variable.status).toBe(400);
+    expect(variable.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^q: .*lone UTF-16 surrogate/), extensions: { code: 'BAD_USER_INPUT' } });
+    // A surrogate pair is one character (an emoji here), accepted as any other.
+    const pair = await call(t.url, 'POST', '/v1/neurodata/datasets', { token: owner.accessToken, body: { ...COMPLETE_METADATA, title: 'Worms \ud83e\udeb1' } });
+    expect(pair.status).toBe(201);
+    expect(pair.body.title).toBe('Worms \u{1FAB1}');
   });
 
   it('refuses a NUL character in a GraphQL string, written inline or sent as a variable', async () => {

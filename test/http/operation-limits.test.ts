@@ -1,12 +1,15 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
+import { createUser, type TestUser } from '../../lib/testkit/users.js';
 
 const aliases = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
 
 describe('GraphQL operation limits on /graphql and /v1', () => {
   let t: TestApp;
+  let user: TestUser;
   beforeAll(async () => {
     t = await startTestApp({ RATE_LIMIT_BURST: '100000', RATE_LIMIT_REFILL_PER_SEC: '100000' });
+    user = await createUser(t);
   });
   afterAll(async () => t?.close());
 
@@ -33,6 +36,43 @@ describe('GraphQL operation limits on /graphql and /v1', () => {
     const small = await gql(t.url, query, { n: 10 });
     expect(small.status).toBe(200);
     expect(small.body.errors).toBeUndefined();
+  });
+
+  it("counts limits left to a variable's default", async () => {
+    const query = (def: number) => `query Q($l: Int = ${def}) { ${Array.from({ length: 15 }, (_, i) => `a${i}: terms(limit: $l) { items { id } }`).join(' ')} }`;
+    const r = await gql(t.url, query(1000));
+    expect(r.status).toBe(400);
+    expect(r.body.data).toBeUndefined();
+    expect(r.body.errors[0].message).toMatch(/15000 list items.*limit is 10000/);
+    const small = await gql(t.url, query(10));
+    expect(small.status).toBe(200);
+    expect(small.body.errors).toBeUndefined();
+    // A variable sent explicitly wins over its default.
+    expect((await gql(t.url, query(1000), { l: 5 })).status).toBe(200);
+  });
+
+  it('counts the values of list arguments at every alias that receives them', async () => {
+    const query = `query ($t: [String!]!) { ${Array.from({ length: 15 }, (_, i) => `a${i}: termValidation(terms: $t) { valid }`).join(' ')} }`;
+    const r = await gql(t.url, query, { t: Array.from({ length: 10_000 }, (_, i) => `v${i}`) }, user.accessToken);
+    expect(r.status).toBe(400);
+    expect(r.body.data).toBeUndefined();
+    expect(r.body.errors[0].message).toMatch(/list arguments hold 150000 values .*limit is 20000/);
+  });
+
+  it('gives callers who are not signed in a smaller budget of list bytes than signed-in ones, on REST as on /graphql', async () => {
+    // 8,000 copies of one valid term: about 300 KB, cheap to check.
+    const terms = Array.from({ length: 8000 }, () => 'transmission electron microscopy (TEM)');
+    const anonymous = await call(t.url, 'POST', '/v1/ontology/terms/validate', { body: { terms } });
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.body.error).toMatch(/list arguments hold 304000 bytes.*limit is 262144 bytes per operation for callers who are not signed in \(signed-in callers may send 1048576\)/);
+    const signedIn = await call(t.url, 'POST', '/v1/ontology/terms/validate', { body: { terms }, token: user.accessToken });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.valid).toHaveLength(8000);
+
+    const long = Array.from({ length: 300 }, (_, i) => `${i}`.padEnd(1000, 'x'));
+    const fourTimes = await gql(t.url, `query ($t: [String!]!) { a: termValidation(terms: $t) { valid } b: termValidation(terms: $t) { valid } c: termValidation(terms: $t) { valid } d: termValidation(terms: $t) { valid } }`, { t: long }, user.accessToken);
+    expect(fourTimes.status).toBe(400);
+    expect(fourTimes.body.errors[0].message).toMatch(/list arguments hold 1200000 bytes.*limit is 1048576 bytes per operation:/);
   });
 
   it('refuses 300 login aliases in one request without checking a single password', async () => {

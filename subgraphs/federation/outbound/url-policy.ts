@@ -177,6 +177,8 @@ export function checkBaseUrl(raw: string, policy: UrlPolicy): BaseUrlCheck {
   const host = url.hostname;
   if (!host) return { ok: false, reason: 'The base URL has no host.' };
   if (host.endsWith('.')) return { ok: false, reason: 'The base URL host must not end with a dot.' };
+  // Port 0 means "any port" to a listener and reaches no server: no cluster can be called there.
+  if (url.port === '0') return { ok: false, reason: 'The base URL port must be between 1 and 65535 (got 0).' };
   if (isIP(host.replace(/^\[|\]$/g, ''))) {
     const problem = addressProblem(host, policy);
     if (problem) return { ok: false, reason: `The base URL's address is refused: ${problem}.` };

@@ -14,6 +14,12 @@ describe('checkBaseUrl', () => {
     expect(checkBaseUrl('https://a.example.org:8443', strict)).toEqual({ ok: true, url: 'https://a.example.org:8443' });
   });
 
+  it('refuses port 0, which no cluster can listen on, and names the accepted ports', () => {
+    for (const raw of ['https://a.example.org:0', 'https://a.example.org:00/neuro', 'http://127.0.0.1:0']) {
+      expect(checkBaseUrl(raw, local), raw).toEqual({ ok: false, reason: expect.stringContaining('port must be between 1 and 65535') });
+    }
+  });
+
   it('refuses http unless FEDERATION_ALLOW_HTTP is set', () => {
     const refused = checkBaseUrl('http://a.example.org', strict);
     expect(refused).toMatchObject({ ok: false, reason: expect.stringContaining('FEDERATION_ALLOW_HTTP') });

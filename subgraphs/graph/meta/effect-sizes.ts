@@ -50,6 +50,14 @@ function nameOf(study: StudyInput | undefined, index: number): string {
 
 const isPresent = (v: unknown) => v !== undefined && v !== null;
 
+/**
+ * The accepted range of effect sizes and sampling variances. Real effect sizes and variances lie far inside it;
+ * beyond it the weights (1/vi) and their products with yi overflow to Infinity, and the pooled figures to NaN.
+ */
+export const YI_MAX = 1e6;
+export const VI_MIN = 1e-12;
+export const VI_MAX = 1e12;
+
 class StudyReader {
   constructor(
     private readonly study: StudyInput,
@@ -91,6 +99,12 @@ class StudyReader {
     if (!Number.isFinite(yi)) throw new BadInput(`${this.name}: the ${what} effect size yi is not finite (${yi})`, { field: 'yi' });
     if (!(vi > 0) || !Number.isFinite(vi)) {
       throw new BadInput(`${this.name}: the ${what} sampling variance vi must be finite and > 0 (got ${vi})`, { field: 'vi' });
+    }
+    if (Math.abs(yi) > YI_MAX) {
+      throw new BadInput(`${this.name}: the ${what} effect size yi must be between -${YI_MAX.toExponential()} and ${YI_MAX.toExponential()} (got ${yi})`, { field: 'yi' });
+    }
+    if (vi < VI_MIN || vi > VI_MAX) {
+      throw new BadInput(`${this.name}: the ${what} sampling variance vi must be between ${VI_MIN.toExponential()} and ${VI_MAX.toExponential()} (got ${vi})`, { field: 'vi' });
     }
     return { label: this.study.label, yi, vi };
   }

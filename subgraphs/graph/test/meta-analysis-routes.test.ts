@@ -177,6 +177,21 @@ describe('POST /v1/meta-analysis', () => {
     expect(JSON.stringify(denied.body)).not.toMatch(/"yi"|A1|B1/);
   });
 
+  it('refuses effect sizes and variances outside the accepted range with a 400 naming the field and the range, also for the plot', async () => {
+    const extreme = { studies: [{ label: 'A', yi: 1e308, vi: 1e-308 }, { label: 'B', yi: 0.3, vi: 0.1 }] };
+    for (const path of ['/v1/meta-analysis', '/v1/meta-analysis?format=svg']) {
+      const res = await post(extreme, { path });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error, path).toMatch(/study "A".*yi.*-1e\+?6 and 1e\+?6/i);
+    }
+    const tiny = await post({ studies: [{ label: 'A', yi: 0.1, vi: 1e-308 }, { label: 'B', yi: 0.3, vi: 0.1 }] });
+    expect(tiny.status).toBe(400);
+    expect(tiny.body.error).toMatch(/study "A".*vi.*1e-12 and 1e\+?12/i);
+    const means = await post({ studies: [{ label: 'A', m1i: 1e300, sd1i: 1, n1i: 10, m2i: 0, sd2i: 1, n2i: 10 }, { label: 'B', m1i: 1, sd1i: 1, n1i: 10, m2i: 0, sd2i: 1, n2i: 10 }], measure: 'MD' });
+    expect(means.status).toBe(400);
+    expect(means.body.error).toMatch(/study "A".*yi/);
+  });
+
   it('answers through GraphQL', async () => {
     const { body } = await gql(
       t.url,

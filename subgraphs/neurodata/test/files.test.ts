@@ -107,6 +107,19 @@ describe('dataset files: multipart and SWC uploads, JSON-LD', () => {
     expect(files).toEqual(['connections.csv', 'neurons.csv']);
     expect(node[`${S}variableMeasured`].length).toBeGreaterThan(0);
   });
+
+  it('serves JSON-LD that can be pasted into an HTML script element: <, >, & and line separators are escaped', async () => {
+    const title = 'Worm </script><script>alert(1)</script> & co \u2028 line \u2029 paragraph';
+    const d = await createDataset(t, owner, { title, description: '<!-- not a comment -->' });
+    const res = await fetch(`${t.url}/v1/neurodata/datasets/${d.id}/metadata.jsonld`, { headers: { authorization: `Bearer ${owner.accessToken}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(text).toContain('\\u003c/script\\u003e');
+    const doc = JSON.parse(text) as { name: string; description: string };
+    expect(doc.name).toBe(title);
+    expect(doc.description).toBe('<!-- not a comment -->');
+  });
 });
 
 describe('upload limits', () => {

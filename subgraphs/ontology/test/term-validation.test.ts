@@ -104,6 +104,13 @@ describe('POST /v1/ontology/terms/validate', () => {
     expectError(await validate({ terms: ['hippocampus'], vocab: 'brain_region' }), 400, /^unknown field vocab \(accepted: vocabulary, terms\)$/);
   });
 
+  it('refuses a value longer than any term name with a 400 naming the value and the limit, before looking anything up', async () => {
+    expectError(await validate({ terms: ['hippocampus', 'x'.repeat(1001)] }), 400, /^terms\[1\]: at most 1000 characters per value \(got 1001\)/);
+    const atLimit = await validate({ terms: ['x'.repeat(1000)] });
+    expect(atLimit.status).toBe(200);
+    expect(atLimit.body.unrecognized).toHaveLength(1);
+  });
+
   it('is served over GraphQL as termValidation', async () => {
     const r = await gql(t.url, 'query($t: [String!]!) { termValidation(terms: $t, vocabulary: "species") { valid unrecognized results { suggestions { label } } } }', {
       t: ['Homo sapiens', 'Homo sapien'],
