@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { UnsupportedMediaType } from '../lib/errors.js';
 import { attachmentDisposition, type ObjectStore } from '../lib/objects/objects.js';
 import type { RunOperation } from './login-redirect.js';
 import { sendError, sendGraphqlError } from './handler-replies.js';
@@ -139,6 +140,19 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore, downl
 
 /** Lets the upload route take the raw body as a stream (and multipart parts as streams), whatever its type. */
 export async function registerUploadParsers(scope: FastifyInstance): Promise<void> {
+  // The multipart parser reads the request as it arrived, before the pipeline decompresses it: a compressed form
+  // is refused before anything is read, rather than parsed as garbage.
+  scope.addHook('preParsing', (request, _reply, payload, done) => {
+    if (isCompressed(request) && /^multipart\//i.test(String(request.headers['content-type'] ?? ''))) {
+      done(
+        new UnsupportedMediaType(
+          `Content-Encoding ${String(request.headers['content-encoding'])} is not accepted on a multipart upload: send the form uncompressed, or send each file as the raw body (?filename=) with its Content-Encoding`,
+        ),
+      );
+      return;
+    }
+    done(null, payload);
+  });
   const multipart = (await import('@fastify/multipart')).default;
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));

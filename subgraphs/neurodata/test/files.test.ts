@@ -180,6 +180,19 @@ describe('compressed uploads', () => {
       expect(r.body.error).toMatch(/UPLOAD_MAX_BYTES/);
       expect(r.body.error).toMatch(/decompressed/);
     }
+    const multipart = Buffer.concat([
+      Buffer.from('--b0undary\r\nContent-Disposition: form-data; name="file"; filename="bomb.txt"\r\nContent-Type: text/plain\r\n\r\n'),
+      expanded,
+      Buffer.from('\r\n--b0undary--\r\n'),
+    ]);
+    const r = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets`, {
+      token: owner.accessToken,
+      body: gzipSync(multipart),
+      headers: { 'content-type': 'multipart/form-data; boundary=b0undary', 'content-encoding': 'gzip' },
+    });
+    // The multipart parser reads the body as it arrived: a compressed form is refused before it is read.
+    expect(r.status).toBe(415);
+    expect(r.body.error).toMatch(/Content-Encoding gzip is not accepted on a multipart upload/);
     await expectNothingKept(d.id);
   });
 
@@ -197,6 +210,13 @@ describe('compressed uploads', () => {
       expect(r.status, `${encoding}: ${JSON.stringify(r.body)}`).toBe(400);
       expect(r.body.error).toMatch(new RegExp(`Content-Encoding ${encoding}`));
     }
+    const multipart = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets`, {
+      token: owner.accessToken,
+      body: Buffer.from('--b0undary\r\nnot gzip'),
+      headers: { 'content-type': 'multipart/form-data; boundary=b0undary', 'content-encoding': 'gzip' },
+    });
+    expect(multipart.status, JSON.stringify(multipart.body)).toBe(415);
+    expect(multipart.body.error).toMatch(/Content-Encoding gzip is not accepted on a multipart upload/);
     const unknown = await upload(d.id, 'packed.txt', Buffer.from('abc'), 'compress');
     expect(unknown.status).toBe(415);
     expect(unknown.body.error).toMatch(/Content-Encoding "compress".*gzip, deflate, br/);
