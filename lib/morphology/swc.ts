@@ -52,8 +52,8 @@ const FIELDS = ['n', 'type', 'x', 'y', 'z', 'radius', 'parent'] as const;
 
 /**
  * Reads an SWC file. Throws BadInput naming the file and line of every problem: a line that is not seven numbers,
- * a coordinate or radius outside SWC_RANGES, an id given twice, a parent that is not a sample of the file, parent links that form a cycle, no root at all.
- * The parent links of a file that passes form a forest.
+ * a coordinate or radius outside SWC_RANGES, an id given twice, a parent that is not a sample of the file, parent
+ * links that form a cycle, no root at all. The parent links of a file that passes form a forest.
  */
 export function parseSwcTree(text: string | Uint8Array, filename: string): SwcTree {
   const source = typeof text === 'string' ? text : new TextDecoder('utf-8').decode(text);
