@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { UnsupportedMediaType } from '../lib/errors.js';
 import { attachmentDisposition, type ObjectStore } from '../lib/objects/objects.js';
 import { scriptSafeJson } from '../lib/script-safe-json.js';
 import type { RunOperation } from './login-redirect.js';
@@ -31,14 +32,18 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
       const target = await uploadTarget();
       if (target.errors?.[0]) return drainThen(request, () => sendGraphqlError(request, reply, target.errors![0], 'upload target failed'));
       const t = (target.data as { datasetUploadTarget: UploadTarget }).datasetUploadTarget;
-      const declared = Number(request.headers['content-length'] ?? 0);
-      if (declared > t.max_bytes) return drainThen(request, () => sendError(reply, 413, `the upload exceeds the limit of ${t.max_bytes} bytes (UPLOAD_MAX_BYTES)`));
+      // The limit is on the bytes stored: a compressed body's declared length says nothing about them, so it is
+      // counted as it is decompressed (a small compressed body may expand past the limit).
+      const tooLarge = `the upload exceeds the limit of ${t.max_bytes} bytes (UPLOAD_MAX_BYTES; a compressed upload counts its decompressed bytes)`;
+      const declared = isCompressed(request) ? 0 : Number(request.headers['content-length'] ?? 0);
+      if (declared > t.max_bytes) return drainThen(request, () => sendError(reply, 413, tooLarge));
       const items: unknown[] = [];
       const attach = async (file: { filename: string; mediaType: string; stream: Readable }, key: string): Promise<UploadProblem | null> => {
         try {
           await objects.putStream(key, file.stream, { contentType: file.mediaType, maxBytes: t.max_bytes, signal: request.abort.signal });
         } catch (e) {
-          return { status: (e as { status?: number }).status ?? 500, error: e };
+          const status = statusOf(e);
+          return status === 413 ? { status, error: new Error(tooLarge) } : { status, error: e };
         }
         const res = await run(
           request,
@@ -135,10 +140,39 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
 
 /** Lets the upload route take the raw body as a stream (and multipart parts as streams), whatever its type. */
 export async function registerUploadParsers(scope: FastifyInstance): Promise<void> {
+  // The multipart parser reads the request as it arrived, before the pipeline decompresses it: a compressed form
+  // is refused before anything is read, rather than parsed as garbage.
+  scope.addHook('preParsing', (request, _reply, payload, done) => {
+    if (isCompressed(request) && /^multipart\//i.test(String(request.headers['content-type'] ?? ''))) {
+      done(
+        new UnsupportedMediaType(
+          `Content-Encoding ${String(request.headers['content-encoding'])} is not accepted on a multipart upload: send the form uncompressed, or send each file as the raw body (?filename=) with its Content-Encoding`,
+        ),
+      );
+      return;
+    }
+    done(null, payload);
+  });
   const multipart = (await import('@fastify/multipart')).default;
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   await scope.register(multipart, { limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1000, fields: 10 } });
+}
+
+/** True when the body arrives with a Content-Encoding the pipeline decompresses. */
+function isCompressed(request: FastifyRequest): boolean {
+  const encoding = request.headers['content-encoding'];
+  return Boolean(encoding) && encoding !== 'identity';
+}
+
+/**
+ * The status an error of the body's stream or the store carries: an AppError's, or the one the pipeline gave a
+ * body that does not decompress (a 400); anything else is a fault.
+ */
+function statusOf(e: unknown): number {
+  const err = e as { status?: unknown; statusCode?: unknown };
+  const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
+  return status >= 400 && status < 600 ? status : 500;
 }
 
 function filenameOf(request: FastifyRequest): string | null {

@@ -28,7 +28,8 @@ export const sendAppError = (reply: FastifyReply, err: AppError): FastifyReply =
 /** Framework and application errors -> status and `{"error"}`; real faults are logged and masked. */
 export function handleError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const code = err.code;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendAppError(reply, new PayloadTooLarge(`request body exceeds the limit of ${request.server.initialConfig.bodyLimit} bytes`));
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return sendAppError(reply, new PayloadTooLarge(`request body exceeds the limit of ${request.server.initialConfig.bodyLimit} bytes (BODY_LIMIT_BYTES; a compressed body counts its decompressed bytes)`));
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
     return sendAppError(reply, new UnsupportedMediaType(`unsupported Content-Type ${JSON.stringify(request.headers['content-type'] ?? '')}: send application/json`));
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, 400, 'the JSON body is empty');

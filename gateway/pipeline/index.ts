@@ -7,6 +7,7 @@ import { RequestBuckets } from './rate-limit.js';
 import { sendError, handleError } from './errors.js';
 import { CORS_EXPOSED_HEADERS, CORS_METHODS, corsOrigin, responseHeaders } from './headers.js';
 import { registerInputGuards } from './input-guards.js';
+import { REQUEST_ENCODINGS, invalidCompressedBody, unsupportedRequestEncoding } from './request-decompression.js';
 import { runInRequestScope, type RequestScope } from '../../lib/request-scope.js';
 
 declare module 'fastify' {
@@ -108,8 +109,15 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
   // Untrusted input: credentials or NUL characters in URL parameters, and the JSON body's nesting depth.
   registerInputGuards(app);
 
-  // 6. compression.
-  await app.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'], threshold: 1024 });
+  // 6. compression, of responses and of request bodies (their limits count the decompressed bytes).
+  await app.register(compress, {
+    global: true,
+    encodings: ['br', 'gzip', 'deflate'],
+    threshold: 1024,
+    requestEncodings: [...REQUEST_ENCODINGS, 'identity'],
+    onUnsupportedRequestEncoding: unsupportedRequestEncoding,
+    onInvalidRequestPayload: invalidCompressedBody,
+  });
 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, `no route for ${request.method} ${request.url.split('?')[0]}`));

@@ -10,6 +10,18 @@ import { FileProblems } from '../file-problems.js';
  * parent may come after its child. Coordinates and radii are kept as written: no unit conversion.
  */
 
+/**
+ * The accepted ranges, in the file's units: wide enough for any neuron in µm or nm (a 1 cm arbor in nm is 1e7),
+ * narrow enough that every length, area and volume computed from them stays a finite number. A value outside them
+ * (1e308) is refused, naming its line and field, rather than turned into Infinity by the morphometrics.
+ */
+export const SWC_RANGES = {
+  /** |x|, |y|, |z| at most this. */
+  coordinate: 1e7,
+  /** radius from 0 to this. */
+  radius: 1e5,
+} as const;
+
 /** The SWC type of soma samples; every other type (0 and custom labels included) is neurite. */
 export const SOMA_TYPE = 1;
 
@@ -40,8 +52,8 @@ const FIELDS = ['n', 'type', 'x', 'y', 'z', 'radius', 'parent'] as const;
 
 /**
  * Reads an SWC file. Throws BadInput naming the file and line of every problem: a line that is not seven numbers,
- * an id given twice, a parent that is not a sample of the file, parent links that form a cycle, no root at all.
- * The parent links of a file that passes form a forest.
+ * a coordinate or radius outside SWC_RANGES, an id given twice, a parent that is not a sample of the file, parent
+ * links that form a cycle, no root at all. The parent links of a file that passes form a forest.
  */
 export function parseSwcTree(text: string | Uint8Array, filename: string): SwcTree {
   const source = typeof text === 'string' ? text : new TextDecoder('utf-8').decode(text);
@@ -85,6 +97,12 @@ export function parseSwcTree(text: string | Uint8Array, filename: string): SwcTr
       return Number(f);
     });
     const [n, type, x, y, z, radius, parent] = values;
+    if (!wrong.length) {
+      for (const k of [2, 3, 4] as const) {
+        if (Math.abs(values[k]) > SWC_RANGES.coordinate) wrong.push(`${FIELDS[k]} ${fields[k]} (field ${k + 1}) is out of range: coordinates must lie within -${SWC_RANGES.coordinate.toExponential()} and ${SWC_RANGES.coordinate.toExponential()}`);
+      }
+      if (radius < 0 || radius > SWC_RANGES.radius) wrong.push(`radius ${fields[5]} (field 6) is out of range: a radius must lie within 0 and ${SWC_RANGES.radius.toExponential()}`);
+    }
     if (!wrong.length) {
       if (n < 0) wrong.push(`n ${n} is negative`);
       if (type < 0) wrong.push(`type ${type} is negative`);

@@ -111,13 +111,14 @@ export async function call(
   url: string,
   opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; headers: Headers; body: any }> {
+  // Bytes (a compressed body) are sent as they are; strings as text; anything else as JSON.
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const res = await fetch(`${base}${url}`, {
     method,
     headers,
-    body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
+    body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : opts.body instanceof Uint8Array ? new Uint8Array(opts.body) : JSON.stringify(opts.body),
   });
   const text = await res.text();
   let body: unknown = text;

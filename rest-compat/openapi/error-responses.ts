@@ -19,7 +19,7 @@ export const STATUS_TEXT: Record<number, string> = {
   409: 'conflict with the stored state',
   413: 'request body too large',
   414: 'a path segment (or the whole URI) is too long',
-  415: 'unsupported Content-Type: send application/json',
+  415: 'unsupported Content-Type (send application/json) or Content-Encoding (send gzip, deflate, br or none)',
   429: 'rate limited (see Retry-After)',
   431: 'the request line and headers are too large',
   500: 'internal error (the message carries no detail; quote X-Request-ID)',

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import net from 'node:net';
 import http from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
 import { paserkSecret } from '../../lib/testkit/keys.js';
 import { isUuidV7 } from '../../lib/ids.js';
@@ -56,6 +57,32 @@ describe('request pipeline', () => {
     expect(Object.keys(r.body)).toEqual(['error']);
     expect(r.body.error).toMatch(/JSON/);
     expect(r.headers.get('api-version')).toBe('v1');
+  });
+
+  it('reads a gzip, deflate or br JSON body, refuses one that does not decompress with 400 and an unknown encoding with 415', async () => {
+    const query = JSON.stringify({ query: '{ __typename }' });
+    for (const [encoding, encode] of Object.entries({ gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync })) {
+      const ok = await call(t.url, 'POST', '/graphql', { body: encode(Buffer.from(query)), headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+      expect(ok.status, encoding).toBe(200);
+      expect(ok.body.data).toEqual({ __typename: 'Query' });
+    }
+    const whole = gzipSync(Buffer.from(query));
+    const corrupt: Array<[string, Uint8Array]> = [
+      ['gzip', Buffer.from('{"query": "not gzip"}')],
+      ['gzip', whole.subarray(0, whole.length - 6)],
+      ['deflate', Buffer.from('{"query": "not deflate"}')],
+      ['br', Buffer.alloc(64, 0xff)],
+    ];
+    for (const [encoding, body] of corrupt) {
+      for (const path of ['/graphql', '/v1/user/auth/login']) {
+        const r = await call(t.url, 'POST', path, { body, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+        expect(r.status, `${path} ${encoding}: ${JSON.stringify(r.body)}`).toBe(400);
+        expect(r.body.error).toMatch(new RegExp(`Content-Encoding ${encoding}`));
+      }
+    }
+    const unknown = await call(t.url, 'POST', '/graphql', { body: query, headers: { 'content-type': 'application/json', 'content-encoding': 'compress' } });
+    expect(unknown.status).toBe(415);
+    expect(unknown.body.error).toMatch(/Content-Encoding "compress".*gzip, deflate, br/);
   });
 
   it('is permissive with CORS outside production', async () => {
@@ -130,6 +157,16 @@ describe('request pipeline limits', () => {
       });
       expect(answer).toMatch(/^HTTP\/1\.1 413/);
       expect(answer).toContain('{"error":');
+
+      // The limit holds for the decompressed body: a small gzip, deflate or br body that expands past it is 413.
+      const expanded = Buffer.from(JSON.stringify({ query: '{ __typename }', pad: ' '.repeat(200_000) }));
+      for (const [encoding, encode] of Object.entries({ gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync })) {
+        const bomb = encode(expanded);
+        expect(bomb.length).toBeLessThan(1000);
+        const r = await call(t.url, 'POST', '/graphql', { body: bomb, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+        expect(r.status, encoding).toBe(413);
+        expect(r.body.error).toMatch(/1000 bytes.*decompressed/);
+      }
     } finally {
       await t.close();
     }

@@ -5,6 +5,8 @@ import { parseSwcTree } from '../../../lib/morphology/swc.js';
 import { distribution, morphometrics, type NeuronMorphometrics } from './morphometrics.js';
 import { MAX_DEFAULT_SHOLL_RADII } from './sholl.js';
 import { expectAgrees } from './testing.js';
+import { finiteOrRefused } from './morphometrics.task.js';
+import { badInputMessage } from '../../../lib/testkit/expect.js';
 
 /** Computed by fixtures/morphometrics_reference.py, keyed by path under data/morphology/. */
 const REFERENCE = JSON.parse(readFileSync(new URL('./fixtures/morphometrics_reference.json', import.meta.url), 'utf8')) as {
@@ -186,5 +188,15 @@ describe('distribution', () => {
     expect(distribution([4, 1, 3, 2])).toEqual({ n: 4, mean: 2.5, sd: Math.sqrt(5 / 3), min: 1, q1: 1.75, median: 2.5, q3: 3.25, max: 4 });
     expect(distribution([7])).toEqual({ n: 1, mean: 7, sd: null, min: 7, q1: 7, median: 7, q3: 7, max: 7 });
     expect(distribution([])).toEqual({ n: 0, mean: null, sd: null, min: null, q1: null, median: null, q3: null, max: null });
+  });
+});
+
+describe('finiteOrRefused', () => {
+  it('passes finite measures and refuses any that are not, naming the measure', () => {
+    const m = morphometrics(swc('1 1 0 0 0 1 -1\n2 3 0 5 0 0.5 1\n3 3 0 9 0 0.5 2\n'));
+    expect(finiteOrRefused(m, 'ok.swc')).toBe(m);
+    expect(badInputMessage(() => finiteOrRefused({ ...m, volume: Infinity }, 'v.swc'))).toMatch(/^v\.swc: volume is not a finite number; coordinates must lie within ±1e\+7/);
+    const sholl = { ...m.sholl, radii: [1, NaN] };
+    expect(badInputMessage(() => finiteOrRefused({ ...m, sholl }, 's.swc'))).toMatch(/^s\.swc: sholl\.radii\[1\] is not a finite number/);
   });
 });

@@ -68,6 +68,34 @@ describe('GET /v1/analytics/morphometrics', () => {
     expect(g.data.analyticsMorphometrics.files[0].morphometrics).toEqual({ n_tips: ref.n_tips, total_length: expect.closeTo(ref.total_length as number, 9) });
   });
 
+  it('never fails a dataset for one file: an SWC with out-of-range coordinates is refused at upload, and one stored before is reported as failed', async () => {
+    const d = await createDataset(t, academic, { visibility: 'public' });
+    const huge = await uploadFile(t, academic, d.id, 'huge.swc', '1 1 0 0 0 1 -1\n2 3 1e308 0 0 1 1\n3 3 -1e308 0 0 1 2\n', 'text/plain');
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toMatch(/huge\.swc line 2: x 1e308 \(field 3\) is out of range: coordinates must lie within -1e\+7 and 1e\+7/);
+    expect(huge.body.error).toMatch(/line 3: x -1e308/);
+    const wide = await uploadFile(t, academic, d.id, 'wide.swc', '1 1 0 0 0 -2 -1\n', 'text/plain');
+    expect(wide.status).toBe(400);
+    expect(wide.body.error).toMatch(/wide\.swc line 1: radius -2 \(field 6\) is out of range: a radius must lie within 0 and 1e\+5/);
+
+    // A file stored before the ranges were checked: its stored bytes now hold coordinates whose measures overflow.
+    expect((await uploadFile(t, academic, d.id, 'good.swc', '1 1 0 0 0 1 -1\n2 3 0 5 0 0.5 1\n', 'text/plain')).status).toBe(201);
+    const old = await uploadFile(t, academic, d.id, 'old.swc', '1 1 0 0 0 1 -1\n2 3 0 7 0 0.5 1\n', 'text/plain');
+    expect(old.status).toBe(201);
+    const [oldKey] = await t.app.stores.objects.list(`datasets/${d.id}/assets/${old.body.items[0].sha256}`);
+    await t.app.stores.objects.put(oldKey, '1 1 0 0 0 1 -1\n2 3 1e308 0 0 1 1\n3 3 -1e308 0 0 1 2\n', 'text/plain');
+    expect((await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/publish`, { token: academic.accessToken })).status).toBe(201);
+
+    const res = await get(`/v1/analytics/morphometrics?dataset_id=${d.id}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ total_files: 2, measured_files: 2, failed_files: 1 });
+    const byFile = Object.fromEntries((res.body.files as FileMeasures[]).map((f) => [f.file, f]));
+    expect(byFile['good.swc'].morphometrics).toMatchObject({ n_points: 2, total_length: 0 });
+    expect(byFile['old.swc'].morphometrics).toBeNull();
+    expect(byFile['old.swc'].error).toMatch(/old\.swc line 2: x 1e308 \(field 3\) is out of range/);
+    expect(res.body.distribution.find((x: { measure: string }) => x.measure === 'n_points')).toMatchObject({ measure: 'n_points' });
+  });
+
   it('refuses bad parameters, unknown cells and callers without access', async () => {
     const cases: Array<[string, number, RegExp]> = [
       [`/v1/analytics/morphometrics?dataset_id=${COLLECTION}&sholl_step=0`, 400, /sholl_step/],

@@ -123,6 +123,18 @@ describe('parseSwc', () => {
     );
   });
 
+  it('refuses coordinates and radii outside the documented range, naming the line, the field and the range', () => {
+    expect(badInputMessage(() => parseSwc('1 1 0 0 0 1 -1\n2 3 1e308 0 -1e308 1 1\n', 'huge.swc'))).toBe(
+      'huge.swc line 2: x 1e308 (field 3) is out of range: coordinates must lie within -1e+7 and 1e+7, ' +
+        'z -1e308 (field 5) is out of range: coordinates must lie within -1e+7 and 1e+7',
+    );
+    expect(badInputMessage(() => parseSwc('1 1 0 0 0 -1 -1\n2 3 1 0 0 100001 1\n', 'r.swc'))).toBe(
+      'r.swc: 2 problems, nothing was ingested: r.swc line 1: radius -1 (field 6) is out of range: a radius must lie within 0 and 1e+5; ' +
+        'r.swc line 2: radius 100001 (field 6) is out of range: a radius must lie within 0 and 1e+5',
+    );
+    expect(parseSwc('1 1 -1e7 1e7 0 1e5 -1\n2 3 1e7 0 -1e7 0 1\n', 'edge.swc').summary.nPoints).toBe(2);
+  });
+
   it('names the line of a missing parent', () => {
     expect(badInputMessage(() => parseSwc('1 1 0 0 0 1 -1\n2 3 1 0 0 1 1\n3 3 2 0 0 1 7\n', 'm.swc'))).toBe('m.swc line 3: parent 7 of sample 3 is not a sample of this file');
   });

@@ -69,8 +69,8 @@ export interface MorphologyRow extends MorphologySummary {
 
 /**
  * Parses and summarises an SWC file. Throws BadInput naming the file and line of every problem: a line that is not
- * seven numbers, an id given twice, a parent that is not a sample of the file, parent links that form a cycle, no
- * root at all.
+ * seven numbers, a coordinate or radius outside SWC_RANGES, an id given twice, a parent that is not a sample of the
+ * file, parent links that form a cycle, no root at all.
  */
 export function parseSwc(text: string | Uint8Array, filename: string): ParsedSwc {
   const tree = parseSwcTree(text, filename);

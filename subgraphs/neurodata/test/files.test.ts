@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import S3rver from 's3rver';
 import jsonld, { type JsonLdDocument, type Options } from 'jsonld';
@@ -142,6 +143,97 @@ describe('upload limits', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+/** The same bytes in each Content-Encoding the service accepts. */
+const ENCODERS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
+
+describe('compressed uploads', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  beforeAll(async () => {
+    t = await startTestApp({ UPLOAD_MAX_BYTES: '100000' });
+    owner = await createUser(t, { accountType: 'ACADEMIC' });
+  });
+  afterAll(async () => t?.close());
+
+  const upload = (datasetId: string, filename: string, body: Uint8Array, encoding: string) =>
+    call(t.url, 'POST', `/v1/neurodata/datasets/${datasetId}/assets?filename=${filename}`, {
+      token: owner.accessToken,
+      body,
+      headers: { 'content-type': 'text/plain', 'content-encoding': encoding },
+    });
+
+  async function expectNothingKept(datasetId: string) {
+    const files = await call(t.url, 'GET', `/v1/neurodata/datasets/${datasetId}/assets?version=draft`, { token: owner.accessToken });
+    expect(files.body.items).toEqual([]);
+    expect(await t.app.stores.objects.list(`uploads/${datasetId}/`)).toEqual([]);
+  }
+
+  it('stores a gzip, deflate or br upload decompressed', async () => {
+    const d = await createDataset(t, owner, { title: 'Compressed notes' });
+    const text = 'a note on the method\n'.repeat(100);
+    for (const [encoding, encode] of Object.entries(ENCODERS)) {
+      const r = await upload(d.id, `notes-${encoding}.txt`, encode(Buffer.from(text)), encoding);
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      expect(r.body.items[0].size).toBe(text.length);
+    }
+  });
+
+  it('counts the decompressed bytes against UPLOAD_MAX_BYTES: a small compressed body that expands past it is 413 and nothing is kept', async () => {
+    const d = await createDataset(t, owner, { title: 'No bombs' });
+    const expanded = Buffer.alloc(8 << 20, 'x');
+    for (const [encoding, encode] of Object.entries(ENCODERS)) {
+      const compressed = encode(expanded);
+      expect(compressed.length).toBeLessThan(100_000);
+      const r = await upload(d.id, 'bomb.txt', compressed, encoding);
+      expect(r.status, encoding).toBe(413);
+      expect(r.body.error).toMatch(/100000 bytes/);
+      expect(r.body.error).toMatch(/UPLOAD_MAX_BYTES/);
+      expect(r.body.error).toMatch(/decompressed/);
+    }
+    const multipart = Buffer.concat([
+      Buffer.from('--b0undary\r\nContent-Disposition: form-data; name="file"; filename="bomb.txt"\r\nContent-Type: text/plain\r\n\r\n'),
+      expanded,
+      Buffer.from('\r\n--b0undary--\r\n'),
+    ]);
+    const r = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets`, {
+      token: owner.accessToken,
+      body: gzipSync(multipart),
+      headers: { 'content-type': 'multipart/form-data; boundary=b0undary', 'content-encoding': 'gzip' },
+    });
+    // The multipart parser reads the body as it arrived: a compressed form is refused before it is read.
+    expect(r.status).toBe(415);
+    expect(r.body.error).toMatch(/Content-Encoding gzip is not accepted on a multipart upload/);
+    await expectNothingKept(d.id);
+  });
+
+  it('refuses a body that does not decompress with 400 naming the encoding, and an unknown encoding with 415, keeping nothing', async () => {
+    const d = await createDataset(t, owner, { title: 'No corrupt bodies' });
+    const whole = gzipSync(Buffer.from('a note\n'.repeat(1000)));
+    const corrupt: Array<[string, Uint8Array]> = [
+      ['gzip', Buffer.from('this is not gzip at all')],
+      ['gzip', whole.subarray(0, whole.length - 12)],
+      ['deflate', Buffer.from('this is not deflate at all')],
+      ['br', Buffer.alloc(64, 0xff)],
+    ];
+    for (const [encoding, body] of corrupt) {
+      const r = await upload(d.id, 'corrupt.txt', body, encoding);
+      expect(r.status, `${encoding}: ${JSON.stringify(r.body)}`).toBe(400);
+      expect(r.body.error).toMatch(new RegExp(`Content-Encoding ${encoding}`));
+    }
+    const multipart = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets`, {
+      token: owner.accessToken,
+      body: Buffer.from('--b0undary\r\nnot gzip'),
+      headers: { 'content-type': 'multipart/form-data; boundary=b0undary', 'content-encoding': 'gzip' },
+    });
+    expect(multipart.status, JSON.stringify(multipart.body)).toBe(415);
+    expect(multipart.body.error).toMatch(/Content-Encoding gzip is not accepted on a multipart upload/);
+    const unknown = await upload(d.id, 'packed.txt', Buffer.from('abc'), 'compress');
+    expect(unknown.status).toBe(415);
+    expect(unknown.body.error).toMatch(/Content-Encoding "compress".*gzip, deflate, br/);
+    await expectNothingKept(d.id);
   });
 });
 
