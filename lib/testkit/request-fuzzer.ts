@@ -113,6 +113,11 @@ function hostileNumber(r: Rng): number {
   return r.pick([0, -0, -1, 1, 0.5, -2147483649, 2147483648, 2 ** 53 + 2, -(2 ** 53) - 2, 1e308, -1e308, 5e-324, 1e-308, 1.23e29, 1e21, 3.14159]);
 }
 
+/** Numbers at the ends of what a double or an integer column holds. */
+function extremeNumber(r: Rng): number {
+  return r.pick([1e308, -1e308, 1e-308, 1.23e29, 2 ** 53 + 2, -2147483649]);
+}
+
 /** A value of any JSON type: what a client sends in the wrong place. */
 function anyValue(r: Rng, depth = 0): unknown {
   switch (r.int(0, 8)) {
@@ -160,12 +165,21 @@ function syqlText(r: Rng, pools: FuzzPools): string {
 }
 
 /** Values for a SyQL query's free-form parameters: the names the templates use, with hostile values. */
-function syqlParameters(r: Rng, rate: number): Record<string, unknown> {
-  const fitting: Record<string, () => unknown> = { prefix: () => r.pick(['A', 'B1', '']), w: () => r.int(0, 5), list: () => ['A1', 'B1', 'C1'], n: () => r.int(0, 10) };
+function syqlParameters(g: GenContext, rate: number): Record<string, unknown> {
+  const { r, flavour } = g;
+  const fitting: Record<string, () => unknown> = {
+    prefix: () => (flavour === 'surrogates' ? 'A\ud800' : r.pick(['A', 'B1', ''])),
+    w: () => (flavour === 'numbers' ? extremeNumber(r) : r.int(0, 5)),
+    list: () => (flavour === 'lists' ? Array.from({ length: r.pick([10_001, 100_000, 1_000_000]) }, (_, i) => `N${i}`) : ['A1', 'B1', 'C1']),
+    n: () => (flavour === 'numbers' ? extremeNumber(r) : r.int(0, 10)),
+  };
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(fitting)) if (r.chance(0.8)) out[name] = r.chance(rate) ? anyValue(r) : value();
   return out;
 }
+
+export const FLAVOURS = ['numbers', 'surrogates', 'lists'] as const;
+export type Flavour = (typeof FLAVOURS)[number];
 
 export interface GenContext {
   doc: Json;
@@ -177,6 +191,11 @@ export interface GenContext {
    * stores; near 1 it tests the edges.
    */
   rate?: number;
+  /**
+   * One kind of hostility put everywhere it fits in an otherwise valid request, so that it reaches the code past
+   * the checks of the other fields: every number extreme, every free text with a lone surrogate, every list long.
+   */
+  flavour?: Flavour | null;
   /** Characters the request's strings may still take: huge strings, but bodies of a few MB, not a hundred. */
   budget?: { chars: number };
 }
@@ -194,6 +213,7 @@ function namedString(g: GenContext, name: string, schema: Json): string {
   if (r.chance(g.rate ?? 0.1)) return withinBudget(g, hostileString(r));
   const pool = poolFor(name);
   if (pool && pools[pool]?.length && r.chance(0.8)) return r.pick(pools[pool]!);
+  if (g.flavour === 'surrogates' && !schema.enum && r.chance(0.5)) return `${schema.examples ? String(r.pick(schema.examples)) : 'fuzz'}${r.pick(['\ud800', '\udfff', '\udc00\ud800'])}yz`;
   if (/(^|_)query$/.test(name)) return syqlText(r, pools);
   if (schema.enum) return r.pick(schema.enum);
   if (schema.examples && r.chance(0.8)) return String(r.pick(schema.examples));
@@ -201,6 +221,12 @@ function namedString(g: GenContext, name: string, schema: Json): string {
   if (/url$/.test(name)) return r.pick(['https://cluster-b.example.org', 'http://127.0.0.1:0', 'https://[::1]/', 'ftp://x']);
   if (/email|contact/.test(name)) return `fuzz-${r.int(0, 1e6)}@example.org`;
   return r.chance(0.7) ? `fuzz ${randomText(r, r.int(1, 12)).replace(/[^a-zA-Z0-9 ]/g, '')}` : withinBudget(g, hostileString(r));
+}
+
+/** A string field whose valid values the document does not show (no example, no enum). */
+function isGuessedString(schema: Json): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.includes('string') && !schema.examples && !schema.enum;
 }
 
 function withinBudget(g: GenContext, s: string): string {
@@ -234,16 +260,18 @@ export function valueFor(g: GenContext, schema: Json | undefined, name = '', dep
     case 'string':
       return namedString(g, name, schema);
     case 'integer':
+      if (g.flavour === 'numbers') return extremeNumber(r);
       if (r.chance(rate)) return hostileNumber(r);
       return schema.examples && r.chance(0.5) ? r.pick(schema.examples) : r.int(0, 20);
     case 'number':
+      if (g.flavour === 'numbers') return extremeNumber(r);
       if (r.chance(rate)) return hostileNumber(r);
       return Math.round(r.next() * 1000) / 100;
     case 'boolean':
       return r.chance(0.5);
     case 'array': {
-      if (schema.examples && !r.chance(rate) && r.chance(0.5)) return r.pick(schema.examples);
-      const length = r.chance(rate) ? r.pick([0, 100, 2000, 10_001]) : r.int(0, 4);
+      if (schema.examples && !r.chance(rate) && g.flavour !== 'lists' && r.chance(0.5)) return r.pick(schema.examples);
+      const length = r.chance(rate) || g.flavour === 'lists' ? r.pick([0, 100, 2000, 10_001]) : r.int(g.flavour ? 2 : 0, 4);
       const pool = poolFor(name);
       // The items of a long list are fitting: the length is what such a request tests.
       const items = length > 10 ? { ...g, rate: 0 } : g;
@@ -251,14 +279,17 @@ export function valueFor(g: GenContext, schema: Json | undefined, name = '', dep
     }
     case 'object': {
       if (!schema.properties) {
-        if (name === 'parameters') return syqlParameters(r, rate);
+        if (name === 'parameters') return syqlParameters(g, rate);
         if (name === 'variables') return { q: anyValue(r), limit: anyValue(r), id: anyValue(r) };
         return anyValue(r, depth);
       }
       const out: Json = {};
       const required: string[] = schema.required ?? [];
       for (const [prop, propSchema] of Object.entries<Json>(schema.properties)) {
-        if (required.includes(prop) ? r.chance(rate / 2) : r.chance(0.5)) continue;
+        // A flavoured request leaves out more of the optional strings it can only guess, so that its one kind of
+        // hostility is what the service meets first.
+        const guessed = g.flavour && !poolFor(prop) && isGuessedString(resolve(doc, propSchema));
+        if (required.includes(prop) ? r.chance(rate / 2) : r.chance(guessed ? 0.85 : 0.5)) continue;
         out[prop] = valueFor(g, propSchema, prop, depth + 1);
       }
       if (r.chance(rate / 3)) out[`unknown_${r.int(0, 9)}`] = anyValue(r);
@@ -339,9 +370,13 @@ function rawBody(r: Rng, type: string): Buffer {
   return Buffer.from(lines, 'utf8');
 }
 
-/** One generated request for an operation of the document. */
+/**
+ * One generated request for an operation of the document. Without a `flavour` in the context one is drawn (or
+ * none: hostility mixed at the request's drawn rate); `null` asks for the mixed kind.
+ */
 export function generateRequest(context: GenContext, method: string, specPath: string, op: Json): FuzzRequest {
-  const g = { ...context, rate: context.rate ?? drawRate(context.r), budget: { chars: 2_000_000 } };
+  const flavour = context.flavour === undefined ? context.r.pick([null, null, null, null, ...FLAVOURS]) : context.flavour;
+  const g = { ...context, flavour, rate: context.rate ?? (flavour ? 0 : drawRate(context.r)), budget: { chars: 2_000_000 } };
   const { r, doc } = g;
   let path = specPath;
   const query: string[] = [];
@@ -349,7 +384,7 @@ export function generateRequest(context: GenContext, method: string, specPath: s
   for (const p of op.parameters ?? []) {
     if (p.in === 'path') path = path.replace(`{${p.name}}`, pathSegment(g, p.name, resolve(doc, p.schema ?? {})));
     else if (p.in === 'query') {
-      if (p.required ? !r.chance(g.rate ?? 0.1) : r.chance(0.5)) query.push(`${encode(p.name)}=${queryValue(g, p.name, p.schema)}`);
+      if (p.required ? !r.chance(g.rate ?? 0.1) : r.chance(g.flavour && isGuessedString(resolve(doc, p.schema ?? {})) ? 0.15 : 0.5)) query.push(`${encode(p.name)}=${queryValue(g, p.name, p.schema)}`);
       if (r.chance(0.05)) query.push(`${encode(p.name)}=${queryValue(g, p.name, p.schema)}`);
     } else if (p.in === 'header' && r.chance(0.7)) headers[p.name] = hostileString(r).replace(/[^\x20-\x7e]/g, '').slice(0, 200) || 'x';
   }

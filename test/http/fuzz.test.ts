@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
 import { createUser, type TestAccountType, type TestUser } from '../../lib/testkit/users.js';
 import { createDataset, createTinyDataset, uploadFile } from '../../lib/testkit/datasets.js';
-import { describeRequest, generateRequest, rng, seedOf, sendRaw, type FuzzPools, type FuzzRequest } from '../../lib/testkit/request-fuzzer.js';
+import { FLAVOURS, describeRequest, generateRequest, rng, seedOf, sendRaw, type FuzzPools, type FuzzRequest } from '../../lib/testkit/request-fuzzer.js';
 import { testFuzzSettings } from '../../lib/config.js';
 
 type Json = Record<string, any>;
@@ -120,7 +120,10 @@ describe('generated requests from /openapi.json', () => {
         for (const { path, method, op } of operations.filter((o) => methods.includes(o.method))) {
           for (let i = 0; i < settings.requestsPerOperation; i++) {
             const seed = seedOf(settings.seed, method, path, caller.name, i);
-            const req = generateRequest({ doc, r: rng(seed), pools }, method, path, op);
+            // The first request of each caller mixes every kind of hostility; the others take one kind each, in turn
+            // over the callers, so each operation meets each kind from a caller allowed to run it.
+            const flavour = i === 0 ? null : FLAVOURS[(i - 1 + CALLERS.indexOf(caller)) % FLAVOURS.length];
+            const req = generateRequest({ doc, r: rng(seed), pools, flavour }, method, path, op);
             if (token) req.headers.authorization = `Bearer ${token}`;
             sent++;
             let status: number;
