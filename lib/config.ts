@@ -637,6 +637,16 @@ export function testTypesense(): { url: string; apiKey: string } | null {
 }
 
 /**
+ * The generated-request test (test/http/fuzz.test.ts): FUZZ_SEED picks the requests (a failure prints the seed
+ * that makes it again), FUZZ_REQUESTS_PER_OPERATION how many each account class sends to each operation.
+ */
+export function testFuzzSettings(): { seed: number; requestsPerOperation: number } {
+  const seed = Number(process.env.FUZZ_SEED ?? 20_261_127);
+  const perOperation = Number(process.env.FUZZ_REQUESTS_PER_OPERATION ?? 3);
+  return { seed: Number.isSafeInteger(seed) ? seed : 20_261_127, requestsPerOperation: Number.isSafeInteger(perOperation) && perOperation > 0 ? perOperation : 3 };
+}
+
+/**
  * Sizes and servers of the neurodata benchmark (npm run bench -- neurodata): BENCH_NEURODATA_NEURONS and
  * BENCH_NEURODATA_CONNECTIONS (FlyWire scale by default), BENCH_CLICKHOUSE_URL and BENCH_CLICKHOUSE_TCP_PORT for a
  * running server (otherwise the bench starts one).

@@ -55,15 +55,28 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
         return null;
       };
       if (request.isMultipart()) {
-        for await (const part of request.files()) {
+        const parts = request.files()[Symbol.asyncIterator]();
+        for (;;) {
+          // The parser throws when the body breaks between parts (truncated, no boundary): the client's fault.
+          let next: IteratorResult<Awaited<ReturnType<typeof parts.next>>['value']>;
+          try {
+            next = await parts.next();
+          } catch (e) {
+            return answerProblem(request, reply, malformedMultipart(e));
+          }
+          if (next.done) break;
+          const part = next.value;
           let key = t.upload_key;
           if (items.length) {
-            const next = await uploadTarget();
-            if (next.errors?.[0]) return sendGraphqlError(request, reply, next.errors[0], 'upload target failed');
-            key = (next.data as { datasetUploadTarget: UploadTarget }).datasetUploadTarget.upload_key;
+            const target = await uploadTarget();
+            if (target.errors?.[0]) return sendGraphqlError(request, reply, target.errors[0], 'upload target failed');
+            key = (target.data as { datasetUploadTarget: UploadTarget }).datasetUploadTarget.upload_key;
           }
           const problem = await attach({ filename: part.filename, mediaType: part.mimetype, stream: part.file }, key);
-          if (problem) return answerProblem(request, reply, problem);
+          // A part that breaks off inside its file (no closing boundary) leaves the parser's error on the file stream
+          // (perhaps before we got the part) and fails the store's write with it.
+          const malformed = part.file.errored;
+          if (problem) return answerProblem(request, reply, malformed ? malformedMultipart(malformed) : problem);
         }
         if (!items.length) return sendError(reply, 400, 'multipart body without a file part: send the file in a part named file');
       } else {
@@ -207,6 +220,13 @@ async function drainThen(request: FastifyRequest, answer: () => FastifyReply): P
   const body = request.body as Readable | undefined;
   if (body && typeof body.resume === 'function' && !request.isMultipart()) body.resume();
   return answer();
+}
+
+/** A multipart body the parser refused: 400 naming what broke, or the parser's own status (413 for too many parts). */
+function malformedMultipart(error: unknown): UploadProblem {
+  const status = (error as { statusCode?: number }).statusCode;
+  if (status && status < 500) return { status, error };
+  return { status: 400, error: new Error(`the multipart body is malformed (${(error as Error).message}): each part starts with the boundary line, and the body ends with --<boundary>--`) };
 }
 
 function answerProblem(request: FastifyRequest, reply: FastifyReply, problem: UploadProblem): FastifyReply {

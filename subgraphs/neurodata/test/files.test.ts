@@ -9,6 +9,7 @@ import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { connectomeFile, createConnectome, createDataset } from '../../../lib/testkit/datasets.js';
 import { packagePath } from '../../../lib/package-root.js';
+import { expectError } from '../../../lib/testkit/expect.js';
 
 type RemoteDocument = Awaited<ReturnType<NonNullable<Options.Expand['documentLoader']>>>;
 const S = 'http://schema.org/';
@@ -55,6 +56,20 @@ describe('dataset files: multipart and SWC uploads, JSON-LD', () => {
     const v = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/publish`, { token: owner.accessToken });
     expect(v.status, JSON.stringify(v.body)).toBe(201);
     expect(v.body.row_counts.morphologies).toBe(2);
+  });
+
+  it('refuses a multipart body that breaks off or has no boundary with 400, keeping nothing of it', async () => {
+    const d = await createDataset(t, owner, { title: 'Broken multipart' });
+    const part = '--b0undary\r\nContent-Disposition: form-data; name="file"; filename="cell.swc"\r\nContent-Type: text/plain\r\n\r\n1 1 0 0 0 1 -1\n';
+    for (const [type, body] of [
+      ['multipart/form-data; boundary=b0undary', part],
+      ['multipart/form-data', `${part}\r\n--b0undary--\r\n`],
+    ]) {
+      const r = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets`, { token: owner.accessToken, body, headers: { 'content-type': type } });
+      expectError(r, 400, /multipart body is malformed/);
+    }
+    const assets = await call(t.url, 'GET', `/v1/neurodata/datasets/${d.id}/assets?version=draft`, { token: owner.accessToken });
+    expect(assets.body.items).toEqual([]);
   });
 
   it('removes files from the draft, the connections before the neurons they name, and never from a published version', async () => {
