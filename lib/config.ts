@@ -23,6 +23,7 @@ export const ENV_DOCS = {
   REDIS_KEY_PREFIX: 'prefix of every key this service writes to REDIS_URL, so deployments can share one Redis (default nd:)',
   REQUEST_TIMEOUT_MS: 'per-request timeout before a 408 (default 60000)',
   BODY_LIMIT_BYTES: 'maximum request body before a 413, counted decompressed for a compressed body (default 104857600 = 100 MB)',
+  BODY_LIMIT_BYTES_ANONYMOUS: 'maximum JSON request body of a caller without a token (no Authorization header), counted decompressed; nothing a caller may do without signing in needs more (default 1048576 = 1 MiB)',
   GRAPHQL_MAX_ALIASES: 'aliased fields one GraphQL operation may hold, on /graphql and /v1 alike (default 15)',
   GRAPHQL_MAX_DEPTH: 'deepest selection one GraphQL operation may nest (default 12)',
   GRAPHQL_MAX_TOKENS: 'lexical tokens one GraphQL document may hold (default 5000)',
@@ -137,6 +138,7 @@ const envSchema = z.object({
   REDIS_KEY_PREFIX: z.string().max(64).default('nd:'),
   REQUEST_TIMEOUT_MS: int(60_000, 1),
   BODY_LIMIT_BYTES: int(100 * 1024 * 1024, 1),
+  BODY_LIMIT_BYTES_ANONYMOUS: int(1024 * 1024, 1),
   GRAPHQL_MAX_ALIASES: int(15, 0),
   GRAPHQL_MAX_DEPTH: int(12, 1),
   GRAPHQL_MAX_TOKENS: int(5000, 10),
@@ -342,6 +344,8 @@ export interface Config {
     redisKeyPrefix: string;
     requestTimeoutMs: number;
     bodyLimitBytes: number;
+    /** Body limit of a JSON request without an Authorization header (at most bodyLimitBytes). */
+    anonymousBodyLimitBytes: number;
     healthTimeoutMs: number;
     /** Per GraphQL operation, on /graphql and every /v1 route (docs/architecture.md "Limits"). */
     operation: {
@@ -453,6 +457,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       redisKeyPrefix: e.REDIS_KEY_PREFIX,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
+      anonymousBodyLimitBytes: Math.min(e.BODY_LIMIT_BYTES_ANONYMOUS, e.BODY_LIMIT_BYTES),
       healthTimeoutMs: e.HEALTH_TIMEOUT_MS,
       operation: {
         maxAliases: e.GRAPHQL_MAX_ALIASES,

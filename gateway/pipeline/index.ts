@@ -107,7 +107,8 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
   });
 
   // Untrusted input: credentials or NUL characters in URL parameters, and the JSON body's nesting depth.
-  registerInputGuards(app);
+  // The anonymous body limit is the gateway's: a subgraph served alone sees the gateway's forwarded operations.
+  registerInputGuards(app, rateLimitScope === 'gateway' ? config.limits.anonymousBodyLimitBytes : undefined);
 
   // 6. compression, of responses and of request bodies (their limits count the decompressed bytes).
   await app.register(compress, {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
-import { BadInput } from '../../lib/errors.js';
+import { BadInput, PayloadTooLarge } from '../../lib/errors.js';
 import { sendAppError } from './errors.js';
 import { textProblem } from '../operation-guards.js';
 
@@ -59,16 +59,31 @@ function parameterProblem(kind: 'query' | 'path', params: unknown): string | und
  * (before it is parsed), and credentials, NUL characters or lone surrogates in the URL's parameters. Strings inside GraphQL
  * operations and their variables are checked by gateway/operation-guards.ts.
  */
-export function registerInputGuards(app: FastifyInstance): void {
+export function registerInputGuards(app: FastifyInstance, anonymousBodyLimit?: number): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // Counted here, after decompression; the Content-Length check below spares reading an uncompressed one.
+    if (anonymousBodyLimit !== undefined && isAnonymous(request) && Buffer.byteLength(body as string) > anonymousBodyLimit) {
+      done(anonymousTooLarge(anonymousBodyLimit), undefined);
+      return;
+    }
     if (jsonNestingExceeds(body as string, MAX_JSON_DEPTH)) {
       done(new BadInput(`the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       return;
     }
     parseJson(request, body as string, done);
   });
+
+  if (anonymousBodyLimit !== undefined) {
+    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      const declared = Number(request.headers['content-length']);
+      const json = (request.headers['content-type'] ?? '').startsWith('application/json');
+      if (json && isAnonymous(request) && !request.headers['content-encoding'] && declared > anonymousBodyLimit) {
+        sendAppError(reply, anonymousTooLarge(anonymousBodyLimit));
+      } else done();
+    });
+  }
 
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const problem = parameterProblem('query', request.query) ?? parameterProblem('path', request.params);
@@ -77,3 +92,11 @@ export function registerInputGuards(app: FastifyInstance): void {
     else done();
   });
 }
+
+/** No credential at all: whoever sends it has not signed in (a wrong token is refused on its own, with a 401). */
+const isAnonymous = (request: FastifyRequest): boolean => !request.headers.authorization;
+
+const anonymousTooLarge = (limit: number): PayloadTooLarge =>
+  new PayloadTooLarge(
+    `request body exceeds the limit of ${limit} bytes for callers without a token (BODY_LIMIT_BYTES_ANONYMOUS; a compressed body counts its decompressed bytes): sign in and send the token as Authorization: Bearer for larger requests`,
+  );

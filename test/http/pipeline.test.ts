@@ -4,6 +4,7 @@ import http from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
 import { paserkSecret } from '../../lib/testkit/keys.js';
+import { createUser } from '../../lib/testkit/users.js';
 import { isUuidV7 } from '../../lib/ids.js';
 
 /** A TCP server that accepts connections and never answers: a component that hangs. */
@@ -167,6 +168,25 @@ describe('request pipeline limits', () => {
         expect(r.status, encoding).toBe(413);
         expect(r.body.error).toMatch(/1000 bytes.*decompressed/);
       }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('holds callers without a token to a smaller body limit than signed-in callers, compressed or not', async () => {
+    const t = await startTestApp({ BODY_LIMIT_BYTES_ANONYMOUS: '20000' });
+    try {
+      const user = await createUser(t);
+      const body = { query: '{ __typename }', pad: 'x'.repeat(50_000) };
+      const anonymous = await call(t.url, 'POST', '/graphql', { body });
+      expect(anonymous.status).toBe(413);
+      expect(anonymous.body.error).toMatch(/20000 bytes for callers without a token \(BODY_LIMIT_BYTES_ANONYMOUS.*sign in/);
+      const zipped = await call(t.url, 'POST', '/graphql', { body: gzipSync(Buffer.from(JSON.stringify(body))), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+      expect(zipped.status).toBe(413);
+      expect(zipped.body.error).toContain('BODY_LIMIT_BYTES_ANONYMOUS');
+      const signedIn = await call(t.url, 'POST', '/graphql', { body, headers: { authorization: `Bearer ${user.accessToken}` } });
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.body.data).toEqual({ __typename: 'Query' });
     } finally {
       await t.close();
     }
