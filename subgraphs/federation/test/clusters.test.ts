@@ -276,6 +276,20 @@ describe('a federation of three clusters', () => {
     );
   });
 
+  it('keeps status and search working when C stops, with C reported down', async () => {
+    await c.service.stop();
+    const status = await su('GET', '/v1/federation/status?refresh=true');
+    const byName = Object.fromEntries(status.body.clusters.map((x: { name: string }) => [x.name, x]));
+    expect(byName['cluster-c']).toMatchObject({ state: 'active', health: 'down', last_error: expect.any(String) });
+    expect(byName['cluster-b'].health).toBe('up');
+    expect(byName['cluster-c'].history[0]).toMatchObject({ kind: 'down' });
+    const r = await call(a.url, 'GET', '/v1/search/fulltext?scope=federation&q=connectome');
+    expect(r.status).toBe(200);
+    expect(r.body.items.map((h: { title: string }) => h.title)).toEqual([b.datasetTitle]);
+    const cEntry = r.body.clusters.find((x: { name: string }) => x.name === 'cluster-c');
+    expect(cEntry).toMatchObject({ status: 'unreachable', error: expect.any(String) });
+  });
+
   it("lets B's tokens run SyQL and ask for download URLs at A, and says that the profile needs an account here", async () => {
     const d = await createTinyDataset(a, academic, { title: 'Hub wiring for callers of other clusters' });
     const exec = await call(a.url, 'POST', '/v1/syql/exec', { token: b.token, body: { query: `MATCH (n:Neuron) IN "${d.slug}" RETURN count(*) AS n` } });
@@ -290,20 +304,6 @@ describe('a federation of three clusters', () => {
     const viaGraphql = await gql(a.url, '{ profile { email } }', {}, b.token);
     expect(viaGraphql.status).toBe(403);
     expect(viaGraphql.body.errors[0].extensions.code).toBe('FORBIDDEN');
-  });
-
-  it('keeps status and search working when C stops, with C reported down', async () => {
-    await c.service.stop();
-    const status = await su('GET', '/v1/federation/status?refresh=true');
-    const byName = Object.fromEntries(status.body.clusters.map((x: { name: string }) => [x.name, x]));
-    expect(byName['cluster-c']).toMatchObject({ state: 'active', health: 'down', last_error: expect.any(String) });
-    expect(byName['cluster-b'].health).toBe('up');
-    expect(byName['cluster-c'].history[0]).toMatchObject({ kind: 'down' });
-    const r = await call(a.url, 'GET', '/v1/search/fulltext?scope=federation&q=connectome');
-    expect(r.status).toBe(200);
-    expect(r.body.items.map((h: { title: string }) => h.title)).toEqual([b.datasetTitle]);
-    const cEntry = r.body.clusters.find((x: { name: string }) => x.name === 'cluster-c');
-    expect(cEntry).toMatchObject({ status: 'unreachable', error: expect.any(String) });
   });
 
   it("deactivating B makes B's tokens useless at A at once, and keeps its record and history", async () => {
