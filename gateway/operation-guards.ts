@@ -113,7 +113,8 @@ export function operationGuards(opts: OperationGuardOptions): OperationCheck {
 
 /**
  * graphql-js suggests names close to an unknown field, argument or type ("Did you mean ..."): with introspection
- * off, that would let anyone read the schema by guessing. Such errors then keep their first sentence only.
+ * off, that would let anyone read the schema by guessing. Such errors then keep their first sentence only. Enum
+ * value suggestions stay: /openapi.json lists every enum's values anyway, and they help fix a REST body.
  */
 export function hideSuggestionsPlugin(): ApolloServerPlugin<BaseContext> {
   return {
@@ -121,7 +122,7 @@ export function hideSuggestionsPlugin(): ApolloServerPlugin<BaseContext> {
       return {
         async didEncounterErrors({ errors }) {
           for (const error of errors) {
-            if (error.message.includes('Did you mean')) (error as { message: string }).message = error.message.replace(/\s*Did you mean [^?]*\?/g, '');
+            if (error.message.includes('Did you mean')) (error as { message: string }).message = error.message.replace(/\s*Did you mean (?!the enum value)[^?]*\?/g, '');
           }
         },
       };
