@@ -15,7 +15,8 @@ import type { SubgraphDeps } from '../lib/subgraph.js';
 import type { SubgraphName } from '../lib/config.js';
 import { registerPipeline } from './pipeline/index.js';
 import { clientErrorHandler, frameworkErrorHandler, sendError } from './pipeline/errors.js';
-import { operationGuardsPlugin } from './operation-guards.js';
+import { hideSuggestionsPlugin, operationChecksPlugin, operationGuards, type OperationCheck } from './operation-guards.js';
+import { operationAccess, operationResolved } from './operation-access.js';
 import { operationLimits } from './operation-limits.js';
 import { prepareStart } from './startup.js';
 import { composeSupergraph, createGateway, enabledSubgraphs, type Composition } from './compose.js';
@@ -28,6 +29,7 @@ import { OpenApiValidator } from '../rest-compat/openapi/validator.js';
 import { docsPage, graphiqlPage, readAsset, sendPage } from '../rest-compat/pages.js';
 import type { HandlerRoute } from '../rest-compat/route-table.js';
 import { colonPath } from '../rest-compat/route-table.js';
+import { accessGate } from '../rest-compat/access-gate.js';
 import { createTokenVerifier } from './token-verifier.js';
 import { loginRedirectHandlers, type RunOperation } from '../rest-compat/login-redirect.js';
 import { neurodataHandlers, registerUploadParsers } from '../rest-compat/neurodata-files.js';
@@ -126,12 +128,33 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     // handler (on outside tests) races that and ends the process before the stores are closed: PGlite could lose
     // its last writes.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), errorLoggingPlugin(), ...(limits.plugins as ApolloServerPlugin<RequestContext>[]), operationGuardsPlugin({ introspection: config.api.introspection })],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      errorLoggingPlugin(),
+      ...(limits.plugins as ApolloServerPlugin<RequestContext>[]),
+      // In this order: which operation, may the caller run it, and only then what its variables hold.
+      operationChecksPlugin<RequestContext>([
+        operationResolved,
+        operationAccess,
+        operationGuards({ introspection: config.api.introspection }) as OperationCheck<RequestContext>,
+        limits.itemsCheck as OperationCheck<RequestContext>,
+      ]),
+      // What the API tells about itself: with introspection off, errors do not suggest field names either.
+      ...(config.api.introspection ? [] : [hideSuggestionsPlugin() as ApolloServerPlugin<RequestContext>]),
+    ],
     formatError: maskServerErrors,
   });
   await apollo.start();
 
-  const makeContext = async (request: FastifyRequest): Promise<RequestContext> => {
+  // One context per request: the access gate of a route builds it before the body is read, and the route's
+  // operations reuse it (the token is verified once).
+  const contexts = new WeakMap<FastifyRequest, Promise<RequestContext>>();
+  const makeContext = (request: FastifyRequest): Promise<RequestContext> => {
+    let ctx = contexts.get(request);
+    if (!ctx) contexts.set(request, (ctx = buildContext(request)));
+    return ctx;
+  };
+  const buildContext = async (request: FastifyRequest): Promise<RequestContext> => {
     const ctx = await buildRequestContext(
       {
         requestId: request.id,
@@ -188,14 +211,17 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   for (const route of routes.filter((r): r is HandlerRoute => r.kind === 'handler')) {
     const handler = handlers[route.handler] ?? opts;
     if (typeof handler !== 'function') throw new Error(`no handler registered for ${route.method} ${route.path} (${route.handler})`);
+    // The access class first, before the body is read (rest-compat/access-gate.ts).
+    const gate = accessGate(route, makeContext);
+    const hooks = gate ? { onRequest: gate } : {};
     if (route.streamBody) {
       // Its own scope: the body is not parsed (nor limited to BODY_LIMIT_BYTES) but streamed to the handler.
       await http.register(async (scope) => {
         await registerUploadParsers(scope);
-        scope.route({ method: route.method, url: colonPath(route.path), handler: handler as never, config: { timeoutMs: config.assets.uploadTimeoutMs } });
+        scope.route({ method: route.method, url: colonPath(route.path), ...hooks, handler: handler as never, config: { timeoutMs: config.assets.uploadTimeoutMs } as never });
       });
     } else {
-      http.route({ method: route.method, url: colonPath(route.path), handler: handler as never });
+      http.route({ method: route.method, url: colonPath(route.path), ...hooks, handler: handler as never });
     }
   }
   http.get('/docs/assets/:name', async (request, reply) => {

@@ -1,5 +1,5 @@
 import { BREAK, Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import { BadInput } from '../lib/errors.js';
 
 export interface OperationGuardOptions {
@@ -90,23 +90,60 @@ function asksForSchema(document: DocumentNode): boolean {
 export const refusal = (message: string) => new BadInput(message, { http: { status: 400 } });
 
 /**
- * Refuses, before execution and with a 400 naming the argument, operations that would fail deep inside a store:
- * NUL characters or lone surrogates in string literals or variables. Also refuses introspection when GRAPHQL_INTROSPECTION is off.
- * Runs for /graphql and for every REST route, which execute through the same server.
+ * One check of a resolved operation, before its variables are coerced and before it runs; it refuses by throwing
+ * (an error carrying its HTTP status). `operation` is missing when the request names none the document holds.
  */
-export function operationGuardsPlugin(opts: OperationGuardOptions): ApolloServerPlugin<BaseContext> {
+export type OperationCheck<C extends BaseContext = BaseContext> = (
+  rc: Omit<GraphQLRequestContextDidResolveOperation<C>, 'operation'> & { operation?: GraphQLRequestContextDidResolveOperation<C>['operation'] },
+) => void | Promise<void>;
+
+/**
+ * Runs the operation checks one after the other, in the order given, so the first refusal is always the same one
+ * (Apollo runs plugins' hooks concurrently: an access refusal that waits on the store would lose to a later
+ * check's 400). Runs for /graphql and for every REST route, which execute through the same server.
+ */
+export function operationChecksPlugin<C extends BaseContext>(checks: OperationCheck<C>[]): ApolloServerPlugin<C> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, request }) {
-          if (!opts.introspection && asksForSchema(document)) {
-            throw refusal('GraphQL introspection (__schema, __type) is turned off on this server (GRAPHQL_INTROSPECTION=false)');
+        async didResolveOperation(rc) {
+          for (const check of checks) await check(rc);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Refuses operations that would fail deep inside a store, with a 400 naming the argument: NUL characters or lone
+ * surrogates in string literals or variables. Also refuses introspection when GRAPHQL_INTROSPECTION is off.
+ */
+export function operationGuards(opts: OperationGuardOptions): OperationCheck {
+  return ({ document, request }) => {
+    if (!opts.introspection && asksForSchema(document)) {
+      throw refusal('GraphQL introspection (__schema, __type) is turned off on this server (GRAPHQL_INTROSPECTION=false)');
+    }
+    // A NUL or a lone surrogate can only be written as an escape in GraphQL text (a raw NUL is a syntax error,
+    // and text that arrived as UTF-8 holds no lone surrogate), hence the cheap test.
+    const found =
+      (typeof request.query !== 'string' || request.query.includes('\\u') ? textProblemInDocument(document) : undefined) ?? textProblemInVariables(request.variables);
+    if (found) throw refusal(`${found.where}: ${found.problem}`);
+  };
+}
+
+/**
+ * graphql-js suggests names close to an unknown field, argument or type ("Did you mean ..."): with introspection
+ * off, that would let anyone read the schema by guessing. Such errors then keep their first sentence only. Enum
+ * value suggestions stay: /openapi.json lists every enum's values anyway, and they help fix a REST body.
+ */
+export function hideSuggestionsPlugin(): ApolloServerPlugin<BaseContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ errors }) {
+          for (const error of errors) {
+            if (error.message.includes('Did you mean')) (error as { message: string }).message = error.message.replace(/\s*Did you mean (?!the enum value)[^?]*\?/g, '');
           }
-          // A NUL or a lone surrogate can only be written as an escape in GraphQL text (a raw NUL is a syntax error,
-          // and text that arrived as UTF-8 holds no lone surrogate), hence the cheap test.
-          const found =
-            (typeof request.query !== 'string' || request.query.includes('\\u') ? textProblemInDocument(document) : undefined) ?? textProblemInVariables(request.variables);
-          if (found) throw refusal(`${found.where}: ${found.problem}`);
         },
       };
     },

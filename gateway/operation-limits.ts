@@ -2,7 +2,7 @@ import { Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNo
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { Config } from '../lib/config.js';
-import { refusal } from './operation-guards.js';
+import { refusal, type OperationCheck } from './operation-guards.js';
 
 export type OperationLimits = Config['limits']['operation'];
 
@@ -148,15 +148,17 @@ export function estimateCost(schema: GraphQLSchema, document: DocumentNode, oper
  * The per-operation limits of /graphql and every /v1 route (REST routes run GraphQL operations too): aliases,
  * depth, tokens and static cost by graphql-armor; the estimated number of list items, and the values and bytes of
  * the list arguments (a smaller byte budget for callers who are not signed in), by `estimateCost`.
- * Each refusal is a 400 that names the limit and the value that exceeded it.
+ * Each refusal is a 400 that names the limit and the value that exceeded it. The estimate is an operation check
+ * (it reads variables, so it runs after the access check: see operationChecksPlugin).
  */
 export function operationLimits(limits: OperationLimits): {
   plugins: ApolloServerPlugin<BaseContext>[];
+  itemsCheck: OperationCheck;
   validationRules: NonNullable<ReturnType<ApolloArmor['protect']>['validationRules']>;
   parseOptions: { maxTokens: number };
 } {
   const armor = new ApolloArmor({
-    // Suggestions ("did you mean ...") help people write queries; the schema is public anyway.
+    // Suggestions ("did you mean ...") follow GRAPHQL_INTROSPECTION instead: hideSuggestionsPlugin (operation-guards.ts).
     blockFieldSuggestion: { enabled: false },
     maxAliases: { n: limits.maxAliases, allowList: [] },
     maxDepth: { n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true },
@@ -166,35 +168,30 @@ export function operationLimits(limits: OperationLimits): {
     costLimit: { maxCost: limits.maxCost, objectCost: 2, scalarCost: 1, depthCostFactor: 1.5, ignoreIntrospection: true },
   });
   const protection = armor.protect();
-  const itemsPlugin: ApolloServerPlugin<BaseContext> = {
-    async requestDidStart() {
-      return {
-        async didResolveOperation(rc) {
-          if (!rc.operation) return;
-          const { items, listInput } = estimateCost(rc.schema, rc.document, rc.operation, rc.request.variables ?? {});
-          if (items > limits.maxItems) {
-            throw refusal(
-              `operation too costly: it may return about ${items} list items (limit and first arguments multiplied along the selection, aliases counted each); the limit is ${limits.maxItems} per operation: ask for fewer or smaller pages`,
-            );
-          }
-          if (listInput.values > limits.maxListInputValues) {
-            throw refusal(
-              `operation too costly: its list arguments hold ${listInput.values} values (counted at every field that receives them, aliases each); the limit is ${limits.maxListInputValues} per operation: send fewer values or split them over several requests`,
-            );
-          }
-          const signedIn = Boolean((rc.contextValue as { viewer?: unknown }).viewer);
-          const maxBytes = signedIn ? limits.maxListInputBytes : limits.maxListInputBytesAnonymous;
-          if (listInput.bytes > maxBytes) {
-            throw refusal(
-              `operation too costly: its list arguments hold ${listInput.bytes} bytes (counted at every field that receives them, aliases each); the limit is ${maxBytes} bytes per operation${signedIn ? '' : ' for callers who are not signed in (signed-in callers may send ' + limits.maxListInputBytes + ')'}: send fewer or shorter values`,
-            );
-          }
-        },
-      };
-    },
+  const itemsCheck: OperationCheck = (rc) => {
+    if (!rc.operation) return;
+    const { items, listInput } = estimateCost(rc.schema, rc.document, rc.operation, rc.request.variables ?? {});
+    if (items > limits.maxItems) {
+      throw refusal(
+        `operation too costly: it may return about ${items} list items (limit and first arguments multiplied along the selection, aliases counted each); the limit is ${limits.maxItems} per operation: ask for fewer or smaller pages`,
+      );
+    }
+    if (listInput.values > limits.maxListInputValues) {
+      throw refusal(
+        `operation too costly: its list arguments hold ${listInput.values} values (counted at every field that receives them, aliases each); the limit is ${limits.maxListInputValues} per operation: send fewer values or split them over several requests`,
+      );
+    }
+    const signedIn = Boolean((rc.contextValue as { viewer?: unknown }).viewer);
+    const maxBytes = signedIn ? limits.maxListInputBytes : limits.maxListInputBytesAnonymous;
+    if (listInput.bytes > maxBytes) {
+      throw refusal(
+        `operation too costly: its list arguments hold ${listInput.bytes} bytes (counted at every field that receives them, aliases each); the limit is ${maxBytes} bytes per operation${signedIn ? '' : ' for callers who are not signed in (signed-in callers may send ' + limits.maxListInputBytes + ')'}: send fewer or shorter values`,
+      );
+    }
   };
   return {
-    plugins: [...(protection.plugins as ApolloServerPlugin<BaseContext>[]), itemsPlugin],
+    plugins: protection.plugins as ApolloServerPlugin<BaseContext>[],
+    itemsCheck,
     validationRules: protection.validationRules ?? [],
     parseOptions: { maxTokens: limits.maxTokens },
   };

@@ -25,31 +25,70 @@ export const satisfies = (held: AccessClass, required: AccessClass) => RANK[held
 
 /**
  * Root field coordinates (`Query.terms`) -> declared class, filled when subgraph schemas are built; the REST route
- * table, the OpenAPI document and the access-matrix test read it.
+ * table, the OpenAPI document, the operation checks and the access-matrix test read it.
  */
 export const accessRegistry = new Map<string, AccessClass>();
 
 /**
+ * Root field coordinates a person signed in at another cluster of the federation may call: every query but those
+ * marked `remoteCallers: false`, and the mutations marked `remoteCallers: true`. Kept here rather than read from
+ * the schema: the subgraph schema is rebuilt from SDL, which drops field extensions.
+ */
+export const remoteCallerFields = new Set<string>();
+
+/** What a caller needs to run one root field (or one hand-written route). */
+export interface AccessRule {
+  required: AccessClass;
+  /** Whether a person signed in at another cluster may call it. */
+  remoteCallers: boolean;
+  /** The field or route named in refusals. */
+  name: string;
+  /** Whether it keeps something for an account (a mutation) rather than reading one: said in the refusal. */
+  writes: boolean;
+}
+
+/** The rule of a root field, or undefined for a coordinate that declares none (not a root field of ours). */
+export function ruleOfField(coordinate: string): AccessRule | undefined {
+  const required = accessRegistry.get(coordinate);
+  if (!required) return undefined;
+  const [type, name] = coordinate.split('.');
+  return { required, remoteCallers: remoteCallerFields.has(coordinate), name, writes: type === 'Mutation' };
+}
+
+/**
  * Declares the access class of a root field. A person signed in at another cluster of the federation may call
- * queries, and only those mutations marked `remoteCallers` (they read, and keep nothing for an account here). The one place access is enforced: type-graphql runs the auth checker
- * before the resolver, whether the call came through /graphql, a REST route or a remote gateway.
+ * queries, and only those mutations marked `remoteCallers` (they read, and keep nothing for an account here); a
+ * query that reads the caller's own account here is marked `remoteCallers: false`. Enforced before anything of an
+ * operation is read (gateway/operation-access.ts, and rest-compat/access-gate.ts for REST routes), and again by
+ * type-graphql's auth checker before the resolver, for subgraphs served alone.
  */
 export function Access(required: AccessClass, opts: { remoteCallers?: boolean } = {}): MethodDecorator {
   return (target, key, descriptor) => {
-    Extensions({ access: required, ...(opts.remoteCallers ? { remoteCallers: true } : {}) })(target, key, descriptor);
+    Extensions({ access: required, ...(opts.remoteCallers !== undefined ? { remoteCallers: opts.remoteCallers } : {}) })(target, key, descriptor);
     if (required !== AccessClass.Public) Authorized(required)(target, key as string, descriptor as never);
   };
 }
 
 export const authChecker: AuthCheckerFn<RequestContext, AccessClass> = async ({ context, info }, roles) => {
-  const viewer = await requireClass(context, roles[0] ?? AccessClass.User);
-  if (viewer.origin && info.parentType.name === 'Mutation' && !info.parentType.getFields()[info.fieldName]?.extensions?.remoteCallers) {
-    throw new Forbidden(
-      `a token issued by the cluster ${viewer.origin.clusterName} can read here, but ${info.fieldName} keeps something for an account: it needs an account on this cluster`,
-    );
-  }
+  const coordinate = `${info.parentType.name}.${info.fieldName}`;
+  const rule = ruleOfField(coordinate) ?? { required: roles[0] ?? AccessClass.User, remoteCallers: info.parentType.name === 'Query', name: info.fieldName, writes: info.parentType.name === 'Mutation' };
+  await requireAccess(context, rule);
   return true;
 };
+
+/**
+ * The access decision for one root field or route: `requireClass`, and then a token of another cluster is refused
+ * (403) where the rule does not let such callers in.
+ */
+export async function requireAccess(context: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>, rule: AccessRule): Promise<void> {
+  if (rule.required === AccessClass.Public) return;
+  const viewer = await requireClass(context, rule.required);
+  if (viewer.origin && !rule.remoteCallers) {
+    throw new Forbidden(
+      `a token issued by the cluster ${viewer.origin.clusterName} can read here, but ${rule.name} ${rule.writes ? 'keeps something for' : 'reads'} an account: it needs an account on this cluster`,
+    );
+  }
+}
 
 /**
  * The one access decision, for root fields (through `authChecker`) and for services that check access on

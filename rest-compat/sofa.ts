@@ -7,6 +7,7 @@ import { GENERIC_SERVER_ERROR, statusForCode } from '../lib/errors.js';
 import { colonPath, type GraphqlRoute } from './route-table.js';
 import type { OpenApiValidator } from './openapi/validator.js';
 import { triadClassesInStandardOrder } from './triad-order.js';
+import { accessGate } from './access-gate.js';
 
 /** Runs one GraphQL operation through the gateway with the request's context. */
 export type ExecuteOperation = (args: {
@@ -97,7 +98,10 @@ export function restMessage(message: string): string {
     .replace(/^Variable "\$(\w+)" got invalid value (.*?); (.*)$/s, '$1: $3 (got $2)');
 }
 
-/** Registers one Fastify route per table row, handing the request to its sofa router. */
+/**
+ * Registers one Fastify route per table row, handing the request to its sofa router. The caller's access class is
+ * checked first, before the body is parsed or anything is validated (access-gate.ts).
+ */
 export function mountSofaRoutes(
   app: FastifyInstance,
   mounted: MountedRoute[],
@@ -105,9 +109,11 @@ export function mountSofaRoutes(
   validator: OpenApiValidator,
 ): void {
   for (const m of mounted) {
+    const gate = accessGate(m.route, makeContext);
     app.route({
       method: m.route.method,
       url: colonPath(m.route.path),
+      ...(gate ? { onRequest: gate } : {}),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const ctx = await makeContext(request);
         const params = request.params as Record<string, string>;

@@ -3,7 +3,7 @@ import { buildSchema, createResolversMap, type NonEmptyArray, type ContainerType
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import { authChecker, accessRegistry, AccessClass } from '../lib/access.js';
+import { authChecker, accessRegistry, remoteCallerFields, AccessClass } from '../lib/access.js';
 import { scalarsMap } from './scalars.js';
 
 export const FEDERATION_LINK =
@@ -52,7 +52,10 @@ export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promis
   return buildSubgraphSchema({ typeDefs, resolvers });
 }
 
-/** Records each root field's access class and refuses a root field that declares none. */
+/**
+ * Records each root field's access class, and whether callers of other clusters may call it (queries unless marked
+ * otherwise, mutations only when marked), and refuses a root field that declares none.
+ */
 function registerAccess(schema: GraphQLSchema): void {
   for (const type of [schema.getQueryType(), schema.getMutationType()]) {
     if (!type) continue;
@@ -61,7 +64,11 @@ function registerAccess(schema: GraphQLSchema): void {
       if (!declared || !Object.values(AccessClass).includes(declared)) {
         throw new Error(`${type.name}.${field.name} declares no access class: add @Access(...)`);
       }
-      accessRegistry.set(`${type.name}.${field.name}`, declared);
+      const coordinate = `${type.name}.${field.name}`;
+      accessRegistry.set(coordinate, declared);
+      const remote = field.extensions?.remoteCallers as boolean | undefined;
+      if (remote ?? type === schema.getQueryType()) remoteCallerFields.add(coordinate);
+      else remoteCallerFields.delete(coordinate);
     }
   }
 }

@@ -13,6 +13,8 @@ export interface OpenApiInput {
   documents: Map<string, DocumentNode>;
   /** Root field coordinate -> access class. */
   access: Map<string, AccessClass>;
+  /** Root fields a person signed in at another cluster may call (the others answer such a caller 403). */
+  remoteCallers: ReadonlySet<string>;
   version: string;
 }
 
@@ -37,7 +39,7 @@ function graphqlOperation(route: GraphqlRoute, input: OpenApiInput, schemas: Gra
     summary: route.summary,
     tags: [route.tag],
     ...requestParts(route, document, schemas),
-    responses: { ...successResponse(route, document, schemas), ...errorResponseRefs(errorStatuses(route.method, access, [...GRAPHQL_OWN, ...(route.errors ?? [])])) },
+    responses: { ...successResponse(route, document, schemas), ...errorResponseRefs(errorStatuses(route.method, access, [...GRAPHQL_OWN, ...(route.errors ?? [])], !input.remoteCallers.has(route.field))) },
     'x-graphql-field': route.field,
   };
   return { op, access };
@@ -54,7 +56,7 @@ function handlerOperation(route: HandlerRoute): { op: Json; access: AccessClass 
       ...(route.openapi.parameters ?? []),
     ],
     ...(route.openapi.requestBody ? { requestBody: route.openapi.requestBody } : {}),
-    responses: { ...errorResponseRefs(errorStatuses(route.method, route.access).filter((s) => !own.includes(s))), ...route.openapi.responses },
+    responses: { ...errorResponseRefs(errorStatuses(route.method, route.access, [], route.method !== 'GET').filter((s) => !own.includes(s))), ...route.openapi.responses },
   };
   return { op, access: route.access };
 }

@@ -13,7 +13,7 @@ export const errorSchema = {
 export const STATUS_TEXT: Record<number, string> = {
   400: 'bad request: the message names the field and what was expected',
   401: 'missing, invalid or expired access token',
-  403: 'the access class is too low',
+  403: 'the access class is too low, or the operation needs an account on this cluster (the token was issued by another cluster)',
   404: 'not found (or not visible to the caller)',
   408: 'the request exceeded the timeout',
   409: 'conflict with the stored state',
@@ -32,16 +32,17 @@ const BODY_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
 
 /**
  * The error statuses of one operation: the pipeline's, 413/415 where a body is read, 401 where a token is needed,
- * 403 above User, and the operation's own (404, 409, ...).
+ * 403 above User and where an account on this cluster is needed (`localAccount`: a token of another cluster is
+ * refused), and the operation's own (404, 409, ...).
  */
-export function errorStatuses(method: HttpMethod, access: AccessClass, own: number[] = []): number[] {
+export function errorStatuses(method: HttpMethod, access: AccessClass, own: number[] = [], localAccount = false): number[] {
   const codes = new Set([...PIPELINE, ...own]);
   if (BODY_METHODS.has(method)) {
     codes.add(413);
     codes.add(415);
   }
   if (access !== 'Public') codes.add(401);
-  if (access === 'Academic' || access === 'SuperUser') codes.add(403);
+  if (access === 'Academic' || access === 'SuperUser' || (access === 'User' && localAccount)) codes.add(403);
   return [...codes].sort((a, b) => a - b);
 }
 

@@ -47,8 +47,20 @@ const graphqlResponse = {
 };
 const errorBody = { $ref: '#/components/schemas/Error' };
 const graphqlRefusal = {
-  description: 'the document does not parse, is not valid against the schema, or exceeds an operation limit (GraphQL errors); or the pipeline refused the request ({"error"})',
+  description: 'the document does not parse, is not valid against the schema, names no operation it holds (operationName), or exceeds an operation limit (GraphQL errors); or the pipeline refused the request ({"error"})',
   content: { 'application/json': { schema: { anyOf: [graphqlResponse, errorBody] } } },
+};
+
+/** Refusals by access class, before the operation's variables are read: the whole operation, as GraphQL errors. */
+const graphqlAccessRefusals = {
+  '401': {
+    description: 'a root field of the operation needs a signed-in caller, and no valid access token came (code UNAUTHENTICATED)',
+    content: { 'application/json': { schema: graphqlResponse } },
+  },
+  '403': {
+    description: 'a root field of the operation needs a higher access class, or an account on this cluster (code FORBIDDEN)',
+    content: { 'application/json': { schema: graphqlResponse } },
+  },
 };
 
 export const platformRoutes: Route[] = [
@@ -109,6 +121,7 @@ export const platformRoutes: Route[] = [
       responses: {
         '200': { description: 'GraphQL response, or the explorer page', content: { 'application/json': { schema: graphqlResponse }, 'text/html': { schema: { type: 'string' } } } },
         '400': graphqlRefusal,
+        ...graphqlAccessRefusals,
         '404': { description: 'a browser asked for the explorer page and API_DOCS is off', content: { 'application/json': { schema: errorBody } } },
         '405': { description: 'a mutation sent with GET', content: { 'application/json': { schema: graphqlResponse } } },
       },
@@ -121,7 +134,7 @@ export const platformRoutes: Route[] = [
     handler: 'graphql',
     access: AccessClass.Public,
     tag: 'platform',
-    summary: 'GraphQL endpoint; each field checks its own access class',
+    summary: 'GraphQL endpoint; each root field checks its own access class, before the operation runs',
     openapi: {
       requestBody: {
         required: true,
@@ -142,6 +155,7 @@ export const platformRoutes: Route[] = [
       responses: {
         '200': { description: 'GraphQL response; errors inside the operation are in `errors`', content: { 'application/json': { schema: graphqlResponse } } },
         '400': graphqlRefusal,
+        ...graphqlAccessRefusals,
       },
     },
   },

@@ -119,7 +119,7 @@ export class ProfileResolver {
   constructor(private readonly profiles: ProfileService) {}
 
   @Query(() => Profile, { description: "The caller's profile." })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { remoteCallers: false })
   async profile(@Ctx() ctx: RequestContext): Promise<Profile> {
     return toProfile(await this.profiles.own(ctx.viewer!.id));
   }

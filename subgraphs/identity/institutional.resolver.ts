@@ -38,7 +38,7 @@ export class InstitutionalResolver {
   constructor(private readonly service: InstitutionalService) {}
 
   @Query(() => InstitutionalVerification, { name: 'institutionalVerification', description: 'Academic standing of the current account and its institutional verification, if any' })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { remoteCallers: false })
   async institutionalVerification(@Ctx() ctx: RequestContext): Promise<InstitutionalVerification> {
     return toVerification(await this.service.verificationStatus(ctx.viewer!));
   }
@@ -81,7 +81,7 @@ export class InstitutionalResolver {
   }
 
   @Query(() => OrcidLink, { name: 'orcidLink', description: 'The ORCID iD linked to the current account, if any' })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { remoteCallers: false })
   async orcidLink(@Ctx() ctx: RequestContext): Promise<OrcidLink> {
     return toOrcidLink(await this.service.orcidStatus(ctx.viewer!));
   }

@@ -88,7 +88,7 @@ export class SocialLoginResolver {
   }
 
   @Query(() => LoginMethods, { name: 'loginMethods', description: 'Whether the current account has a password, and the external identities linked to it' })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { remoteCallers: false })
   async loginMethods(@Ctx() ctx: RequestContext): Promise<LoginMethods> {
     return toMethods(await this.service.loginMethods(ctx.viewer!));
   }

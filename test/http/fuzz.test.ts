@@ -13,29 +13,9 @@ type Json = Record<string, any>;
  */
 const KNOWN_5XX: { what: string; matches: (req: FuzzRequest) => boolean }[] = [
   { what: 'extreme numbers or huge lists as SyQL parameters', matches: (req) => /^\/v1\/(syql|queries|jobs)/.test(req.path) && (/\de\+?\d|\d{16}/i.test(text(req)) || text(req).split(',').length > 10_000) },
-  { what: 'a GraphQL operationName that is not in the document', matches: (req) => req.path === '/graphql' && lacksNamedOperation(text(req)) },
 ];
 
 const text = (req: FuzzRequest) => req.body?.toString('utf8') ?? '';
-
-function hasDotSegment(path: string): boolean {
-  return path
-    .split('?')[0]
-    .split('/')
-    .some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
-}
-
-/** A GraphQL body whose operationName names no operation of its document, or none for several operations. */
-function lacksNamedOperation(body: string): boolean {
-  try {
-    const { query, operationName } = JSON.parse(body) as { query?: unknown; operationName?: unknown };
-    if (typeof query !== 'string') return false;
-    const names = [...query.matchAll(/\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/g)].map((m) => m[1]);
-    return typeof operationName === 'string' ? !names.includes(operationName) : names.length > 1;
-  } catch {
-    return false;
-  }
-}
 
 const CALLERS: { name: string; accountType?: TestAccountType }[] = [
   { name: 'anonymous' },

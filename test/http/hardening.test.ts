@@ -278,6 +278,14 @@ describe('production settings', () => {
     expect(plain.body.data.federationPing).toEqual({ __typename: expect.any(String), status: 'ok' });
   });
 
+  it('suggests no field names in errors, since the schema is not to be read there', async () => {
+    const r = await gql(t.url, '{ federationPin { status } }');
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].message).toBe('Cannot query field "federationPin" on type "Query".');
+    const arg = await gql(t.url, '{ terms(limt: 3) { total } }');
+    expect(arg.body.errors[0].message).not.toMatch(/Did you mean|limit/);
+  });
+
   it('serves neither /docs nor the GraphiQL page by default', async () => {
     for (const [url, accept] of [
       ['/docs', 'text/html'],

@@ -290,6 +290,22 @@ describe('a federation of three clusters', () => {
     expect(cEntry).toMatchObject({ status: 'unreachable', error: expect.any(String) });
   });
 
+  it("lets B's tokens run SyQL and ask for download URLs at A, and says that the profile needs an account here", async () => {
+    const d = await createTinyDataset(a, academic, { title: 'Hub wiring for callers of other clusters' });
+    const exec = await call(a.url, 'POST', '/v1/syql/exec', { token: b.token, body: { query: `MATCH (n:Neuron) IN "${d.slug}" RETURN count(*) AS n` } });
+    expect(exec.status, JSON.stringify(exec.body)).toBe(200);
+    expect(exec.body.rows[0][0]).toBeGreaterThan(0);
+    const urls = await call(a.url, 'POST', '/v1/neurodata/download-urls', { token: b.token, body: { dataset_id: d.id } });
+    expect(urls.status, JSON.stringify(urls.body)).toBe(200);
+    expect(urls.body.urls.length).toBeGreaterThan(0);
+    for (const path of ['/v1/user/profile', '/v1/user/authenticate/institutional']) {
+      expectError(await call(a.url, 'GET', path, { token: b.token }), 403, /issued by the cluster cluster-b can read here, but \w+ reads an account: it needs an account on this cluster/);
+    }
+    const viaGraphql = await gql(a.url, '{ profile { email } }', {}, b.token);
+    expect(viaGraphql.status).toBe(403);
+    expect(viaGraphql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+
   it("deactivating B makes B's tokens useless at A at once, and keeps its record and history", async () => {
     expect((await call(a.url, 'GET', '/v1/analytics/summary', { token: b.token })).status).toBe(200);
     const d = await su('DELETE', `/v1/federation/clusters/${ids['cluster-b']}`);
