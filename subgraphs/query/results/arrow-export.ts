@@ -107,8 +107,6 @@ export async function exportArrow(
     maxExecutionTime: opts.maxExecutionTime ?? DEFAULT_MAX_EXECUTION_S,
     queryId: opts.queryId ?? `arrow-export-${randomUUID()}`,
     limits: opts.limits,
-    // A long export must not hold up the engine's other statements (ColumnQueryOptions.parallel).
-    parallel: true,
   };
   let rows = 0;
   const written = (n: number) => {
@@ -137,7 +135,6 @@ interface QueryContext {
   /** The id the engine runs the query under, by which an abort stops it (ColumnStore.kill). */
   queryId: string;
   limits?: EngineLimits;
-  parallel: boolean;
 }
 
 /** The producer's side of the pipe into the object store: writes wait while the store is behind. */

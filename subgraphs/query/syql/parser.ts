@@ -91,9 +91,8 @@ function numberOf(token: IToken): Literal {
   const integer = !image.includes('.') && !image.includes('e') && !image.includes('E');
   let value = Number(image);
   if (!Number.isFinite(value)) throw syntaxError(posOf(token), `the number ${image} is out of range`);
-  // Beyond 2^53 a double holds integers only, and not every one: the engine could compare with another value.
-  if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
-    throw syntaxError(posOf(token), `the ${integer ? 'integer' : 'number'} ${image} is out of range (at most ${Number.MAX_SAFE_INTEGER} in size)`);
+  if (integer && !Number.isSafeInteger(value)) {
+    throw syntaxError(posOf(token), `the integer ${image} is out of range (at most ${Number.MAX_SAFE_INTEGER} in size)`);
   }
   if (Object.is(value, -0)) value = 0;
   return { kind: 'literal', pos: posOf(token), value, integer };
