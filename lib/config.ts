@@ -39,6 +39,7 @@ export const ENV_DOCS = {
   CLICKHOUSE_USER: 'ClickHouse user (default default)',
   CLICKHOUSE_PASSWORD: 'ClickHouse password (default empty)',
   CLICKHOUSE_DATABASE: 'ClickHouse database, created when missing (default neurodata)',
+  CHDB_MAX_MEMORY_MB: 'memory the embedded column store (chDB) may hold across all its queries before it stops the one asking for more (default half of the machine\'s memory)',
   CLICKHOUSE_CLUSTER: 'ClickHouse cluster name (from the servers\' remote_servers): data tables are created ON CLUSTER as local shards behind Distributed tables, sharded by dataset; unset means one server',
   S3_BUCKET: 'S3 bucket for objects; unset means the local directory DATA_DIR/objects',
   S3_ENDPOINT: 'S3-compatible endpoint URL (MinIO, Ceph, ...); unset means AWS',
@@ -59,6 +60,16 @@ export const ENV_DOCS = {
   JOBS_POLL_MS: 'how often an idle worker looks for queued jobs; a job enqueued in the same process starts at once (default 500)',
   JOBS_MAX_ATTEMPTS: 'attempts a job gets when its worker stops under it (crash, kill -9) before it is failed (default 2)',
   JOBS_STOP_WAIT_MS: 'how long a stopping process waits for its running jobs to finish before leaving them to the lease (default 10000)',
+  JOBS_QUEUED_PER_USER: 'jobs one user may have queued or running at once; further submissions get a 429 (default 20)',
+  JOBS_MAX_EXECUTION_SECONDS: 'time limit of each column-store statement of a SyQL job (default 600)',
+  JOBS_MAX_THREADS: 'column-store threads each statement of a job may use, so jobs leave room for interactive queries (default 1)',
+  SYQL_MAX_EXECUTION_SECONDS: 'time limit of each column-store statement of an interactive SyQL query, never past the request deadline (default 30)',
+  SYQL_MAX_MEMORY_MB: 'memory one SyQL statement (interactive or job) may use in the column store before it is stopped (default 1024)',
+  SYQL_MAX_ROWS_TO_READ: 'table rows one SyQL statement may read (default 1000000000)',
+  SYQL_MAX_BYTES_TO_READ: 'table bytes one SyQL statement may read (default 107374182400 = 100 GiB)',
+  SYQL_MAX_RESULT_ROWS: 'rows one SyQL job may write as its result (default 100000000)',
+  SYQL_MAX_ESTIMATED_ROWS: 'largest number of pattern matches the planner estimates a query may produce before it is refused unrun (default 1000000000)',
+  SYQL_MAX_CONCURRENT_PER_USER: 'interactive SyQL queries (exec) one user may run at once in this process; further ones get a 429 (default 2)',
   TYPESENSE_URL: 'Typesense node URL, e.g. http://127.0.0.1:8108; unset means search is not configured (PostgreSQL full text is used)',
   TYPESENSE_API_KEY: 'Typesense API key (required with TYPESENSE_URL)',
   HEALTH_TIMEOUT_MS: 'per-component timeout of the /health checks (default 2000)',
@@ -155,6 +166,7 @@ const envSchema = z.object({
   CLICKHOUSE_PASSWORD: z.string().default(''),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('neurodata'),
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional(),
+  CHDB_MAX_MEMORY_MB: z.coerce.number().int().min(64).optional(),
   SEED_DATASETS: z.enum(['true', 'false']).default('true'),
   UPLOAD_MAX_BYTES: int(2 * 1024 * 1024 * 1024, 1),
   UPLOAD_TIMEOUT_MS: int(30 * 60 * 1000, 1),
@@ -174,6 +186,16 @@ const envSchema = z.object({
   JOBS_POLL_MS: int(500, 10),
   JOBS_MAX_ATTEMPTS: int(2, 1),
   JOBS_STOP_WAIT_MS: int(10_000, 0),
+  JOBS_QUEUED_PER_USER: int(20, 1),
+  JOBS_MAX_EXECUTION_SECONDS: int(600, 1),
+  JOBS_MAX_THREADS: int(1, 1),
+  SYQL_MAX_EXECUTION_SECONDS: int(30, 1),
+  SYQL_MAX_MEMORY_MB: int(1024, 16),
+  SYQL_MAX_ROWS_TO_READ: int(1_000_000_000, 1),
+  SYQL_MAX_BYTES_TO_READ: int(100 * 1024 * 1024 * 1024, 1),
+  SYQL_MAX_RESULT_ROWS: int(100_000_000, 1),
+  SYQL_MAX_ESTIMATED_ROWS: int(1_000_000_000, 1),
+  SYQL_MAX_CONCURRENT_PER_USER: int(2, 1),
   TYPESENSE_URL: optionalUrl,
   TYPESENSE_API_KEY: z.string().optional(),
   HEALTH_TIMEOUT_MS: int(2000, 1),
@@ -232,7 +254,13 @@ type Env = z.infer<typeof envSchema>;
 
 export type RelationalConfig = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
 export type ColumnConfig =
-  | { kind: 'chdb'; dataDir: string; database: string }
+  | {
+      kind: 'chdb';
+      dataDir: string;
+      database: string;
+      /** The embedded engine's memory across all its queries (its max_server_memory_usage); unset: the engine's default. */
+      maxMemoryBytes?: number;
+    }
   | {
       kind: 'clickhouse';
       url: string;
@@ -271,6 +299,27 @@ export interface JobsConfig {
   maxAttempts: number;
   /** How long stopping waits for running jobs before leaving them to the lease. */
   stopWaitMs: number;
+  /** Jobs of one owner queued or running at once; submissions beyond it are refused (429). */
+  queuedPerUser: number;
+  /** Seconds each column-store statement of a job may run. */
+  maxExecutionSeconds: number;
+  /** Column-store threads per statement of a job. */
+  maxThreads: number;
+}
+
+/** What one SyQL statement may cost in the column store (docs/syql.md, "Limits"). */
+export interface SyqlLimitsConfig {
+  /** Seconds per statement of an interactive query (never past the request's deadline). */
+  maxExecutionSeconds: number;
+  maxMemoryBytes: number;
+  maxRowsToRead: number;
+  maxBytesToRead: number;
+  /** Rows a job's result may hold. */
+  maxResultRows: number;
+  /** Pattern matches the planner may estimate before it refuses the query unrun. */
+  maxEstimatedRows: number;
+  /** Interactive queries of one user running at once in one process. */
+  maxConcurrentPerUser: number;
 }
 
 /** The subgraphs a cluster may leave out (SUBGRAPHS_DISABLED): nothing else needs their schema. */
@@ -380,6 +429,7 @@ export interface Config {
   /** The graph engine's memory for built graphs (docs/graph.md). */
   readonly graph: { cacheBytes: number };
   readonly jobs: JobsConfig;
+  readonly syql: SyqlLimitsConfig;
   readonly subgraphs: { urls: Partial<Record<SubgraphName, string>>; port: number; disabled: SubgraphName[] };
   /** Federation with other clusters (docs/federation.md). */
   readonly federation: FederationConfig;
@@ -479,7 +529,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     relational: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     column: e.CLICKHOUSE_URL
       ? { kind: 'clickhouse', url: e.CLICKHOUSE_URL, user: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE, cluster: e.CLICKHOUSE_CLUSTER }
-      : { kind: 'chdb', dataDir: path.join(dataDir, 'chdb'), database: e.CLICKHOUSE_DATABASE },
+      : {
+          kind: 'chdb',
+          dataDir: path.join(dataDir, 'chdb'),
+          database: e.CLICKHOUSE_DATABASE,
+          maxMemoryBytes: e.CHDB_MAX_MEMORY_MB ? e.CHDB_MAX_MEMORY_MB * 1024 * 1024 : Math.floor(os.totalmem() / 2),
+        },
     objects: e.S3_BUCKET
       ? {
           kind: 's3',
@@ -502,6 +557,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: e.JOBS_POLL_MS,
       maxAttempts: e.JOBS_MAX_ATTEMPTS,
       stopWaitMs: e.JOBS_STOP_WAIT_MS,
+      queuedPerUser: e.JOBS_QUEUED_PER_USER,
+      maxExecutionSeconds: e.JOBS_MAX_EXECUTION_SECONDS,
+      maxThreads: e.JOBS_MAX_THREADS,
+    },
+    syql: {
+      maxExecutionSeconds: e.SYQL_MAX_EXECUTION_SECONDS,
+      maxMemoryBytes: e.SYQL_MAX_MEMORY_MB * 1024 * 1024,
+      maxRowsToRead: e.SYQL_MAX_ROWS_TO_READ,
+      maxBytesToRead: e.SYQL_MAX_BYTES_TO_READ,
+      maxResultRows: e.SYQL_MAX_RESULT_ROWS,
+      maxEstimatedRows: e.SYQL_MAX_ESTIMATED_ROWS,
+      maxConcurrentPerUser: e.SYQL_MAX_CONCURRENT_PER_USER,
     },
     assets: { uploadMaxBytes: e.UPLOAD_MAX_BYTES, uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS, downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS },
     seedDatasets: e.SEED_DATASETS === 'true',

@@ -18,6 +18,64 @@ export interface ColumnQueryOptions {
    * ([A-Za-z0-9_-], at most 128 characters). Unset: an id made of the name, the request id and a sequence number.
    */
   queryId?: string;
+  /** What the statement may cost the engine; exceeding one stops it with the engine's error (see `engineLimitOf`). */
+  limits?: EngineLimits;
+  /**
+   * A long statement that must not hold up others. chDB runs the statements of one connection one at a time, and
+   * every statement with bound values one at a time across the process: such a statement runs on a connection of its
+   * own, with its values as escaped literals (as on a server without query parameters). No effect on a server.
+   */
+  parallel?: boolean;
+}
+
+/** Per-statement limits of the engine (ClickHouse settings both chDB and an 18.16 server accept). */
+export interface EngineLimits {
+  maxMemoryUsage?: number;
+  maxRowsToRead?: number;
+  maxBytesToRead?: number;
+  /** Rows of the result; more stops the statement (result_overflow_mode = 'throw'). */
+  maxResultRows?: number;
+  maxThreads?: number;
+}
+
+/** The limits as ClickHouse settings. */
+function limitSettings(l: EngineLimits | undefined): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  if (!l) return out;
+  if (l.maxMemoryUsage) out.max_memory_usage = l.maxMemoryUsage;
+  if (l.maxRowsToRead) out.max_rows_to_read = l.maxRowsToRead;
+  if (l.maxBytesToRead) out.max_bytes_to_read = l.maxBytesToRead;
+  if (l.maxResultRows) {
+    out.max_result_rows = l.maxResultRows;
+    out.result_overflow_mode = 'throw';
+  }
+  if (l.maxThreads) out.max_threads = l.maxThreads;
+  return out;
+}
+
+/** The engine's limits, by the ClickHouse error code that says one was exceeded. */
+const LIMIT_CODES: Record<number, EngineLimitName> = {
+  158: 'rows_to_read',
+  159: 'execution_time',
+  160: 'execution_time', // TOO_SLOW: the engine predicted it would not finish in time
+  241: 'memory',
+  307: 'bytes_to_read',
+  396: 'result_rows',
+};
+export type EngineLimitName = 'execution_time' | 'memory' | 'rows_to_read' | 'bytes_to_read' | 'result_rows';
+
+/**
+ * Which engine limit an error from a query reports, when it reports one: chDB's and a server's errors carry the
+ * ClickHouse code as `Code: N` in the message (the server's client also as `code`).
+ */
+export function engineLimitOf(e: unknown): EngineLimitName | undefined {
+  for (let err = e as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; err && depth < 5; err = err.cause as typeof err, depth++) {
+    const fromCode = typeof err.code === 'string' && /^\d+$/.test(err.code) ? Number(err.code) : undefined;
+    const fromText = typeof err.message === 'string' ? Number(/\bCode: (\d+)/.exec(err.message)?.[1]) : undefined;
+    const code = fromCode ?? fromText;
+    if (code && LIMIT_CODES[code]) return LIMIT_CODES[code];
+  }
+  return undefined;
 }
 
 /** Options of a TabSeparated insert: the columns the text holds, in order (default: all of the table's, in order). */
@@ -91,7 +149,7 @@ function parseEachRow<T>(text: string): T[] {
 }
 
 export async function openColumn(cfg: ColumnConfig): Promise<ColumnStore> {
-  return cfg.kind === 'chdb' ? openChdb(cfg.dataDir, cfg.database) : openClickhouseServer(cfg);
+  return cfg.kind === 'chdb' ? openChdb(cfg.dataDir, cfg.database, cfg.maxMemoryBytes) : openClickhouseServer(cfg);
 }
 
 type ChdbModule = typeof import('chdb');
@@ -113,23 +171,41 @@ export async function loadChdb(load: () => Promise<ChdbModule> = () => import('c
   }
 }
 
-async function openChdb(dataDir: string, database: string): Promise<ColumnStore> {
+async function openChdb(dataDir: string, database: string, maxMemoryBytes?: number): Promise<ColumnStore> {
   const { Session } = await loadChdb();
   await mkdir(dataDir, { recursive: true });
   // One process owns the data directory, so whatever a previous process left in the spool is garbage.
   const spool = path.join(dataDir, 'insert-spool');
   await rm(spool, { recursive: true, force: true });
-  const session = new Session(dataDir);
+  // The engine is one per process and the first connection configures it: its memory across every query.
+  const session = new Session(dataDir, maxMemoryBytes ? { connectionArgs: [`--max_server_memory_usage=${Math.floor(maxMemoryBytes)}`] } : {});
   let control: InstanceType<typeof Session> | null = null;
   session.query(`CREATE DATABASE IF NOT EXISTS ${ident(database).text} ENGINE = Atomic`);
   const qualify = (q: ChQuery): ChQuery => q; // tables are referenced unqualified; USE below sets the database
   session.query(`USE ${ident(database).text}`);
+  // Connections for parallel statements, kept open between them.
+  const idle: InstanceType<typeof Session>[] = [];
+  const onOwnConnection = async <T>(work: (c: InstanceType<typeof Session>) => Promise<T>): Promise<T> => {
+    let c = idle.pop();
+    if (!c) {
+      c = new Session(dataDir, { connectionArgs: [`--max_query_size=${MAX_QUERY_BYTES}`] });
+      c.query(`USE ${ident(database).text}`);
+    }
+    try {
+      return await work(c);
+    } finally {
+      if (idle.length < PARALLEL_IDLE_CONNECTIONS) idle.push(c);
+      else c.close();
+    }
+  };
   const execute = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => {
     // The engine prints a bound query without its comments, so the query id that `kill` looks for rides in a setting.
     const marker = opts.queryId ? `, log_comment = ${quoteString(`query_id=${checkQueryId(opts.queryId)};`)}` : '';
-    const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}${marker}`;
+    const limits = Object.entries(limitSettings(opts.limits)).map(([k, v]) => `, ${k} = ${typeof v === 'string' ? quoteString(v) : v}`).join('');
+    const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}${limits}${marker}`;
     const text = /^\s*(\/\*.*?\*\/\s*)?(SELECT|WITH)\b/is.test(q.sql) ? `${q.sql} ${settings}` : q.sql;
     const body = named(qualify({ sql: text, params: q.params }), opts);
+    if (opts.parallel) return onOwnConnection((c) => c.queryAsync(inline(body), { format, signal: opts.signal }));
     return Object.keys(body.params).length
       ? session.queryBindAsync(body.sql, bindValues(body), { format, signal: opts.signal })
       : session.queryAsync(body.sql, { format, signal: opts.signal });
@@ -185,9 +261,12 @@ async function openChdb(dataDir: string, database: string): Promise<ColumnStore>
       return out.text().trim().length > 0;
     },
     async ping() {
-      await session.queryAsync('/* ping */ SELECT 1', { format: 'CSV' });
+      // The second connection: the first runs one query at a time, and a long one must not make the engine look down.
+      control ??= new Session(dataDir);
+      await control.queryAsync('/* ping */ SELECT 1', { format: 'CSV' });
     },
     async close() {
+      for (const c of idle.splice(0)) c.close();
       control?.close();
       session.close();
     },
@@ -260,7 +339,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
         format: 'JSONEachRow',
         abort_signal: opts.signal,
         query_id: queryId(opts),
-        clickhouse_settings: { max_execution_time: opts.maxExecutionTime ?? 60, output_format_json_quote_64bit_integers: 0 },
+        clickhouse_settings: { max_execution_time: opts.maxExecutionTime ?? 60, output_format_json_quote_64bit_integers: 0, max_query_size: String(MAX_QUERY_BYTES), ...limitSettings(opts.limits) },
       });
       return rs.json<T>();
     },
@@ -296,7 +375,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
           query: `${prepared.query}\nFORMAT TabSeparated`,
           abort_signal: opts.signal,
           query_id: queryId(opts),
-          clickhouse_settings: { max_execution_time: opts.maxExecutionTime ?? 60 },
+          clickhouse_settings: { max_execution_time: opts.maxExecutionTime ?? 60, max_query_size: String(MAX_QUERY_BYTES), ...limitSettings(opts.limits) },
         });
         yield* wholeLines(stream as AsyncIterable<Buffer>);
       })();
@@ -315,6 +394,10 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
   };
 }
 
+/** The longest statement text the engine parses: values written as literals (10,000 values of an IN list) make it long. */
+const MAX_QUERY_BYTES = 16 * 1024 * 1024;
+/** Idle chDB connections kept for parallel statements. */
+const PARALLEL_IDLE_CONNECTIONS = 4;
 /** Spooled TabSeparated text chDB reads per statement: bounds the disk an insert holds beside the data. */
 const CHDB_INSERT_FILE_BYTES = 256 * 1024 * 1024;
 /** Size of the text chunks queryTsv yields from a result chDB holds whole. */

@@ -9,6 +9,7 @@ import { checkStillReadable, resolveDatasetVersion } from '../neurodata/index.js
 import { regionCodesWithin } from '../ontology/index.js';
 import { createTokenVerifier } from '../identity/index.js';
 import { SyqlService, type Caller } from './syql.service.js';
+import { syqlLimitsOf } from './syql-limits.js';
 import type { PlannerEnv } from './syql/plan.js';
 import { datasetRefText } from './syql/planner.js';
 import { SyqlResolver } from './syql.resolver.js';
@@ -53,7 +54,7 @@ const built = new WeakMap<object, ReturnType<typeof buildServices>>();
 
 async function buildServices(deps: Deps) {
   const log = deps.log.child({ subgraph: SUBGRAPH_NAME });
-  const syql = new SyqlService(deps.stores.column, plannerEnv(deps));
+  const syql = new SyqlService(deps.stores.column, plannerEnv(deps), syqlLimitsOf(deps.config));
   const queue = createJobQueue({ ...deps, log } as SubgraphDeps);
   const signer = createDownloadSigner(await loadDownloadSigningSecret(deps.config.dataDir));
   const checkGraph = async (ctx: Caller, args: Record<string, unknown>) => {

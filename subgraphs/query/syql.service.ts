@@ -12,6 +12,7 @@ import { compileCount, compileQuery } from './syql/compile.js';
 import type { Parameters, PlannerEnv, ResolvedDataset, SyqlPlan } from './syql/plan.js';
 import { decodeTsvRows, type Cell } from './syql/rows.js';
 import { RunningQueries } from './running-queries.js';
+import { DEFAULT_SYQL_LIMITS, engineLimits, limitExceededError, type SyqlLimits, type SyqlRunKind } from './syql-limits.js';
 
 export type Caller = Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>;
 
@@ -33,10 +34,10 @@ export const EXEC_MAX_ROWS = 10_000;
 export const EXEC_DEFAULT_ROWS = 1_000;
 const QUERY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The seconds a query may run: what is left of the request's time, else a minute. */
-function executionSeconds(): number {
+/** The seconds a statement may run: its limit, and never past what is left of the request's time. */
+function executionSeconds(limit: number): number {
   const left = remainingRequestTime();
-  return Number.isFinite(left) ? Math.max(1, Math.ceil(left / 1000)) : 60;
+  return Number.isFinite(left) ? Math.max(1, Math.min(limit, Math.ceil(left / 1000))) : limit;
 }
 
 /** SyQL's four operations: plan, explain, exec and cancel (spec 4.3 SyQL; docs/syql.md). */
@@ -44,7 +45,8 @@ export class SyqlService {
   constructor(
     private readonly column: ColumnStore,
     private readonly envFor: PlannerEnvFor,
-    private readonly running = new RunningQueries(),
+    readonly limits: SyqlLimits = DEFAULT_SYQL_LIMITS,
+    private readonly running = new RunningQueries(limits.maxConcurrentPerUser),
   ) {}
 
   /** Parses and checks a query for the caller, resolving its datasets (`pins`: versions fixed earlier, by reference). */
@@ -52,7 +54,7 @@ export class SyqlService {
     await requireClass(ctx, AccessClass.Academic);
     if (typeof input.query !== 'string' || !input.query.trim()) throw new BadInput('query: give the SyQL text, e.g. MATCH (a:Neuron) IN "celegans_varshney_2011" RETURN count(*)');
     if (input.parameters != null && (typeof input.parameters !== 'object' || Array.isArray(input.parameters))) throw new BadInput('parameters: must be an object of $name values');
-    return planQuery(parseSyql(input.query), input.parameters ?? {}, this.envFor(ctx), { pins });
+    return planQuery(parseSyql(input.query), input.parameters ?? {}, this.envFor(ctx), { pins, maxEstimatedRows: this.limits.maxEstimatedRows });
   }
 
   describe(plan: SyqlPlan) {
@@ -86,12 +88,14 @@ export class SyqlService {
     const plan = await this.plan(ctx, input);
     const entry = this.running.start(viewer.id, queryId);
     const started = performance.now();
+    const scope = currentRequestScope()?.signal;
+    const signal = scope ? AbortSignal.any([scope, entry.abort.signal]) : entry.abort.signal;
     try {
-      const rows = await this.rows(compileQuery(plan, { maxRows: maxRows + 1 }), plan, entry.engineId, 'SyqlService.exec');
+      const rows = await this.rows(compileQuery(plan, { maxRows: maxRows + 1 }), plan, entry.engineId, 'SyqlService.exec', { signal });
       let total = rows.length;
       if (rows.length > maxRows) {
         rows.length = maxRows;
-        const [count] = await this.rows(compileCount(plan), { ...plan, columns: [{ name: 'count', type: 'integer', nullable: false, chType: 'Int64' }] }, entry.engineId, 'SyqlService.count');
+        const [count] = await this.rows(compileCount(plan), { ...plan, columns: [{ name: 'count', type: 'integer', nullable: false, chType: 'Int64' }] }, entry.engineId, 'SyqlService.count', { signal });
         total = Number(count[0]);
       }
       return {
@@ -106,23 +110,40 @@ export class SyqlService {
       if (entry.cancelled) throw new Conflict(`query ${queryId} was cancelled (POST /v1/syql/cancel) before it finished`);
       throw e;
     } finally {
-      this.running.finish(queryId, entry);
+      this.running.finish(entry);
     }
   }
 
   async cancel(ctx: Caller, input: { query_id: string }) {
     const viewer = await requireClass(ctx, AccessClass.Academic);
     if (!QUERY_ID.test(input.query_id ?? '')) throw new BadInput('query_id: 1 to 64 letters, digits, - or _');
-    const entry = this.running.claimForCancel(input.query_id, { id: viewer.id, superuser: viewer.accountType === 'SUPERUSER' });
-    const stopped = await this.column.kill(entry.engineId);
+    const entries = this.running.claimForCancel(input.query_id, { id: viewer.id, superuser: viewer.accountType === 'SUPERUSER' });
+    let stopped = false;
+    for (const entry of entries) {
+      // The engine first, so its answer says whether the query was there; then the exec, wherever it waits.
+      stopped = (await this.column.kill(entry.engineId)) || stopped;
+      entry.abort.abort();
+    }
     return { query_id: input.query_id, cancelled: true, engine_stopped: stopped };
   }
 
-  /** Runs a compiled query and decodes its TabSeparated rows; the engine stops it past the request's time. */
-  async rows(q: ChQuery, plan: Pick<SyqlPlan, 'columns'>, queryId: string, name: string): Promise<Cell[][]> {
+  /**
+   * Runs a compiled query and decodes its TabSeparated rows, under the engine's limits of `kind` (an interactive
+   * exec stops at its time limit or the request's deadline, whichever is first). A limit the engine stopped it at
+   * becomes the error that names it (syql-limits.ts).
+   */
+  async rows(q: ChQuery, plan: Pick<SyqlPlan, 'columns'>, queryId: string, name: string, opts: { kind?: SyqlRunKind; signal?: AbortSignal } = {}): Promise<Cell[][]> {
+    const kind = opts.kind ?? 'exec';
     const out: Cell[][] = [];
-    const signal = currentRequestScope()?.signal;
-    for await (const chunk of this.column.queryTsv(q, { name, queryId, maxExecutionTime: executionSeconds(), signal })) decodeTsvRows(chunk, plan.columns, out);
+    const signal = opts.signal ?? currentRequestScope()?.signal;
+    const seconds = kind === 'job' ? this.limits.jobMaxExecutionSeconds : executionSeconds(this.limits.maxExecutionSeconds);
+    try {
+      for await (const chunk of this.column.queryTsv(q, { name, queryId, maxExecutionTime: seconds, signal, limits: engineLimits(this.limits, kind), parallel: true })) {
+        decodeTsvRows(chunk, plan.columns, out);
+      }
+    } catch (e) {
+      throw limitExceededError(e, this.limits, kind, seconds) ?? e;
+    }
     return out;
   }
 

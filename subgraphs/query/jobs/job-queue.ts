@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SubgraphDeps } from '../../../lib/subgraph.js';
-import { BadInput, Conflict } from '../../../lib/errors.js';
+import { BadInput, Conflict, RateLimited } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { outsideRequestScope } from '../../../lib/request-scope.js';
 import { JobStore } from '../store/job.store.js';
@@ -11,6 +11,8 @@ export interface JobQueueOptions {
   store: JobStore;
   /** Attempts each new job gets (JOBS_MAX_ATTEMPTS). */
   maxAttempts: number;
+  /** Jobs one owner may have queued or running (JOBS_QUEUED_PER_USER); unset: no cap. */
+  queuedPerUser?: number;
   log: FastifyBaseLogger;
   /** Deletes a deleted job's result object. */
   onDeleteResult: (resultKey: string) => Promise<void>;
@@ -25,10 +27,26 @@ export interface JobQueueOptions {
 export class JobQueue {
   constructor(private readonly opts: JobQueueOptions) {}
 
-  /** A new queued job of `ownerId`. Throws BadInput for an unknown kind. */
+  /**
+   * A new queued job of `ownerId`. Throws BadInput for an unknown kind, and RateLimited (429) when the owner already
+   * has `queuedPerUser` jobs queued or running.
+   */
   async enqueue(ownerId: string, kind: JobKind, input: JobInput, savedQueryId: string | null = null): Promise<JobRecord> {
     if (!JOB_KINDS.includes(kind)) throw new BadInput(`unknown job kind "${kind}"; known: ${JOB_KINDS.join(', ')}`);
-    const job = await this.opts.store.insert({ id: newId(), ownerId, kind, input, savedQueryId, maxAttempts: this.opts.maxAttempts });
+    const row = { id: newId(), ownerId, kind, input, savedQueryId, maxAttempts: this.opts.maxAttempts };
+    const cap = this.opts.queuedPerUser;
+    let job: JobRecord;
+    if (cap === undefined) job = await this.opts.store.insert(row);
+    else {
+      const r = await this.opts.store.insertWithin(row, cap);
+      if ('active' in r) {
+        throw new RateLimited(
+          `you have ${r.active} jobs queued or running, the most one user may (JOBS_QUEUED_PER_USER = ${cap}): wait for some to finish, or cancel jobs you no longer need (DELETE /v1/jobs/{job_id})`,
+          30,
+        );
+      }
+      job = r.job;
+    }
     this.opts.log.info({ jobId: job.id, kind, ownerId }, 'job queued');
     this.wake();
     return job;
@@ -87,6 +105,7 @@ export function createJobQueue(deps: SubgraphDeps): JobQueue {
   return new JobQueue({
     store: new JobStore(deps.stores.relational.db),
     maxAttempts: deps.config.jobs.maxAttempts,
+    queuedPerUser: deps.config.jobs.queuedPerUser,
     log: deps.log.child({ component: 'JobQueue' }),
     onDeleteResult: (key) => deps.stores.objects.delete(key),
   });

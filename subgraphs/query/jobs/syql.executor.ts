@@ -4,6 +4,7 @@ import type { TokenVerifier } from '../../../lib/auth/viewer.js';
 import { compileCount, compileQuery } from '../syql/compile.js';
 import { exportArrow } from '../results/arrow-export.js';
 import type { SyqlService } from '../syql.service.js';
+import { engineLimits, limitExceededError } from '../syql-limits.js';
 import { ownerContext } from './owner-context.js';
 import type { JobExecutor } from './job.model.js';
 import { resultKey, resultMetadata, type SyqlJobInput } from './job-input.js';
@@ -27,10 +28,14 @@ export function syqlExecutor(deps: Pick<SubgraphDeps, 'stores'>, syql: SyqlServi
     run.progress(0.02, 'planning');
     const plan = await syql.plan(ctx, { query: input.query, parameters: input.parameters }, input.pins);
     run.progress(0.05, 'counting rows');
-    const [[count]] = await syql.rows(compileCount(plan), { columns: [{ name: 'count', type: 'integer', nullable: false, chType: 'Int64' }] }, queryIdOf(job.id, job.attempts, 'count'), 'SyqlJob.count');
+    const [[count]] = await syql.rows(compileCount(plan), { columns: [{ name: 'count', type: 'integer', nullable: false, chType: 'Int64' }] }, queryIdOf(job.id, job.attempts, 'count'), 'SyqlJob.count', {
+      kind: 'job',
+      signal: run.signal,
+    });
     const total = Number(count);
     run.progress(0.1, `writing ${total} rows as Arrow`);
     const key = resultKey(job, 'arrow');
+    const seconds = syql.limits.jobMaxExecutionSeconds;
     const written = await exportArrow(
       { column: deps.stores.column, objects: deps.stores.objects },
       compileQuery(plan),
@@ -41,9 +46,13 @@ export function syqlExecutor(deps: Pick<SubgraphDeps, 'stores'>, syql: SyqlServi
         signal: run.signal,
         name: 'SyqlJob.export',
         queryId: queryIdOf(job.id, job.attempts, 'export'),
+        maxExecutionTime: seconds,
+        limits: engineLimits(syql.limits, 'job'),
         onRows: (rows) => run.progress(0.1 + 0.89 * (total ? Math.min(1, rows / total) : 1), `${rows} of ${total} rows written`),
       },
-    );
+    ).catch((e: unknown) => {
+      throw limitExceededError(e, syql.limits, 'job', seconds) ?? e;
+    });
     return {
       resultKey: key,
       resultBytes: written.bytes,

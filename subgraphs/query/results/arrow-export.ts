@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Message, MessageHeader } from 'apache-arrow';
-import type { ColumnStore } from '../../../lib/column/column.js';
+import type { ColumnStore, EngineLimits } from '../../../lib/column/column.js';
 import { ch, quoteString, type ChQuery } from '../../../lib/column/sql.js';
 import type { ObjectStore } from '../../../lib/objects/objects.js';
 import { abortError, currentRequestScope } from '../../../lib/request-scope.js';
@@ -42,6 +42,8 @@ export interface ExportOptions {
   queryId?: string;
   /** ClickHouse's max_execution_time for the query, in seconds (default 1800: a job is bounded by its signal). */
   maxExecutionTime?: number;
+  /** The engine's limits on the query (memory, rows read, result rows, threads). */
+  limits?: EngineLimits;
 }
 
 export interface ExportResult {
@@ -99,7 +101,13 @@ export async function exportArrow(
   const put = deps.objects.putStream(key, out.stream, { contentType: ARROW_STREAM_MEDIA_TYPE, signal });
   // The store stops reading when it fails (S3 down, say): the producer must stop too rather than wait for room.
   put.catch((e: unknown) => out.fail(e));
-  const query: QueryContext = { name, signal, maxExecutionTime: opts.maxExecutionTime ?? DEFAULT_MAX_EXECUTION_S, queryId: opts.queryId ?? `arrow-export-${randomUUID()}` };
+  const query: QueryContext = {
+    name,
+    signal,
+    maxExecutionTime: opts.maxExecutionTime ?? DEFAULT_MAX_EXECUTION_S,
+    queryId: opts.queryId ?? `arrow-export-${randomUUID()}`,
+    limits: opts.limits,
+  };
   let rows = 0;
   const written = (n: number) => {
     rows += n;
@@ -126,6 +134,7 @@ interface QueryContext {
   maxExecutionTime: number;
   /** The id the engine runs the query under, by which an abort stops it (ColumnStore.kill). */
   queryId: string;
+  limits?: EngineLimits;
 }
 
 /** The producer's side of the pipe into the object store: writes wait while the store is behind. */

@@ -106,6 +106,34 @@ export class JobStore {
     return toJob(rows[0]);
   }
 
+  /**
+   * Inserts a queued job unless its owner already has `cap` jobs queued or running; then returns how many they have.
+   * Submissions of one owner are serialised by a transaction-scoped advisory lock, so concurrent ones cannot all
+   * see room under the cap.
+   */
+  async insertWithin(j: NewJob, cap: number): Promise<{ job: JobRecord } | { active: number }> {
+    return this.db.transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      await this.run('JobStore.lockOwner', sql`/* JobStore.lockOwner */ select pg_advisory_xact_lock(hashtext(${`query.jobs:owner:${j.ownerId}`}))`, db);
+      const counted = await this.run(
+        'JobStore.countActive',
+        sql`/* JobStore.countActive */ select count(*) as n from ${jobs} j where j.owner_id = ${j.ownerId} and j.status in ('queued', 'running')`,
+        db,
+      );
+      const active = Number(counted[0].n);
+      if (active >= cap) return { active };
+      const rows = await this.run(
+        'JobStore.insert',
+        sql`/* JobStore.insert */
+          insert into ${jobs} as j (id, owner_id, kind, status, input, saved_query_id, attempts, max_attempts, progress, created_at)
+          values (${j.id}, ${j.ownerId}, ${j.kind}, 'queued', ${JSON.stringify(j.input)}::jsonb, ${j.savedQueryId}, 0, ${j.maxAttempts}, 0, ${NOW})
+          returning ${COLUMNS}`,
+        db,
+      );
+      return { job: toJob(rows[0]) };
+    });
+  }
+
   async get(id: string): Promise<JobRecord | undefined> {
     const rows = await this.run('JobStore.get', sql`/* JobStore.get */ select ${COLUMNS} from ${jobs} j where j.id = ${id}`);
     return rows[0] && toJob(rows[0]);

@@ -22,6 +22,7 @@ import {
   chTypeOf,
   type PropertyDef,
 } from './catalog.js';
+import { estimateMatches } from './estimate.js';
 import type { Parameters, PlannerEnv, ResolvedDataset, ResultColumn, SyqlPlan, ValueType } from './plan.js';
 import { printQuery } from './print.js';
 import { syqlError } from './syntax-error.js';
@@ -213,9 +214,26 @@ function isScalar(v: unknown): v is ParamValue {
   return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 }
 
-/** Refuses parameter values SyQL has no use for (objects, non-finite numbers, nested lists). */
+/** Values one list may hold (an `IN $list` parameter or a literal list). */
+export const MAX_LIST_VALUES = 10_000;
+/** Characters of all parameter values together, as JSON. */
+export const MAX_PARAMETER_CHARS = 1024 * 1024;
+
+/**
+ * Refuses parameter values SyQL has no use for (objects, non-finite numbers, nested lists), numbers beyond the
+ * integers a double holds exactly (the engine would see another value), and more values than a query may carry.
+ */
 export function checkParameterValues(parameters: Parameters): void {
+  let chars = 0;
   for (const [name, value] of Object.entries(parameters)) {
+    const numbers = Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : typeof value === 'number' ? [value] : [];
+    const huge = numbers.find((v) => Number.isFinite(v) && Math.abs(v) > Number.MAX_SAFE_INTEGER);
+    if (huge !== undefined) throw new BadInput(`parameter $${name}: numbers must lie within ±${Number.MAX_SAFE_INTEGER} (2^53 - 1), got ${huge}`);
+    if (Array.isArray(value) && value.length > MAX_LIST_VALUES) {
+      throw new BadInput(`parameter $${name}: a list may hold at most ${MAX_LIST_VALUES} values, got ${value.length}; split the query, or filter by class, type or region instead`);
+    }
+    chars += value === undefined ? 0 : (JSON.stringify(value)?.length ?? 0);
+    if (chars > MAX_PARAMETER_CHARS) throw new BadInput(`parameter $${name}: the parameters may hold at most ${MAX_PARAMETER_CHARS} characters together (as JSON)`);
     if (isScalar(value)) continue;
     if (Array.isArray(value)) {
       const bad = value.find((item) => !isScalar(item));
@@ -506,6 +524,7 @@ export function analyse({ query, parameters, regions }: AnalyseInput): Analysis 
           const p = e.right;
           values = v.map((value, i) => ({ value, pos: p.pos, text: `$${p.name}[${i}]` }));
         } else {
+          if (e.right.items.length > MAX_LIST_VALUES) throw syqlError(e.right.pos, `a list may hold at most ${MAX_LIST_VALUES} values, this one holds ${e.right.items.length}`);
           values = e.right.items.map((item) => ({
             value: item.kind === 'literal' ? item.value : paramValue(item),
             pos: item.pos,
@@ -849,7 +868,7 @@ export async function planQuery(
   query: Query,
   parameters: Parameters | undefined,
   env: PlannerEnv,
-  opts: { pins?: Record<string, number> } = {},
+  opts: { pins?: Record<string, number>; maxEstimatedRows?: number } = {},
 ): Promise<SyqlPlan> {
   const params: Parameters = parameters ?? {};
   checkParameterValues(params);
@@ -875,6 +894,17 @@ export async function planQuery(
 
   const regions: Record<string, string[]> = {};
   for (const [code, codes] of Object.entries(lookups)) if (codes) regions[code] = codes;
+
+  if (opts.maxEstimatedRows !== undefined) {
+    const estimate = estimateMatches(query, params, datasets);
+    if (estimate > opts.maxEstimatedRows) {
+      throw new BadInput(
+        `the pattern may match about ${estimate.toExponential(1)} rows in ${datasets.map((d) => d.label).join(', ')}, more than the ${opts.maxEstimatedRows.toExponential(0)} a query may (SYQL_MAX_ESTIMATED_ROWS), so it was not run. ` +
+          'Narrow it: give a node a name or id (WHERE a.name = $n, or {name: "AVAL"}), filter nodes by class or type, restrict regions with WITHIN, ' +
+          'use fewer relationships or shorter *min..max ranges, or read one dataset at a time. LIMIT does not help: count(*), DISTINCT and ORDER BY still go through every match',
+      );
+    }
+  }
 
   return {
     query,

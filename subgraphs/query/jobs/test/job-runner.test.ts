@@ -83,7 +83,7 @@ function heldExecutor() {
 
 describe('jobs settings', () => {
   it('default to an in-process worker, two jobs per process and per user, a 30 s lease and two attempts', () => {
-    expect(configFrom({}).jobs).toEqual({ inProcess: true, concurrency: 2, perUser: 2, heartbeatMs: 5000, leaseMs: 30_000, pollMs: 500, maxAttempts: 2, stopWaitMs: 10_000 });
+    expect(configFrom({}).jobs).toEqual({ inProcess: true, concurrency: 2, perUser: 2, heartbeatMs: 5000, leaseMs: 30_000, pollMs: 500, maxAttempts: 2, stopWaitMs: 10_000, queuedPerUser: 20, maxExecutionSeconds: 600, maxThreads: 1 });
     expect(configFrom({ JOBS_IN_PROCESS: 'false' }).jobs.inProcess).toBe(false);
   });
 
