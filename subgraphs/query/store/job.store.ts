@@ -95,13 +95,14 @@ export class JobStore {
     return namedQuery<Row>(db, name, q);
   }
 
-  async insert(j: NewJob): Promise<JobRecord> {
+  async insert(j: NewJob, db: Db = this.db): Promise<JobRecord> {
     const rows = await this.run(
       'JobStore.insert',
       sql`/* JobStore.insert */
         insert into ${jobs} as j (id, owner_id, kind, status, input, saved_query_id, attempts, max_attempts, progress, created_at)
         values (${j.id}, ${j.ownerId}, ${j.kind}, 'queued', ${JSON.stringify(j.input)}::jsonb, ${j.savedQueryId}, 0, ${j.maxAttempts}, 0, ${NOW})
         returning ${COLUMNS}`,
+      db,
     );
     return toJob(rows[0]);
   }
@@ -122,15 +123,7 @@ export class JobStore {
       );
       const active = Number(counted[0].n);
       if (active >= cap) return { active };
-      const rows = await this.run(
-        'JobStore.insert',
-        sql`/* JobStore.insert */
-          insert into ${jobs} as j (id, owner_id, kind, status, input, saved_query_id, attempts, max_attempts, progress, created_at)
-          values (${j.id}, ${j.ownerId}, ${j.kind}, 'queued', ${JSON.stringify(j.input)}::jsonb, ${j.savedQueryId}, 0, ${j.maxAttempts}, 0, ${NOW})
-          returning ${COLUMNS}`,
-        db,
-      );
-      return { job: toJob(rows[0]) };
+      return { job: await this.insert(j, db) };
     });
   }
 
