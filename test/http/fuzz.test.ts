@@ -2,20 +2,10 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
 import { createUser, type TestAccountType, type TestUser } from '../../lib/testkit/users.js';
 import { createDataset, createTinyDataset, uploadFile } from '../../lib/testkit/datasets.js';
-import { FLAVOURS, describeRequest, generateRequest, rng, seedOf, sendRaw, type FuzzPools, type FuzzRequest } from '../../lib/testkit/request-fuzzer.js';
+import { FLAVOURS, describeRequest, generateRequest, rng, seedOf, sendRaw, type FuzzPools } from '../../lib/testkit/request-fuzzer.js';
 import { testFuzzSettings } from '../../lib/config.js';
 
 type Json = Record<string, any>;
-
-/**
- * 5xx answers this test still meets whose fixes are made elsewhere; each entry names what it stands for, and is
- * removed with its fix. A skipped request is counted and listed in the log, never silently passed.
- */
-const KNOWN_5XX: { what: string; matches: (req: FuzzRequest) => boolean }[] = [
-  { what: 'extreme numbers or huge lists as SyQL parameters', matches: (req) => /^\/v1\/(syql|queries|jobs)/.test(req.path) && (/\de\+?\d|\d{16}/i.test(text(req)) || text(req).split(',').length > 10_000) },
-];
-
-const text = (req: FuzzRequest) => req.body?.toString('utf8') ?? '';
 
 const CALLERS: { name: string; accountType?: TestAccountType }[] = [
   { name: 'anonymous' },
@@ -84,7 +74,6 @@ describe('generated requests from /openapi.json', () => {
     console.log(`fuzz: FUZZ_SEED=${settings.seed} FUZZ_REQUESTS_PER_OPERATION=${settings.requestsPerOperation}; pools ${JSON.stringify(Object.fromEntries(Object.entries(pools).map(([k, v]) => [k, v.length])))}`);
     const operations = Object.entries<Json>(doc.paths).flatMap(([path, ops]) => Object.entries<Json>(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
     const failures: string[] = [];
-    const known = new Map<string, string[]>();
     const statuses = new Map<number, number>();
     let sent = 0;
     const slowest: { ms: number; what: string }[] = [];
@@ -116,16 +105,13 @@ describe('generated requests from /openapi.json', () => {
             statuses.set(status, (statuses.get(status) ?? 0) + 1);
             if (status < 500) continue;
             const line = `[${caller.name}, request seed ${seed}] ${describeRequest(req)} -> ${status} ${text.slice(0, 200)}`.replace(/\n/g, ' ');
-            const skip = KNOWN_5XX.find((k) => k.matches(req));
-            if (skip) known.set(skip.what, [...(known.get(skip.what) ?? []), line]);
-            else failures.push(line);
+            failures.push(line);
           }
         }
       }
     }
     console.log(`fuzz: ${sent} requests over ${operations.length} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
     console.log(`fuzz: slowest requests\n  ${slowest.map((s) => `${s.ms} ms ${s.what}`).join('\n  ')}`);
-    for (const [what, lines] of known) console.log(`fuzz: ${lines.length} known 5xx (${what}), e.g.\n  ${lines.slice(0, 3).join('\n  ')}`);
     expect(failures, `FUZZ_SEED=${settings.seed}: ${failures.length} of ${sent} generated requests answered 5xx`).toEqual([]);
   }, 600_000);
 });
