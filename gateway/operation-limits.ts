@@ -1,4 +1,4 @@
-import { Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
+import { Kind, valueFromASTUntyped, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { Config } from '../lib/config.js';
@@ -21,34 +21,6 @@ interface TypeLike {
 const namedType = (t: TypeLike | undefined): TypeLike | undefined => (t?.ofType ? namedType(t.ofType) : t);
 /** The type without its non-null wrapper; a wrapper left after that is a list. */
 const nullableType = (t: TypeLike | undefined): TypeLike | undefined => (t?.ofType && String(t).endsWith('!') ? t.ofType : t);
-
-/**
- * The value an argument will have: literals as written, variables as sent or, when left out, their declared
- * default (`query ($l: Int = 1000)`). `undefined` when the argument will take the field's own default.
- */
-function argumentValue(node: ValueNode, variables: Record<string, unknown>, defaults: ReadonlyMap<string, ValueNode>): unknown {
-  switch (node.kind) {
-    case Kind.VARIABLE: {
-      const name = node.name.value;
-      if (name in variables) return variables[name];
-      const fallback = defaults.get(name);
-      return fallback ? argumentValue(fallback, {}, new Map()) : undefined;
-    }
-    case Kind.INT:
-    case Kind.FLOAT:
-      return Number(node.value);
-    case Kind.STRING:
-    case Kind.ENUM:
-    case Kind.BOOLEAN:
-      return node.value;
-    case Kind.NULL:
-      return null;
-    case Kind.LIST:
-      return node.values.map((v) => argumentValue(v, variables, defaults));
-    case Kind.OBJECT:
-      return Object.fromEntries(node.fields.map((f) => [f.name.value, argumentValue(f.value, variables, defaults)]));
-  }
-}
 
 /** What the lists an operation sends cost: their values, and the bytes of those values. */
 export interface ListInput {
@@ -89,22 +61,19 @@ export interface OperationEstimate {
 }
 
 /**
- * How many list items an operation may produce: each field with a `limit` (or `first`) argument contributes its
- * value, or the argument's default when it is left out, multiplied by the sizes of the lists above it. Aliases
- * count once each, which is what makes 200 aliases of `terms(limit: 1000)` cost 200,000.
- */
-export function estimateItems(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): number {
-  return estimateCost(schema, document, operation, variables).items;
-}
-
-/**
- * `estimateItems`, and the values and bytes of the list arguments the operation sends, counted at every field
- * that receives them: 15 aliases of `termValidation(terms: $t)` send `$t` 15 times, and each is validated.
+ * What an operation may cost. List items it may produce: each field with a `limit` (or `first`) argument
+ * contributes its value, or the argument's default when it is left out, multiplied by the sizes of the lists above
+ * it; aliases count once each, which is what makes 200 aliases of `terms(limit: 1000)` cost 200,000. And the values
+ * and bytes of the list arguments it sends, counted at every field that receives them: 15 aliases of
+ * `termValidation(terms: $t)` send `$t` 15 times, and each is validated.
  */
 export function estimateCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> = {}): OperationEstimate {
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const root = (operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType()) as TypeLike | null;
-  const defaults = new Map((operation.variableDefinitions ?? []).flatMap((d) => (d.defaultValue ? [[d.variable.name.value, d.defaultValue] as const] : [])));
+  // A variable left out takes its declared default (`query ($l: Int = 1000)`).
+  const values: Record<string, unknown> = {};
+  for (const d of operation.variableDefinitions ?? []) if (d.defaultValue) values[d.variable.name.value] = valueFromASTUntyped(d.defaultValue);
+  Object.assign(values, variables);
   let total = 0;
   const listInput: ListInput = { values: 0, bytes: 0 };
   const walk = (selections: SelectionSetNode | undefined, parent: TypeLike | undefined, multiplier: number, seen: ReadonlySet<string>): void => {
@@ -122,7 +91,7 @@ export function estimateCost(schema: GraphQLSchema, document: DocumentNode, oper
         let size = 1;
         for (const arg of def?.args ?? []) {
           const given = sel.arguments?.find((a) => a.name.value === arg.name);
-          const value = given ? argumentValue(given.value, variables, defaults) : undefined;
+          const value = given ? valueFromASTUntyped(given.value, values) : undefined;
           if (SIZE_ARGUMENTS.includes(arg.name)) {
             // Left out, or null, the argument takes the field's default.
             const n = value ?? arg.defaultValue;
