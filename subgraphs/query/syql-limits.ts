@@ -10,19 +10,6 @@ export function syqlLimitsOf(config: { syql: SyqlLimitsConfig; jobs: Pick<JobsCo
   return { ...config.syql, jobMaxExecutionSeconds: config.jobs.maxExecutionSeconds, maxThreads: config.jobs.maxThreads };
 }
 
-/** Limits when nothing configures them (unit tests, tools): the documented defaults. */
-export const DEFAULT_SYQL_LIMITS: SyqlLimits = {
-  maxExecutionSeconds: 30,
-  maxMemoryBytes: 1024 * 1024 * 1024,
-  maxRowsToRead: 1_000_000_000,
-  maxBytesToRead: 100 * 1024 * 1024 * 1024,
-  maxResultRows: 100_000_000,
-  maxEstimatedRows: 1_000_000_000,
-  maxConcurrentPerUser: 2,
-  jobMaxExecutionSeconds: 600,
-  maxThreads: 1,
-};
-
 export type SyqlRunKind = 'exec' | 'job';
 
 /** The engine settings of one statement: jobs also get fewer threads, so they leave room for interactive queries. */

@@ -12,7 +12,7 @@ import { compileCount, compileQuery } from './syql/compile.js';
 import type { Parameters, PlannerEnv, ResolvedDataset, SyqlPlan } from './syql/plan.js';
 import { decodeTsvRows, type Cell } from './syql/rows.js';
 import { RunningQueries } from './running-queries.js';
-import { DEFAULT_SYQL_LIMITS, engineLimits, limitExceededError, type SyqlLimits, type SyqlRunKind } from './syql-limits.js';
+import { engineLimits, limitExceededError, type SyqlLimits, type SyqlRunKind } from './syql-limits.js';
 
 export type Caller = Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>;
 
@@ -45,7 +45,7 @@ export class SyqlService {
   constructor(
     private readonly column: ColumnStore,
     private readonly envFor: PlannerEnvFor,
-    readonly limits: SyqlLimits = DEFAULT_SYQL_LIMITS,
+    readonly limits: SyqlLimits,
     private readonly running = new RunningQueries(limits.maxConcurrentPerUser),
   ) {}
 
