@@ -70,12 +70,4 @@ export async function bareFastify(): Promise<{ url: string; close(): Promise<voi
   return { url: `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/ok`, close: () => bare.close() };
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so every run works on the same data. */
-export function seededRandom(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../lib/testkit/seeded-random.js';

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { seededRandom } from './seeded-random.js';
 
 /**
  * Generated hostile requests from an OpenAPI document, for the test that no input answers 5xx
@@ -9,16 +10,9 @@ import http from 'node:http';
 
 type Json = Record<string, any>;
 
-/** mulberry32: small, fast, good enough to pick test values; the same seed gives the same sequence. */
+/** The draws the request generator makes, from one seeded sequence: the same seed gives the same requests. */
 export function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return {
     next,
     chance: (p: number) => next() < p,

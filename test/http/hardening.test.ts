@@ -1,12 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { request as httpRequest } from 'node:http';
 import { chmod, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { startTestApp, createTestEngines, call, gql, type TestApp, type TestEngines } from '../../lib/testkit/app.js';
 import { paserkSecret } from '../../lib/testkit/keys.js';
 import { expectError } from '../../lib/testkit/expect.js';
 import { createUser } from '../../lib/testkit/users.js';
+import { sendRaw } from '../../lib/testkit/request-fuzzer.js';
 import { COMPLETE_METADATA } from '../../lib/testkit/datasets.js';
 import { isUuidV7 } from '../../lib/ids.js';
 import { ROUTES } from '../../rest-compat/routes/index.js';
@@ -26,27 +26,16 @@ async function modes(dir: string): Promise<{ file: string; mode: number }[]> {
 }
 
 /** A request whose path is sent exactly as written: fetch would resolve dot segments (`%2e%2e`) as a browser does. */
-function rawCall(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const { hostname, port } = new URL(base);
-    const req = httpRequest({ hostname, port, path, method, headers: { ...headers, ...(text ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown = raw;
-        try {
-          parsed = raw ? JSON.parse(raw) : null;
-        } catch {
-          /* not JSON */
-        }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
-      });
-    });
-    req.on('error', reject);
-    req.end(text);
-  });
+async function rawCall(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const text = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const r = await sendRaw(base, { method, path, headers: { ...headers, ...(text ? { 'content-type': 'application/json' } : {}) }, body: text }, 30_000);
+  let parsed: unknown = r.text;
+  try {
+    parsed = r.text ? JSON.parse(r.text) : null;
+  } catch {
+    /* not JSON */
+  }
+  return { status: r.status, body: parsed };
 }
 
 function expectPipelineHeaders(headers: Headers) {
