@@ -1,7 +1,6 @@
 import { defineSubgraph, pingOf, type HandleOf, type SubgraphDeps } from '../../lib/subgraph.js';
 import { createDownloadSigner, loadDownloadSigningSecret } from '../../lib/objects/signed-url.js';
 import { JobService, jobsOn, submitJob } from '../../lib/jobs/index.js';
-import { JobsResolver } from '../../lib/jobs/jobs.resolver.js';
 import { neurodata } from '../neurodata/index.js';
 import { ontology } from '../ontology/index.js';
 import { identity } from '../identity/index.js';
@@ -15,6 +14,8 @@ import { SavedQueryService } from './saved-query.service.js';
 import { SavedQueryResolver } from './saved-query.resolver.js';
 import { syqlJobKind, type SubmitSyqlJob } from './jobs/syql-job.js';
 import { QueryJobResolver } from './jobs/query-job.resolver.js';
+// After the query subgraph's own resolvers: type-graphql lists root fields in the order their classes load.
+import { JobsResolver } from '../../lib/jobs/jobs.resolver.js';
 
 export const SUBGRAPH_NAME = 'query' as const;
 
