@@ -43,7 +43,7 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
   // Composed from the same code and settings as the gateway's, so a subgraph served alone reports the same API.
   let api: Promise<GraphQLSchema> | undefined;
   const apiSchema = () => (api ??= composeSupergraph({ ...schemaOnlyDeps(), config }).then((c) => c.apiSchema));
-  const deps: SubgraphDeps = { config, stores, clock: opts.clock ?? systemClock, log: http.log.child({ subgraph: name }), apiSchema };
+  const deps: SubgraphDeps = { config, stores, clock: opts.clock ?? systemClock, log: http.log, apiSchema };
   const started = await startSubgraphs(deps, [name], enabledSubgraphs(config));
   const schema = await SUBGRAPHS[name].buildSchema(deps);
   const verifier = await createTokenVerifier(deps);

@@ -55,7 +55,7 @@ export interface StartedSubgraphs {
 }
 
 /**
- * Starts the subgraphs this process serves (`served`, in start order), each with a logger of its own, then the
+ * Starts the subgraphs this process serves (`served`, in start order; each logs as itself), then the
  * in-process job runner (JOBS_IN_PROCESS) for their kinds. `enabled` are every subgraph the cluster serves.
  */
 export async function startSubgraphs(deps: SubgraphDeps, served: readonly SubgraphName[], enabled: readonly SubgraphName[] = served): Promise<StartedSubgraphs> {
@@ -66,9 +66,8 @@ export async function startSubgraphs(deps: SubgraphDeps, served: readonly Subgra
     await stopSubgraphs(started);
   };
   for (const name of startOrder(served)) {
-    const own = { ...deps, log: deps.log.child({ subgraph: name }) };
-    await SUBGRAPHS[name].onStart(own);
-    started.push({ name, deps: own });
+    await SUBGRAPHS[name].onStart(deps);
+    started.push({ name, deps });
   }
   registerJobKinds(deps, enabled);
   if (deps.config.jobs.inProcess) runner = await startRunnerFor(deps, served);

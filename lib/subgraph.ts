@@ -79,14 +79,27 @@ export interface Subgraph<S = unknown, H = unknown> {
 /** The handle type of a defined subgraph. */
 export type HandleOf<T> = T extends Subgraph<unknown, infer H> ? H : never;
 
+// The logger each subgraph's child logger was made from: whoever reaches a subgraph first (the host, or another
+// subgraph's services through a handle), its services log as that subgraph, once.
+const parents = new WeakMap<FastifyBaseLogger, FastifyBaseLogger>();
+
+/** `deps` with a logger of the subgraph's own (`{ subgraph: name }`), made from the host's whatever `deps.log` is. */
+function ownDeps(deps: SubgraphDeps, name: SubgraphName): SubgraphDeps {
+  const root = parents.get(deps.log) ?? deps.log;
+  const log = root.child({ subgraph: name });
+  parents.set(log, root);
+  return { ...deps, log };
+}
+
 /** Declares a subgraph (see SubgraphDefinition); its services and handle are memoized per set of stores. */
 export function defineSubgraph<S, H = Record<string, never>>(def: SubgraphDefinition<S, H>): Subgraph<S, H> {
   const built = new WeakMap<Stores, Promise<S>>();
   const handles = new WeakMap<Stores, H>();
+  const own = (deps: SubgraphDeps) => ownDeps(deps, def.name);
   const services = (deps: SubgraphDeps): Promise<S> => {
     let s = built.get(deps.stores);
     if (!s) {
-      s = Promise.resolve().then(() => def.services(deps));
+      s = Promise.resolve().then(() => def.services(own(deps)));
       built.set(deps.stores, s);
       // A factory that failed (a store not reachable yet) is built again by the next caller.
       s.catch(() => built.get(deps.stores) === s && built.delete(deps.stores));
@@ -101,26 +114,26 @@ export function defineSubgraph<S, H = Record<string, never>>(def: SubgraphDefini
     use(deps) {
       if (!def.exports) throw new Error(`the ${def.name} subgraph exports nothing`);
       let h = handles.get(deps.stores);
-      if (h === undefined) handles.set(deps.stores, (h = def.exports(() => services(deps), deps)));
+      if (h === undefined) handles.set(deps.stores, (h = def.exports(() => services(deps), own(deps))));
       return h;
     },
     async buildSchema(deps) {
       const s = await services(deps);
-      return buildFederatedSchema({ instances: def.resolvers(s, deps), referenceResolvers: def.referenceResolvers?.(s) });
+      return buildFederatedSchema({ instances: def.resolvers(s, own(deps)), referenceResolvers: def.referenceResolvers?.(s) });
     },
     async jobKinds(deps) {
-      return def.jobKinds ? def.jobKinds(await services(deps), deps) : [];
+      return def.jobKinds ? def.jobKinds(await services(deps), own(deps)) : [];
     },
     async checkConfig(config) {
       return def.checkConfig ? def.checkConfig(config) : [];
     },
     async onStart(deps) {
-      if (def.onStart) await def.onStart(await services(deps), deps);
+      if (def.onStart) await def.onStart(await services(deps), own(deps));
     },
     async onStop(deps) {
-      if (def.onStop) await def.onStop(await services(deps), deps);
+      if (def.onStop) await def.onStop(await services(deps), own(deps));
     },
-    seed: seed && (async (deps, onProgress) => seed(await services(deps), deps, onProgress)),
+    seed: seed && (async (deps, onProgress) => seed(await services(deps), own(deps), onProgress)),
   };
 }
 

@@ -27,7 +27,7 @@ export type { GraphProgress } from './graph.model.js';
 
 /** Every service of the graph subgraph over these stores (one graph cache per process): the one place they are wired. */
 function graphServices(deps: SubgraphDeps) {
-  const log = deps.log.child({ subgraph: SUBGRAPH_NAME });
+  const log = deps.log;
   const datasets = neurodata.use(deps);
   const terms = ontology.use(deps);
   const resolve = datasets.resolveDatasetVersion;

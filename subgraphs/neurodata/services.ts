@@ -23,7 +23,7 @@ import { openSearchEngine } from './search/search-engine.js';
 /** Builds every service of the subgraph from its dependencies: the one place they are wired. */
 export async function neurodataServices(deps: SubgraphDeps) {
   const db = deps.stores.relational.db;
-  const log = deps.log.child({ subgraph: 'neurodata' });
+  const log = deps.log;
   const ontologyTerms = ontology.use(deps);
   const accounts = identity.use(deps);
   const store = new DatasetStore(db);

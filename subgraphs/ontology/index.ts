@@ -17,7 +17,7 @@ export type { SeedStep } from './seed.js';
 
 function services(deps: SubgraphDeps) {
   const store = new TermStore(deps.stores.relational.db);
-  const log = deps.log.child({ subgraph: SUBGRAPH_NAME });
+  const log = deps.log;
   const terms = new TermService(store, deps.clock, log.child({ component: 'TermService' }));
   // One loader per request context, so a page of datasets that reference terms costs one query.
   const loaders = new WeakMap<object, DataLoader<string, TermRecord | null>>();

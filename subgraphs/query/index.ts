@@ -44,7 +44,7 @@ function plannerEnv(deps: SubgraphDeps): (ctx: Caller) => PlannerEnv {
 /** Every service of the query subgraph over these stores: the one place they are wired. */
 async function queryServices(deps: SubgraphDeps) {
   const syql = new SyqlService(deps.stores.column, plannerEnv(deps), syqlLimitsOf(deps.config));
-  const { queue, kinds } = jobsOn({ ...deps, log: deps.log.child({ subgraph: SUBGRAPH_NAME }) });
+  const { queue, kinds } = jobsOn(deps);
   const signer = createDownloadSigner(await loadDownloadSigningSecret(deps.config.dataDir));
   const job = syqlJobKind(deps, syql, identity.use(deps).accountStanding);
   const submitSyql: SubmitSyqlJob = (ctx, input, savedQueryId = null) => submitJob(queue, ctx, job, { ...input }, savedQueryId);
