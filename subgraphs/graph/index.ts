@@ -27,12 +27,11 @@ export type { GraphProgress } from './graph.model.js';
 
 /** Every service of the graph subgraph over these stores (one graph cache per process): the one place they are wired. */
 function graphServices(deps: SubgraphDeps) {
-  const log = deps.log;
   const datasets = neurodata.use(deps);
   const terms = ontology.use(deps);
   const resolve = datasets.resolveDatasetVersion;
   const lineages = terms.regionLineages;
-  const loader = new GraphLoader(new GraphSourceStore(deps.stores.column), deps.stores.objects, new GraphCache(deps.config.graph.cacheBytes), log);
+  const loader = new GraphLoader(new GraphSourceStore(deps.stores.column), deps.stores.objects, new GraphCache(deps.config.graph.cacheBytes), deps.log);
   const graph = new GraphService(resolve, loader);
   const store = new AnalyticsStore(deps.stores.column);
   const job = graphJobKind({

@@ -23,7 +23,6 @@ import { openSearchEngine } from './search/search-engine.js';
 /** Builds every service of the subgraph from its dependencies: the one place they are wired. */
 export async function neurodataServices(deps: SubgraphDeps) {
   const db = deps.stores.relational.db;
-  const log = deps.log;
   const ontologyTerms = ontology.use(deps);
   const accounts = identity.use(deps);
   const store = new DatasetStore(db);
@@ -31,7 +30,7 @@ export async function neurodataServices(deps: SubgraphDeps) {
   const data = new DataStore(deps.stores.column);
   const signer = createDownloadSigner(await loadDownloadSigningSecret(deps.config.dataDir));
   const searchStore = new DatasetSearchStore(db);
-  const searchEngine = openSearchEngine(deps, searchStore, log.child({ component: 'DatasetSearch' }));
+  const searchEngine = openSearchEngine(deps, searchStore, deps.log.child({ component: 'DatasetSearch' }));
   const datasets = new DatasetService(
     store,
     requests,
@@ -40,7 +39,7 @@ export async function neurodataServices(deps: SubgraphDeps) {
     async (values) => ontologyTerms.validateTermValues(values),
     (ids) => accounts.existingAccountIds(ids),
     deps.clock,
-    log.child({ component: 'DatasetService' }),
+    deps.log.child({ component: 'DatasetService' }),
     (id) => searchEngine.changed(id),
   );
   // One loader per request context: a page of references to datasets costs one query.
@@ -65,7 +64,7 @@ export async function neurodataServices(deps: SubgraphDeps) {
     store,
     data,
     datasets,
-    assets: new AssetService(datasets, store, data, deps.stores.objects, signer, deps.config.assets, deps.clock, log.child({ component: 'AssetService' })),
+    assets: new AssetService(datasets, store, data, deps.stores.objects, signer, deps.config.assets, deps.clock, deps.log.child({ component: 'AssetService' })),
     grants: new DownloadGrantService(signer, datasets, (id) => accounts.accountStanding(id), deps.clock),
     requests: new AccessRequestService(datasets, requests, store, deps.clock),
     lineage: new LineageService(datasets, new LineageStore(db), store, deps.clock),

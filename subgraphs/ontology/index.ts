@@ -17,8 +17,7 @@ export type { SeedStep } from './seed.js';
 
 function services(deps: SubgraphDeps) {
   const store = new TermStore(deps.stores.relational.db);
-  const log = deps.log;
-  const terms = new TermService(store, deps.clock, log.child({ component: 'TermService' }));
+  const terms = new TermService(store, deps.clock, deps.log.child({ component: 'TermService' }));
   // One loader per request context, so a page of datasets that reference terms costs one query.
   const loaders = new WeakMap<object, DataLoader<string, TermRecord | null>>();
   const termLoader = (ctx: object) => {
@@ -30,7 +29,7 @@ function services(deps: SubgraphDeps) {
     store,
     terms,
     termLoader,
-    imports: new TermImportService(store, deps.clock, log.child({ component: 'TermImportService' })),
+    imports: new TermImportService(store, deps.clock, deps.log.child({ component: 'TermImportService' })),
     validation: new TermValidationService(store),
   };
 }
