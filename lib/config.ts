@@ -345,14 +345,18 @@ export interface FederationConfig {
   registerBurst: number;
 }
 
-/** The external login providers this service can use (spec 5.7). */
-export const LOGIN_PROVIDERS = ['institutional', 'orcid', 'social', 'gitlab', 'github'] as const;
-export type LoginProviderName = (typeof LOGIN_PROVIDERS)[number];
-/** The providers that sign a user in (and can be linked to an account to do so); the others attach evidence. */
+/**
+ * The providers that sign a user in (and can be linked to an account to do so): the GraphQL `provider` argument
+ * and the path segment of their REST routes.
+ */
 export const SOCIAL_PROVIDERS = ['social', 'gitlab', 'github'] as const;
 export type SocialProviderName = (typeof SOCIAL_PROVIDERS)[number];
-/** OpenID Connect providers (OIDC_<NAME>_*), whose endpoints come from discovery. */
-const OIDC_PROVIDERS = ['institutional', 'orcid', 'social', 'gitlab'] as const;
+/** The external login providers this service can use (spec 5.7); those that are not social attach evidence. */
+export const LOGIN_PROVIDERS = ['institutional', 'orcid', ...SOCIAL_PROVIDERS] as const;
+export type LoginProviderName = (typeof LOGIN_PROVIDERS)[number];
+/** The one plain OAuth 2.0 provider (OAUTH_GITHUB_*); every other is OpenID Connect (OIDC_<NAME>_*), found by discovery. */
+const OAUTH_PROVIDER = 'github';
+const OIDC_PROVIDERS = LOGIN_PROVIDERS.filter((p): p is Exclude<LoginProviderName, typeof OAUTH_PROVIDER> => p !== OAUTH_PROVIDER);
 
 export interface OidcProviderConfig {
   issuer: string;

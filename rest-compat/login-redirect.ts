@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExecutionResult } from 'graphql';
+import { SOCIAL_PROVIDERS } from '../lib/config.js';
 import { sendError, sendGraphqlError } from './handler-replies.js';
 
 /** Runs one GraphQL operation with the context of an HTTP request (token, request id, abort signal). */
@@ -21,16 +22,13 @@ export function loginRedirectHandlers(run: RunOperation, opts: { secureCookies: 
     orcidAuthorize: authorizeHandler(run, 'startOrcidLink', {}, { bindTo: 'orcid', secureCookies: opts.secureCookies }),
     orcidCallback: boundCallbackHandler(run, 'orcid', 'completeOrcidLink', ORCID_RESULT, opts.secureCookies),
   };
-  for (const provider of SOCIAL_LOGIN_PROVIDERS) {
+  for (const provider of SOCIAL_PROVIDERS) {
     handlers[`${provider}Login`] = socialLoginHandler(run, provider, opts.secureCookies);
     handlers[`${provider}Authorize`] = authorizeHandler(run, 'startSocialLink', { provider });
     handlers[`${provider}Callback`] = socialCallbackHandler(run, provider, opts.secureCookies);
   }
   return handlers;
 }
-
-/** The social login providers' path segments (GraphQL `provider` argument values). */
-export const SOCIAL_LOGIN_PROVIDERS = ['social', 'gitlab', 'github'] as const;
 
 /**
  * Holds the browser-binding value of a flow, from where it starts (/login, or /authorize of institutional

@@ -1,13 +1,14 @@
 import { AccessClass } from '../../lib/access.js';
+import { SOCIAL_PROVIDERS, type SocialProviderName } from '../../lib/config.js';
 import { CALLBACK_PARAMETERS } from './callback-parameters.js';
 import type { HandlerRoute, Route } from '../route-table.js';
 import { authorizationRedirect, authorizeRoute, errorBody } from './institutional.routes.js';
 
-const PROVIDERS = [
-  { provider: 'social', label: 'the general social login provider (OpenID Connect)' },
-  { provider: 'gitlab', label: 'the GitLab-style code-hosting provider (OpenID Connect, self-hosted instances)' },
-  { provider: 'github', label: 'the GitHub-style code-hosting provider (OAuth 2.0)' },
-] as const;
+const LABEL: Record<SocialProviderName, string> = {
+  social: 'the general social login provider (OpenID Connect)',
+  gitlab: 'the GitLab-style code-hosting provider (OpenID Connect, self-hosted instances)',
+  github: 'the GitHub-style code-hosting provider (OAuth 2.0)',
+};
 
 const tokenPairSchema = {
   type: 'object',
@@ -104,10 +105,10 @@ function callbackRoute(provider: string, label: string): HandlerRoute {
 
 /** Social sign-in and identity linking (spec 5.7); docs/identity-providers.md. */
 export const socialLoginRoutes: Route[] = [
-  ...PROVIDERS.flatMap(({ provider, label }) => [
-    loginRoute(provider, label),
-    authorizeRoute(provider, `${provider}Authorize`, `Links an identity at ${label} to the current account: 302 to the provider, or JSON with mode=json`),
-    callbackRoute(provider, label),
+  ...SOCIAL_PROVIDERS.flatMap((provider) => [
+    loginRoute(provider, LABEL[provider]),
+    authorizeRoute(provider, `${provider}Authorize`, `Links an identity at ${LABEL[provider]} to the current account: 302 to the provider, or JSON with mode=json`),
+    callbackRoute(provider, LABEL[provider]),
   ]),
   {
     kind: 'graphql',
@@ -132,6 +133,6 @@ export const socialLoginRoutes: Route[] = [
     path: '/v1/user/authenticate/identities/{provider}',
     field: 'Mutation.unlinkIdentity',
     tag: 'identity',
-    summary: 'Unlinks the identity at a social login provider (social, gitlab, github) unless it is the last way to log in (409)',
+    summary: `Unlinks the identity at a social login provider (${SOCIAL_PROVIDERS.join(', ')}) unless it is the last way to log in (409)`,
   },
 ];

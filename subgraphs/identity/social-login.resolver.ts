@@ -38,7 +38,7 @@ function toCallback(o: CallbackOutcome): SocialLoginCallback {
 
 /**
  * Social sign-in and identity linking (spec 5.7): general OpenID Connect, GitLab-style and GitHub-style providers.
- * `provider` is the path segment of the REST routes: social, gitlab or github.
+ * `provider` is one of SOCIAL_PROVIDERS (lib/config.ts), the path segment of the REST routes.
  */
 @Resolver()
 export class SocialLoginResolver {
