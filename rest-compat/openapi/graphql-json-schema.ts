@@ -1,4 +1,5 @@
 import { withExample } from './examples.js';
+import { TRIAD_CODES } from '../../lib/triad-codes.js';
 import { Kind, type DocumentNode, type FieldNode, type GraphQLSchema, type SelectionSetNode, type TypeNode } from 'graphql';
 
 export type Json = Record<string, unknown>;
@@ -29,11 +30,10 @@ export const isNonNull = (t: TypeLike) => tag(t) === 'GraphQLNonNull';
 const isList = (t: TypeLike) => tag(t) === 'GraphQLList';
 export const namedType = (t: TypeLike): TypeLike => (t.ofType ? namedType(t.ofType) : t);
 
-/** The 16 triad classes of a census, in the standard order (the graph subgraph's TriadCounts and TriadValues). */
-const TRIAD_CODES = ['003', '012', '102', '021D', '021U', '021C', '111D', '111U', '030T', '030C', '201', '120D', '120U', '120C', '210', '300'];
+/** A census object (the graph subgraph's TriadCounts and TriadValues): its 16 classes, in the standard order. */
 const triadObject = (value: Json): Json => ({
   type: 'object',
-  required: TRIAD_CODES,
+  required: [...TRIAD_CODES],
   additionalProperties: false,
   properties: Object.fromEntries(TRIAD_CODES.map((c) => [c, value])),
 });
