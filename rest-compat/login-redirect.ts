@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExecutionResult } from 'graphql';
 import { SOCIAL_PROVIDERS } from '../lib/config.js';
-import { sendError, sendGraphqlError } from './handler-replies.js';
+import { sendError } from '../lib/error-reply.js';
+import { sendGraphqlError } from './handler-replies.js';
 
 /** Runs one GraphQL operation with the context of an HTTP request (token, request id, abort signal). */
 export type RunOperation = (request: FastifyRequest, query: string, variables?: Record<string, unknown>) => Promise<ExecutionResult>;
