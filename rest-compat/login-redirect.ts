@@ -4,6 +4,7 @@ import type { ExecutionResult } from 'graphql';
 import { SOCIAL_PROVIDERS } from '../lib/config.js';
 import { sendError } from '../lib/error-reply.js';
 import { sendGraphqlError } from './handler-replies.js';
+import { CALLBACK_PARAMETERS } from './routes/callback-parameters.js';
 
 /** Runs one GraphQL operation with the context of an HTTP request (token, request id, abort signal). */
 export type RunOperation = (request: FastifyRequest, query: string, variables?: Record<string, unknown>) => Promise<ExecutionResult>;
@@ -77,14 +78,12 @@ function authorizeHandler(
  * without it, and answers the mutation's result as JSON.
  */
 function boundCallbackHandler(run: RunOperation, provider: string, field: string, selection: string, secureCookies: boolean): Handler {
-  const document = `mutation ${field}($state: String!, $code: String, $iss: String, $error: String, $error_description: String, $browser_binding: String) {
-    ${field}(state: $state, code: $code, iss: $iss, error: $error, error_description: $error_description, browser_binding: $browser_binding) { ${selection} }
+  const document = `mutation ${field}(${CALLBACK_VARIABLES}) {
+    ${field}(${CALLBACK_ARGUMENTS}) { ${selection} }
   }`;
   return async (request, reply) => {
-    const q = queryOf(request);
     const binding = cookieOf(request, BINDING_COOKIE);
-    const variables = { state: q.state ?? '', code: q.code, iss: q.iss, error: q.error, error_description: q.error_description, browser_binding: binding };
-    const result = await run(request, document, variables);
+    const result = await run(request, document, callbackVariables(request, binding));
     if (binding) reply.header('set-cookie', bindingCookie(provider, '', 0, secureCookies));
     reply.header('cache-control', 'no-store');
     if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], `${provider} callback failed`);
@@ -120,18 +119,16 @@ function socialLoginHandler(run: RunOperation, provider: string, secureCookies: 
  * token pair; a link answers the linked identity. Failures answer `{"error"}` with the mapped status.
  */
 function socialCallbackHandler(run: RunOperation, provider: string, secureCookies: boolean): Handler {
-  const document = `mutation completeSocialLogin($provider: String!, $state: String!, $code: String, $iss: String, $error: String, $error_description: String, $browser_binding: String) {
-    completeSocialLogin(provider: $provider, state: $state, code: $code, iss: $iss, error: $error, error_description: $error_description, browser_binding: $browser_binding) {
+  const document = `mutation completeSocialLogin($provider: String!, ${CALLBACK_VARIABLES}) {
+    completeSocialLogin(provider: $provider, ${CALLBACK_ARGUMENTS}) {
       purpose provider account_id account_created redirect_url
       session { access_token refresh_token token_type expires_in refresh_expires_in account_id account_created provider }
       identity { provider issuer subject username name email linked_at }
     }
   }`;
   return async (request, reply) => {
-    const q = queryOf(request);
     const binding = cookieOf(request, BINDING_COOKIE);
-    const variables = { provider, state: q.state ?? '', code: q.code, iss: q.iss, error: q.error, error_description: q.error_description, browser_binding: binding };
-    const result = await run(request, document, variables);
+    const result = await run(request, document, { provider, ...callbackVariables(request, binding) });
     // Whatever happened, the flow's state is used up, and so is the binding.
     if (binding) reply.header('set-cookie', bindingCookie(provider, '', 0, secureCookies));
     reply.header('cache-control', 'no-store');
@@ -145,6 +142,15 @@ function socialCallbackHandler(run: RunOperation, provider: string, secureCookie
     const body = done.purpose === 'link' ? done.identity : done.session;
     return reply.code(200).type('application/json; charset=utf-8').send(body);
   };
+}
+
+/** The completing mutations take the callback's query parameters and the browser binding. */
+const CALLBACK_VARIABLES = [...CALLBACK_PARAMETERS.map((p) => `$${p.name}: String${p.required ? '!' : ''}`), '$browser_binding: String'].join(', ');
+const CALLBACK_ARGUMENTS = [...CALLBACK_PARAMETERS.map((p) => p.name), 'browser_binding'].map((name) => `${name}: $${name}`).join(', ');
+
+function callbackVariables(request: FastifyRequest, binding: string | null): Record<string, string | null | undefined> {
+  const q = queryOf(request);
+  return { ...Object.fromEntries(CALLBACK_PARAMETERS.map((p) => [p.name, q[p.name] ?? (p.required ? '' : undefined)])), browser_binding: binding };
 }
 
 function bindingCookie(provider: string, value: string, maxAgeSec: number, secure: boolean): string {
