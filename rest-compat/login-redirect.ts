@@ -5,6 +5,7 @@ import { SOCIAL_PROVIDERS } from '../lib/config.js';
 import { sendError } from '../lib/error-reply.js';
 import { sendGraphqlError } from './handler-replies.js';
 import { CALLBACK_PARAMETERS } from './routes/callback-parameters.js';
+import { AUTHORIZATION_REDIRECT, INSTITUTIONAL_RESULT, LINKED_IDENTITY, ORCID_RESULT, SOCIAL_SESSION } from './routes/login-results.js';
 
 /** Runs one GraphQL operation with the context of an HTTP request (token, request id, abort signal). */
 export type RunOperation = (request: FastifyRequest, query: string, variables?: Record<string, unknown>) => Promise<ExecutionResult>;
@@ -20,9 +21,9 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<Fastify
 export function loginRedirectHandlers(run: RunOperation, opts: { secureCookies: boolean }): Record<string, Handler> {
   const handlers: Record<string, Handler> = {
     institutionalAuthorize: authorizeHandler(run, 'startInstitutionalVerification', {}, { bindTo: 'institutional', secureCookies: opts.secureCookies }),
-    institutionalCallback: boundCallbackHandler(run, 'institutional', 'completeInstitutionalVerification', INSTITUTIONAL_RESULT, opts.secureCookies),
+    institutionalCallback: boundCallbackHandler(run, 'institutional', 'completeInstitutionalVerification', INSTITUTIONAL_RESULT.selection, opts.secureCookies),
     orcidAuthorize: authorizeHandler(run, 'startOrcidLink', {}, { bindTo: 'orcid', secureCookies: opts.secureCookies }),
-    orcidCallback: boundCallbackHandler(run, 'orcid', 'completeOrcidLink', ORCID_RESULT, opts.secureCookies),
+    orcidCallback: boundCallbackHandler(run, 'orcid', 'completeOrcidLink', ORCID_RESULT.selection, opts.secureCookies),
   };
   for (const provider of SOCIAL_PROVIDERS) {
     handlers[`${provider}Login`] = socialLoginHandler(run, provider, opts.secureCookies);
@@ -38,8 +39,6 @@ export function loginRedirectHandlers(run: RunOperation, opts: { secureCookies: 
  */
 export const BINDING_COOKIE = 'login_binding';
 
-const INSTITUTIONAL_RESULT = 'verified account_type issuer institution email email_domain affiliations verified_at refresh_required message';
-const ORCID_RESULT = 'linked orcid orcid_url name linked_at';
 
 /**
  * `GET /v1/user/authenticate/<provider>/authorize`. With `bindTo`, the flow is bound to this browser in both modes:
@@ -56,10 +55,10 @@ function authorizeHandler(
   const passed = [...Object.keys(args), ...(bind ? ['browser_binding'] : [])].map((p) => `${p}: $${p}`);
   const signature = params.length ? `(${params.join(', ')})` : '';
   const call = passed.length ? `(${passed.join(', ')})` : '';
-  const document = `mutation ${field}${signature} { ${field}${call} { authorization_url expires_at } }`;
+  const document = `mutation ${field}${signature} { ${field}${call} { ${AUTHORIZATION_REDIRECT.selection} } }`;
   return async (request, reply) => {
-    const mode = queryOf(request).mode ?? 'redirect';
-    if (mode !== 'redirect' && mode !== 'json') return sendError(reply, 400, `mode: expected redirect or json, got ${JSON.stringify(mode)}`);
+    const mode = modeOf(request);
+    if (!mode) return badMode(request, reply);
     const binding = bind ? randomBytes(32).toString('base64url') : null;
     const result = await run(request, document, bind ? { ...args, browser_binding: binding } : args);
     if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], 'authorize failed');
@@ -97,11 +96,12 @@ function boundCallbackHandler(run: RunOperation, provider: string, field: string
  * flow stores its hash: only this browser can complete the sign-in. In json mode the client gets the provider URL.
  */
 function socialLoginHandler(run: RunOperation, provider: string, secureCookies: boolean): Handler {
-  const document =
-    'mutation startSocialLogin($provider: String!, $mode: String!, $browser_binding: String) { startSocialLogin(provider: $provider, mode: $mode, browser_binding: $browser_binding) { authorization_url expires_at } }';
+  const document = `mutation startSocialLogin($provider: String!, $mode: String!, $browser_binding: String) {
+    startSocialLogin(provider: $provider, mode: $mode, browser_binding: $browser_binding) { ${AUTHORIZATION_REDIRECT.selection} }
+  }`;
   return async (request, reply) => {
-    const mode = queryOf(request).mode ?? 'redirect';
-    if (mode !== 'redirect' && mode !== 'json') return sendError(reply, 400, `mode: expected redirect or json, got ${JSON.stringify(mode)}`);
+    const mode = modeOf(request);
+    if (!mode) return badMode(request, reply);
     const binding = mode === 'redirect' ? randomBytes(32).toString('base64url') : null;
     const result = await run(request, document, { provider, mode, browser_binding: binding });
     if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], 'social login start failed');
@@ -122,8 +122,8 @@ function socialCallbackHandler(run: RunOperation, provider: string, secureCookie
   const document = `mutation completeSocialLogin($provider: String!, ${CALLBACK_VARIABLES}) {
     completeSocialLogin(provider: $provider, ${CALLBACK_ARGUMENTS}) {
       purpose provider account_id account_created redirect_url
-      session { access_token refresh_token token_type expires_in refresh_expires_in account_id account_created provider }
-      identity { provider issuer subject username name email linked_at }
+      session { ${SOCIAL_SESSION.selection} }
+      identity { ${LINKED_IDENTITY.selection} }
     }
   }`;
   return async (request, reply) => {
@@ -152,6 +152,14 @@ function callbackVariables(request: FastifyRequest, binding: string | null): Rec
   const q = queryOf(request);
   return { ...Object.fromEntries(CALLBACK_PARAMETERS.map((p) => [p.name, q[p.name] ?? (p.required ? '' : undefined)])), browser_binding: binding };
 }
+
+/** `?mode=` of the routes that start a flow: redirect (the default) or json; null for anything else. */
+function modeOf(request: FastifyRequest): 'redirect' | 'json' | null {
+  const mode = queryOf(request).mode ?? 'redirect';
+  return mode === 'redirect' || mode === 'json' ? mode : null;
+}
+
+const badMode = (request: FastifyRequest, reply: FastifyReply) => sendError(reply, 400, `mode: expected redirect or json, got ${JSON.stringify(queryOf(request).mode)}`);
 
 function bindingCookie(provider: string, value: string, maxAgeSec: number, secure: boolean): string {
   // Lax: the provider's redirect back is a top-level GET navigation, which carries Lax cookies.

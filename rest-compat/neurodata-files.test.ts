@@ -32,19 +32,14 @@ describe('POST /v1/neurodata/datasets/{dataset_id}/assets when the object store 
   const apps: Awaited<ReturnType<typeof uploadRoute>>[] = [];
   afterAll(async () => Promise.all(apps.map((a) => a.close())));
 
-  it('answers 503 with the message of an unavailable store, as every other route does', async () => {
-    const app = await uploadRoute(new ServiceUnavailable('object storage is unavailable; try again later'));
+  it.each([
+    ['answers 503 with the message of an unavailable store, as every other route does', new ServiceUnavailable('object storage is unavailable; try again later'), 503, 'object storage is unavailable; try again later'],
+    ['answers a fault with 500 and the generic message, never the original', new Error('EACCES: permission denied, open /data/objects/k1'), 500, 'internal server error'],
+  ] as const)('%s', async (_name, failure, status, message) => {
+    const app = await uploadRoute(failure);
     apps.push(app);
     const res = await upload(app);
-    expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ error: 'object storage is unavailable; try again later' });
-  });
-
-  it('answers a fault with 500 and the generic message, never the original', async () => {
-    const app = await uploadRoute(new Error('EACCES: permission denied, open /data/objects/k1'));
-    apps.push(app);
-    const res = await upload(app);
-    expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ error: 'internal server error' });
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toEqual({ error: message });
   });
 });

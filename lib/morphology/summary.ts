@@ -29,6 +29,7 @@ export interface MorphologySummary {
   nStems: number;
   nBifurcations: number;
   nTips: number;
+  /** Total cable length, in the file's unit (SWC: micrometres). */
   totalLength: number;
   somaX: number | null;
   somaY: number | null;

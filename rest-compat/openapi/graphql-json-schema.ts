@@ -1,6 +1,6 @@
 import { withExample } from './examples.js';
 import { TRIAD_CODES } from '../../lib/triad-codes.js';
-import { Kind, type DocumentNode, type FieldNode, type GraphQLSchema, type SelectionSetNode, type TypeNode } from 'graphql';
+import { Kind, parse, type DocumentNode, type FieldNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type TypeNode } from 'graphql';
 
 export type Json = Record<string, unknown>;
 
@@ -170,6 +170,14 @@ export class GraphqlJsonSchemas {
     if (existing && JSON.stringify(existing) !== JSON.stringify(object)) return object;
     this.components[type.name!] = object;
     return { $ref: `#/components/schemas/${type.name}` };
+  }
+
+  /** The schema of what `selection` (fields as written in a GraphQL document) on the object type `typeName` returns. */
+  selectionOf(typeName: string, selection: string): Json {
+    const type = this.schema.getType(typeName);
+    if (!type) throw new Error(`unknown type ${typeName}`);
+    const operation = parse(`{ ${selection} }`).definitions[0] as OperationDefinitionNode;
+    return this.outputNonNull(type as unknown as TypeLike, operation.selectionSet);
   }
 
   /** The root field an operation document selects, with its selection. */
