@@ -83,7 +83,7 @@ function restErrorResponse(errors: ReadonlyArray<unknown>): Response {
   const code = first?.extensions?.code;
   let status = code ? statusForCode(code) : (first?.extensions?.http?.status ?? 500);
   if (status === 500 && first?.extensions?.http?.status === 400) status = 400;
-  const message = !isExposed(status) ? GENERIC_SERVER_ERROR : restMessage(first?.message ?? 'request failed');
+  const message = isExposed(status) ? restMessage(first?.message ?? 'request failed') : GENERIC_SERVER_ERROR;
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-error-code': code ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST') };
   if (status === 429 && first?.extensions?.retryAfter) headers['retry-after'] = String(first.extensions.retryAfter);
   if (!isExposed(status)) headers['x-error-detail'] = encodeURIComponent((first?.message ?? '').slice(0, 300));
