@@ -10,7 +10,7 @@ import { openStores, closeStores, type Stores } from '../lib/stores.js';
 import type { RequestContext } from '../lib/context.js';
 import type { TokenVerifier } from '../lib/auth/viewer.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
-import { GENERIC_SERVER_ERROR, codeOf, statusForCode } from '../lib/errors.js';
+import { GENERIC_SERVER_ERROR, codeOf, isExposed, statusForCode } from '../lib/errors.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import { registerPipeline } from './pipeline/index.js';
 import { clientErrorHandler, frameworkErrorHandler, sendError } from './pipeline/errors.js';
@@ -251,7 +251,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
 export function maskServerErrors(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const code = codeOf(error) ?? (formatted.extensions?.code as string | undefined);
   const status = statusForCode(code);
-  if (status < 500 || status === 503) {
+  if (isExposed(status)) {
     const { stacktrace: _s, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
     return { ...formatted, extensions };
   }
@@ -267,7 +267,7 @@ function errorLoggingPlugin() {
             const status = statusForCode(codeOf(err));
             const log = rc.contextValue.log;
             if (!log) continue;
-            if (status >= 500 && status !== 503) log.error({ err: err.originalError ?? err, path: (err as GraphQLError).path }, 'graphql operation failed');
+            if (!isExposed(status)) log.error({ err: err.originalError ?? err, path: (err as GraphQLError).path }, 'graphql operation failed');
             else log.debug({ code: codeOf(err), message: err.message }, 'graphql operation rejected');
           }
         },

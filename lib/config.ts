@@ -3,128 +3,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-/**
- * Every environment variable the service reads, with the one-line description the README table is generated from.
- * Nothing else in the code base reads process.env.
- */
-export const ENV_DOCS = {
-  NODE_ENV: 'development | production | test; production turns on strict CORS and requires explicit secrets',
-  HOST: 'interface the HTTP server binds to (default 127.0.0.1; use 0.0.0.0 in containers)',
-  PORT: 'HTTP port (default 8080)',
-  DATA_DIR: 'directory for embedded state: PGlite database, chDB tables, local objects, signing keys (default ./data)',
-  LOG_LEVEL: 'pino log level: fatal, error, warn, info, debug, trace, silent (default info)',
-  API_DOMAIN: 'the only CORS origin allowed in production, e.g. https://neurodata.example.org',
-  TRUST_PROXY: 'comma-separated proxy addresses or CIDRs whose X-Forwarded-For is trusted for the client IP (default: none)',
-  RATE_LIMIT_BURST: 'token-bucket size per client IP (default 300 requests)',
-  RATE_LIMIT_REFILL_PER_SEC: 'tokens added back per second per client IP (default 50)',
-  PASSWORD_CHECK_BURST: 'password checks and password registrations one client IP may make at once, across all accounts (default 30)',
-  PASSWORD_CHECK_REFILL_PER_MIN: 'password checks added back per minute per client IP (default 10)',
-  REDIS_URL: 'Redis server that holds the rate limits and login throttles, shared by every replica, e.g. redis://127.0.0.1:6379; unset means per process',
-  REDIS_KEY_PREFIX: 'prefix of every key this service writes to REDIS_URL, so deployments can share one Redis (default nd:)',
-  REQUEST_TIMEOUT_MS: 'per-request timeout before a 408 (default 60000)',
-  BODY_LIMIT_BYTES: 'maximum request body before a 413, counted decompressed for a compressed body (default 104857600 = 100 MB)',
-  BODY_LIMIT_BYTES_ANONYMOUS: 'maximum JSON request body of a caller without a token (no Authorization header), counted decompressed; nothing a caller may do without signing in needs more (default 1048576 = 1 MiB)',
-  GRAPHQL_MAX_ALIASES: 'aliased fields one GraphQL operation may hold, on /graphql and /v1 alike (default 15)',
-  GRAPHQL_MAX_DEPTH: 'deepest selection one GraphQL operation may nest (default 12)',
-  GRAPHQL_MAX_TOKENS: 'lexical tokens one GraphQL document may hold (default 5000)',
-  GRAPHQL_MAX_COST: 'static cost of an operation: 1 per scalar and 2 per object field, weighted by depth (default 20000)',
-  GRAPHQL_MAX_ITEMS: 'list items an operation may ask for, estimated from limit arguments multiplied along the selection (default 10000)',
-  GRAPHQL_MAX_LIST_VALUES: 'values one GraphQL operation may send in list arguments (term validation terms, ids, ...), counted at every field and alias that receives them (default 20000)',
-  GRAPHQL_MAX_LIST_BYTES: 'bytes the values of one operation\'s list arguments may hold, counted at every field and alias that receives them, for signed-in callers (default 1048576 = 1 MiB)',
-  GRAPHQL_MAX_LIST_BYTES_ANONYMOUS: 'the same for callers without a token: a smaller budget for whoever is not signed in (default 262144 = 256 KiB)',
-  GRAPHQL_INTROSPECTION: 'true | false: answer GraphQL introspection (__schema, __type) at /graphql (default true, false in production)',
-  API_DOCS: 'true | false: serve the interactive documentation at /docs and the GraphiQL explorer at GET /graphql (default true, false in production)',
-  DATABASE_URL: 'PostgreSQL connection string; unset means embedded PGlite under DATA_DIR/pglite',
-  CLICKHOUSE_URL: 'ClickHouse HTTP endpoint, e.g. http://127.0.0.1:8123; unset means embedded chDB under DATA_DIR/chdb',
-  CLICKHOUSE_USER: 'ClickHouse user (default default)',
-  CLICKHOUSE_PASSWORD: 'ClickHouse password (default empty)',
-  CLICKHOUSE_DATABASE: 'ClickHouse database, created when missing (default neurodata)',
-  CHDB_MAX_MEMORY_MB: 'memory the embedded column store (chDB) may hold across all its queries before it stops the one asking for more (default half of the machine\'s memory)',
-  CLICKHOUSE_CLUSTER: 'ClickHouse cluster name (from the servers\' remote_servers): data tables are created ON CLUSTER as local shards behind Distributed tables, sharded by dataset; unset means one server',
-  S3_BUCKET: 'S3 bucket for objects; unset means the local directory DATA_DIR/objects',
-  S3_ENDPOINT: 'S3-compatible endpoint URL (MinIO, Ceph, ...); unset means AWS',
-  S3_REGION: 'S3 region (default us-east-1)',
-  S3_ACCESS_KEY_ID: 'S3 access key id (default: the AWS SDK credential chain)',
-  S3_SECRET_ACCESS_KEY: 'S3 secret access key',
-  SEED_DATASETS: 'true | false: publish the shipped C. elegans connectomes and neuron morphologies on a first start (default true)',
-  UPLOAD_MAX_BYTES: 'largest dataset asset one upload may carry, streamed to object storage (default 2147483648 = 2 GiB); larger uploads (counted decompressed for a compressed upload) get a 413',
-  UPLOAD_TIMEOUT_MS: 'deadline of one dataset file upload, streaming and ingestion included, instead of REQUEST_TIMEOUT_MS (default 1800000 = 30 min)',
-  DOWNLOAD_URL_TTL_SECONDS: 'lifetime of the download URLs of POST /v1/neurodata/download-urls, pre-signed S3 or signed by this service (default 3600)',
-  S3_FORCE_PATH_STYLE: 'true for path-style bucket addressing, which most self-hosted S3 servers need (default true when S3_ENDPOINT is set)',
-  GRAPH_CACHE_MB: 'memory the graph engine may keep for connectome graphs it has built, least recently used dropped first (default 1024)',
-  JOBS_IN_PROCESS: 'true | false: the server process runs jobs itself (default true); false leaves them to separate npm run worker processes sharing DATABASE_URL',
-  JOBS_CONCURRENCY: 'jobs one process (the server or one npm run worker) runs at once (default 2)',
-  JOBS_PER_USER: 'jobs of one user running at once across all workers; further ones wait queued (default 2)',
-  JOBS_HEARTBEAT_MS: 'how often a worker renews the lease of each job it runs and notices cancellations (default 5000)',
-  JOBS_LEASE_MS: 'a running job whose lease was not renewed for this long lost its worker: it is retried or failed (default 30000; at least twice JOBS_HEARTBEAT_MS)',
-  JOBS_POLL_MS: 'how often an idle worker looks for queued jobs; a job enqueued in the same process starts at once (default 500)',
-  JOBS_MAX_ATTEMPTS: 'attempts a job gets when its worker stops under it (crash, kill -9) before it is failed (default 2)',
-  JOBS_STOP_WAIT_MS: 'how long a stopping process waits for its running jobs to finish before leaving them to the lease (default 10000)',
-  JOBS_QUEUED_PER_USER: 'jobs one user may have queued or running at once; further submissions get a 429 (default 20)',
-  JOBS_MAX_EXECUTION_SECONDS: 'time limit of each column-store statement of a SyQL job (default 600)',
-  JOBS_MAX_THREADS: 'column-store threads each statement of a job may use, so jobs leave room for interactive queries (default 1)',
-  SYQL_MAX_EXECUTION_SECONDS: 'time limit of each column-store statement of an interactive SyQL query, never past the request deadline (default 30)',
-  SYQL_MAX_MEMORY_MB: 'memory one SyQL statement (interactive or job) may use in the column store before it is stopped (default 1024)',
-  SYQL_MAX_ROWS_TO_READ: 'table rows one SyQL statement may read (default 1000000000)',
-  SYQL_MAX_BYTES_TO_READ: 'table bytes one SyQL statement may read (default 107374182400 = 100 GiB)',
-  SYQL_MAX_RESULT_ROWS: 'rows one SyQL job may write as its result (default 100000000)',
-  SYQL_MAX_ESTIMATED_ROWS: 'largest number of pattern matches the planner estimates a query may produce before it is refused unrun (default 1000000000)',
-  SYQL_MAX_CONCURRENT_PER_USER: 'interactive SyQL queries (exec) one user may run at once in this process; further ones get a 429 (default 2)',
-  TYPESENSE_URL: 'Typesense node URL, e.g. http://127.0.0.1:8108; unset means search is not configured (PostgreSQL full text is used)',
-  TYPESENSE_API_KEY: 'Typesense API key (required with TYPESENSE_URL)',
-  HEALTH_TIMEOUT_MS: 'per-component timeout of the /health checks (default 2000)',
-  SUBGRAPH_IDENTITY_URL: 'URL of a separately served identity subgraph; unset means in-process',
-  SUBGRAPH_NEURODATA_URL: 'URL of a separately served neurodata subgraph; unset means in-process',
-  SUBGRAPH_QUERY_URL: 'URL of a separately served query subgraph; unset means in-process',
-  SUBGRAPH_GRAPH_URL: 'URL of a separately served graph subgraph; unset means in-process',
-  SUBGRAPH_ONTOLOGY_URL: 'URL of a separately served ontology subgraph; unset means in-process',
-  SUBGRAPH_FEDERATION_URL: 'URL of a separately served federation subgraph; unset means in-process',
-  SUBGRAPH_PORT: 'port of a subgraph served alone with npm run subgraph (default 4001)',
-  SUBGRAPHS_DISABLED: 'comma-separated subgraphs this cluster does not serve (query, graph): their fields and routes are absent from its API',
-  CLUSTER_NAME: 'this cluster\'s name in a federation (letters, digits, ., _, -; default the host name)',
-  FEDERATION_PASSWORD: 'password other clusters present to POST /v1/federation/register (at least 16 characters); unset means this cluster accepts no registrations',
-  FEDERATION_ALLOWED_HOSTS: 'comma-separated host names (or *.domain patterns) cluster base URLs may use; unset means any host on a public address',
-  FEDERATION_ALLOWED_NETWORKS: 'comma-separated CIDR ranges cluster addresses may be in although they are private, loopback or link-local (e.g. 10.0.0.0/8, 127.0.0.0/8); unset refuses all of these',
-  FEDERATION_ALLOW_HTTP: 'true | false: accept plain http:// cluster base URLs (default false: https only)',
-  FEDERATION_TIMEOUT_MS: 'time limit of one call to another cluster, in ms (default 10000)',
-  FEDERATION_SEARCH_TIMEOUT_MS: 'how long a federated search waits for other clusters, in ms (default 5000; never past the request deadline)',
-  FEDERATION_MAX_RESPONSE_BYTES: 'largest answer accepted from another cluster (default 8388608)',
-  FEDERATION_RETRIES: 'retries of a failed idempotent call to another cluster, with exponential backoff (default 2)',
-  FEDERATION_PING_INTERVAL_SEC: 'seconds between pings of every active cluster (default 60; 0 turns monitoring off)',
-  FEDERATION_REMOTE_ACCESS: 'User | Academic | none: the highest access class a token issued by another active cluster gets here (default Academic; none refuses such tokens)',
-  FEDERATION_REGISTER_BURST: 'registration attempts one client address may make at once (default 10; refilled at one a minute)',
-  SERVICE_SECRET: 'shared secret for POST /v1/user/auth/register-service; unset disables the route',
-  TOKEN_SECRET_KEY: 'PASERK k4.secret signing key; required in production, generated under DATA_DIR/keys otherwise',
-  TOKEN_PUBLIC_KEYS: 'extra comma-separated PASERK k4.public keys accepted for verification (key rotation, other clusters)',
-  SUPERUSER_EMAIL: 'email of a SuperUser created (or promoted) on start when it does not exist yet; needs SUPERUSER_PASSWORD',
-  SUPERUSER_PASSWORD: 'password of the SUPERUSER_EMAIL account when it is created; an existing account keeps its password',
-  PUBLIC_URL: 'base URL browsers reach this service at, e.g. https://neurodata.example.org; login providers redirect to <PUBLIC_URL>/v1/user/authenticate/<provider>/callback (required with any OIDC_* or OAUTH_* provider)',
-  OIDC_INSTITUTIONAL_ISSUER: 'issuer URL of the institutional login federation (academic verification), e.g. https://cilogon.org; unset disables verification',
-  OIDC_INSTITUTIONAL_CLIENT_ID: 'client id registered at the institutional provider (required with OIDC_INSTITUTIONAL_ISSUER)',
-  OIDC_INSTITUTIONAL_CLIENT_SECRET: 'client secret for the institutional provider; unset means a public client (PKCE only)',
-  OIDC_INSTITUTIONAL_SCOPES: 'space-separated scopes for institutional login: openid, email and the provider userinfo scope (default "openid email")',
-  OIDC_ORCID_ISSUER: 'issuer URL of the researcher-ID provider (default https://orcid.org; https://sandbox.orcid.org for testing)',
-  OIDC_ORCID_CLIENT_ID: 'client id registered at the researcher-ID provider; unset disables ORCID iD linking',
-  OIDC_ORCID_CLIENT_SECRET: 'client secret for the researcher-ID provider; unset means a public client (PKCE only)',
-  OIDC_ORCID_SCOPES: 'space-separated scopes for ORCID iD linking (default "openid")',
-  LOGIN_RETURN_URL: 'front-end page a completed social login (mode=redirect) sends the browser to with a single-use login_code, e.g. https://neurodata.example.org/signed-in; unset allows mode=json only',
-  OIDC_SOCIAL_ISSUER: 'issuer URL of the general social login provider (OpenID Connect), e.g. https://accounts.google.com (required with OIDC_SOCIAL_CLIENT_ID)',
-  OIDC_SOCIAL_CLIENT_ID: 'client id registered at the general social login provider; unset disables it',
-  OIDC_SOCIAL_CLIENT_SECRET: 'client secret for the general social login provider; unset means a public client (PKCE only)',
-  OIDC_SOCIAL_SCOPES: 'space-separated scopes for general social login (default "openid email profile")',
-  OIDC_GITLAB_ISSUER: 'issuer URL of the GitLab-style code-hosting login, e.g. a self-hosted https://gitlab.example.org (default https://gitlab.com)',
-  OIDC_GITLAB_CLIENT_ID: 'application id registered at the GitLab-style instance; unset disables GitLab login',
-  OIDC_GITLAB_CLIENT_SECRET: 'application secret for the GitLab-style instance; unset means a public client (PKCE only)',
-  OIDC_GITLAB_SCOPES: 'space-separated scopes for GitLab login: read_user plus openid for the ID token (default "openid read_user")',
-  OAUTH_GITHUB_CLIENT_ID: 'client id of the GitHub-style OAuth app (code-hosting login, not OpenID Connect); unset disables GitHub login',
-  OAUTH_GITHUB_CLIENT_SECRET: 'client secret of the GitHub-style OAuth app (github.com requires one even with PKCE)',
-  OAUTH_GITHUB_AUTHORIZATION_URL: 'authorization endpoint (default https://github.com/login/oauth/authorize; GitHub Enterprise: https://<host>/login/oauth/authorize)',
-  OAUTH_GITHUB_TOKEN_URL: 'token endpoint (default https://github.com/login/oauth/access_token; GitHub Enterprise: https://<host>/login/oauth/access_token)',
-  OAUTH_GITHUB_API_URL: 'REST API base URL for /user and /user/emails (default https://api.github.com; GitHub Enterprise: https://<host>/api/v3)',
-  OAUTH_GITHUB_SCOPES: 'space-separated scopes for GitHub login; must include user:email (or user) so the primary email can be read (default "user:email")',
-} as const;
-
-export type EnvName = keyof typeof ENV_DOCS;
 export const SUBGRAPH_NAMES = ['identity', 'neurodata', 'query', 'graph', 'ontology', 'federation'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
 
@@ -133,124 +11,251 @@ const optionalUrl = z.string().url().optional();
 const emptyAsUndefined = (env: Record<string, string | undefined>) =>
   Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
 
+/**
+ * Every environment variable the service reads, with its check, its default and the one-line description the
+ * README table is generated from (in this order). Nothing else in the code base reads process.env.
+ */
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('127.0.0.1'),
-  PORT: int(8080),
-  DATA_DIR: z.string().default('./data'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  API_DOMAIN: z.string().url().optional(),
-  TRUST_PROXY: z.string().optional(),
-  RATE_LIMIT_BURST: int(300, 1),
-  RATE_LIMIT_REFILL_PER_SEC: z.coerce.number().positive().default(50),
-  PASSWORD_CHECK_BURST: int(30, 1),
-  PASSWORD_CHECK_REFILL_PER_MIN: z.coerce.number().positive().default(10),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
-  REDIS_KEY_PREFIX: z.string().max(64).default('nd:'),
-  REQUEST_TIMEOUT_MS: int(60_000, 1),
-  BODY_LIMIT_BYTES: int(100 * 1024 * 1024, 1),
-  BODY_LIMIT_BYTES_ANONYMOUS: int(1024 * 1024, 1),
-  GRAPHQL_MAX_ALIASES: int(15, 0),
-  GRAPHQL_MAX_DEPTH: int(12, 1),
-  GRAPHQL_MAX_TOKENS: int(5000, 10),
-  GRAPHQL_MAX_COST: int(20_000, 10),
-  GRAPHQL_MAX_ITEMS: int(10_000, 1),
-  GRAPHQL_MAX_LIST_VALUES: int(20_000, 1),
-  GRAPHQL_MAX_LIST_BYTES: int(1024 * 1024, 1),
-  GRAPHQL_MAX_LIST_BYTES_ANONYMOUS: int(256 * 1024, 1),
-  GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional(),
-  API_DOCS: z.enum(['true', 'false']).optional(),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  CLICKHOUSE_URL: optionalUrl,
-  CLICKHOUSE_USER: z.string().default('default'),
-  CLICKHOUSE_PASSWORD: z.string().default(''),
-  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('neurodata'),
-  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional(),
-  CHDB_MAX_MEMORY_MB: z.coerce.number().int().min(64).optional(),
-  SEED_DATASETS: z.enum(['true', 'false']).default('true'),
-  UPLOAD_MAX_BYTES: int(2 * 1024 * 1024 * 1024, 1),
-  UPLOAD_TIMEOUT_MS: int(30 * 60 * 1000, 1),
-  DOWNLOAD_URL_TTL_SECONDS: int(3600, 1),
-  S3_BUCKET: z.string().optional(),
-  S3_ENDPOINT: optionalUrl,
-  S3_REGION: z.string().default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
-  GRAPH_CACHE_MB: int(1024, 0),
-  JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
-  JOBS_CONCURRENCY: int(2, 1),
-  JOBS_PER_USER: int(2, 1),
-  JOBS_HEARTBEAT_MS: int(5000, 10),
-  JOBS_LEASE_MS: int(30_000, 20),
-  JOBS_POLL_MS: int(500, 10),
-  JOBS_MAX_ATTEMPTS: int(2, 1),
-  JOBS_STOP_WAIT_MS: int(10_000, 0),
-  JOBS_QUEUED_PER_USER: int(20, 1),
-  JOBS_MAX_EXECUTION_SECONDS: int(600, 1),
-  JOBS_MAX_THREADS: int(1, 1),
-  SYQL_MAX_EXECUTION_SECONDS: int(30, 1),
-  SYQL_MAX_MEMORY_MB: int(1024, 16),
-  SYQL_MAX_ROWS_TO_READ: int(1_000_000_000, 1),
-  SYQL_MAX_BYTES_TO_READ: int(100 * 1024 * 1024 * 1024, 1),
-  SYQL_MAX_RESULT_ROWS: int(100_000_000, 1),
-  SYQL_MAX_ESTIMATED_ROWS: int(1_000_000_000, 1),
-  SYQL_MAX_CONCURRENT_PER_USER: int(2, 1),
-  TYPESENSE_URL: optionalUrl,
-  TYPESENSE_API_KEY: z.string().optional(),
-  HEALTH_TIMEOUT_MS: int(2000, 1),
-  SUBGRAPH_IDENTITY_URL: optionalUrl,
-  SUBGRAPH_NEURODATA_URL: optionalUrl,
-  SUBGRAPH_QUERY_URL: optionalUrl,
-  SUBGRAPH_GRAPH_URL: optionalUrl,
-  SUBGRAPH_ONTOLOGY_URL: optionalUrl,
-  SUBGRAPH_FEDERATION_URL: optionalUrl,
-  SUBGRAPH_PORT: int(4001, 1),
-  SUBGRAPHS_DISABLED: z.string().optional(),
-  CLUSTER_NAME: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, ., _ or -, starting with a letter or digit').optional(),
-  FEDERATION_PASSWORD: z.string().min(16, 'must be at least 16 characters').optional(),
-  FEDERATION_ALLOWED_HOSTS: z.string().optional(),
-  FEDERATION_ALLOWED_NETWORKS: z.string().optional(),
-  FEDERATION_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
-  FEDERATION_TIMEOUT_MS: int(10_000, 100),
-  FEDERATION_SEARCH_TIMEOUT_MS: int(5000, 100),
-  FEDERATION_MAX_RESPONSE_BYTES: int(8 * 1024 * 1024, 1024),
-  FEDERATION_RETRIES: int(2, 0),
-  FEDERATION_PING_INTERVAL_SEC: int(60, 0),
-  FEDERATION_REMOTE_ACCESS: z.enum(['User', 'Academic', 'none']).default('Academic'),
-  FEDERATION_REGISTER_BURST: int(10, 1),
-  SERVICE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  TOKEN_SECRET_KEY: z.string().startsWith('k4.secret.', 'must be a PASERK k4.secret key').optional(),
-  TOKEN_PUBLIC_KEYS: z.string().optional(),
-  SUPERUSER_EMAIL: z.string().optional(),
-  SUPERUSER_PASSWORD: z.string().optional(),
-  PUBLIC_URL: z.string().url().optional(),
-  OIDC_INSTITUTIONAL_ISSUER: optionalUrl,
-  OIDC_INSTITUTIONAL_CLIENT_ID: z.string().optional(),
-  OIDC_INSTITUTIONAL_CLIENT_SECRET: z.string().optional(),
-  OIDC_INSTITUTIONAL_SCOPES: z.string().default('openid email'),
-  OIDC_ORCID_ISSUER: z.string().url().default('https://orcid.org'),
-  OIDC_ORCID_CLIENT_ID: z.string().optional(),
-  OIDC_ORCID_CLIENT_SECRET: z.string().optional(),
-  OIDC_ORCID_SCOPES: z.string().default('openid'),
-  LOGIN_RETURN_URL: optionalUrl,
-  OIDC_SOCIAL_ISSUER: optionalUrl,
-  OIDC_SOCIAL_CLIENT_ID: z.string().optional(),
-  OIDC_SOCIAL_CLIENT_SECRET: z.string().optional(),
-  OIDC_SOCIAL_SCOPES: z.string().default('openid email profile'),
-  OIDC_GITLAB_ISSUER: z.string().url().default('https://gitlab.com'),
-  OIDC_GITLAB_CLIENT_ID: z.string().optional(),
-  OIDC_GITLAB_CLIENT_SECRET: z.string().optional(),
-  OIDC_GITLAB_SCOPES: z.string().default('openid read_user'),
-  OAUTH_GITHUB_CLIENT_ID: z.string().optional(),
-  OAUTH_GITHUB_CLIENT_SECRET: z.string().optional(),
-  OAUTH_GITHUB_AUTHORIZATION_URL: z.string().url().default('https://github.com/login/oauth/authorize'),
-  OAUTH_GITHUB_TOKEN_URL: z.string().url().default('https://github.com/login/oauth/access_token'),
-  OAUTH_GITHUB_API_URL: z.string().url().default('https://api.github.com'),
-  OAUTH_GITHUB_SCOPES: z.string().default('user:email'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development')
+    .describe('development | production | test; production turns on strict CORS and requires explicit secrets'),
+  HOST: z.string().default('127.0.0.1')
+    .describe('interface the HTTP server binds to (default 127.0.0.1; use 0.0.0.0 in containers)'),
+  PORT: int(8080)
+    .describe('HTTP port (default 8080)'),
+  DATA_DIR: z.string().default('./data')
+    .describe('directory for embedded state: PGlite database, chDB tables, local objects, signing keys (default ./data)'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
+    .describe('pino log level: fatal, error, warn, info, debug, trace, silent (default info)'),
+  API_DOMAIN: z.string().url().optional()
+    .describe('the only CORS origin allowed in production, e.g. https://neurodata.example.org'),
+  TRUST_PROXY: z.string().optional()
+    .describe('comma-separated proxy addresses or CIDRs whose X-Forwarded-For is trusted for the client IP (default: none)'),
+  RATE_LIMIT_BURST: int(300, 1)
+    .describe('token-bucket size per client IP (default 300 requests)'),
+  RATE_LIMIT_REFILL_PER_SEC: z.coerce.number().positive().default(50)
+    .describe('tokens added back per second per client IP (default 50)'),
+  PASSWORD_CHECK_BURST: int(30, 1)
+    .describe('password checks and password registrations one client IP may make at once, across all accounts (default 30)'),
+  PASSWORD_CHECK_REFILL_PER_MIN: z.coerce.number().positive().default(10)
+    .describe('password checks added back per minute per client IP (default 10)'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional()
+    .describe('Redis server that holds the rate limits and login throttles, shared by every replica, e.g. redis://127.0.0.1:6379; unset means per process'),
+  REDIS_KEY_PREFIX: z.string().max(64).default('nd:')
+    .describe('prefix of every key this service writes to REDIS_URL, so deployments can share one Redis (default nd:)'),
+  REQUEST_TIMEOUT_MS: int(60_000, 1)
+    .describe('per-request timeout before a 408 (default 60000)'),
+  BODY_LIMIT_BYTES: int(100 * 1024 * 1024, 1)
+    .describe('maximum request body before a 413, counted decompressed for a compressed body (default 104857600 = 100 MB)'),
+  BODY_LIMIT_BYTES_ANONYMOUS: int(1024 * 1024, 1)
+    .describe('maximum JSON request body of a caller without a token (no Authorization header), counted decompressed; nothing a caller may do without signing in needs more (default 1048576 = 1 MiB)'),
+  GRAPHQL_MAX_ALIASES: int(15, 0)
+    .describe('aliased fields one GraphQL operation may hold, on /graphql and /v1 alike (default 15)'),
+  GRAPHQL_MAX_DEPTH: int(12, 1)
+    .describe('deepest selection one GraphQL operation may nest (default 12)'),
+  GRAPHQL_MAX_TOKENS: int(5000, 10)
+    .describe('lexical tokens one GraphQL document may hold (default 5000)'),
+  GRAPHQL_MAX_COST: int(20_000, 10)
+    .describe('static cost of an operation: 1 per scalar and 2 per object field, weighted by depth (default 20000)'),
+  GRAPHQL_MAX_ITEMS: int(10_000, 1)
+    .describe('list items an operation may ask for, estimated from limit arguments multiplied along the selection (default 10000)'),
+  GRAPHQL_MAX_LIST_VALUES: int(20_000, 1)
+    .describe('values one GraphQL operation may send in list arguments (term validation terms, ids, ...), counted at every field and alias that receives them (default 20000)'),
+  GRAPHQL_MAX_LIST_BYTES: int(1024 * 1024, 1)
+    .describe('bytes the values of one operation\'s list arguments may hold, counted at every field and alias that receives them, for signed-in callers (default 1048576 = 1 MiB)'),
+  GRAPHQL_MAX_LIST_BYTES_ANONYMOUS: int(256 * 1024, 1)
+    .describe('the same for callers without a token: a smaller budget for whoever is not signed in (default 262144 = 256 KiB)'),
+  GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional()
+    .describe('true | false: answer GraphQL introspection (__schema, __type) at /graphql (default true, false in production)'),
+  API_DOCS: z.enum(['true', 'false']).optional()
+    .describe('true | false: serve the interactive documentation at /docs and the GraphiQL explorer at GET /graphql (default true, false in production)'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()
+    .describe('PostgreSQL connection string; unset means embedded PGlite under DATA_DIR/pglite'),
+  CLICKHOUSE_URL: optionalUrl
+    .describe('ClickHouse HTTP endpoint, e.g. http://127.0.0.1:8123; unset means embedded chDB under DATA_DIR/chdb'),
+  CLICKHOUSE_USER: z.string().default('default')
+    .describe('ClickHouse user (default default)'),
+  CLICKHOUSE_PASSWORD: z.string().default('')
+    .describe('ClickHouse password (default empty)'),
+  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('neurodata')
+    .describe('ClickHouse database, created when missing (default neurodata)'),
+  CHDB_MAX_MEMORY_MB: z.coerce.number().int().min(64).optional()
+    .describe('memory the embedded column store (chDB) may hold across all its queries before it stops the one asking for more (default half of the machine\'s memory)'),
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional()
+    .describe('ClickHouse cluster name (from the servers\' remote_servers): data tables are created ON CLUSTER as local shards behind Distributed tables, sharded by dataset; unset means one server'),
+  S3_BUCKET: z.string().optional()
+    .describe('S3 bucket for objects; unset means the local directory DATA_DIR/objects'),
+  S3_ENDPOINT: optionalUrl
+    .describe('S3-compatible endpoint URL (MinIO, Ceph, ...); unset means AWS'),
+  S3_REGION: z.string().default('us-east-1')
+    .describe('S3 region (default us-east-1)'),
+  S3_ACCESS_KEY_ID: z.string().optional()
+    .describe('S3 access key id (default: the AWS SDK credential chain)'),
+  S3_SECRET_ACCESS_KEY: z.string().optional()
+    .describe('S3 secret access key'),
+  SEED_DATASETS: z.enum(['true', 'false']).default('true')
+    .describe('true | false: publish the shipped C. elegans connectomes and neuron morphologies on a first start (default true)'),
+  UPLOAD_MAX_BYTES: int(2 * 1024 * 1024 * 1024, 1)
+    .describe('largest dataset asset one upload may carry, streamed to object storage (default 2147483648 = 2 GiB); larger uploads (counted decompressed for a compressed upload) get a 413'),
+  UPLOAD_TIMEOUT_MS: int(30 * 60 * 1000, 1)
+    .describe('deadline of one dataset file upload, streaming and ingestion included, instead of REQUEST_TIMEOUT_MS (default 1800000 = 30 min)'),
+  DOWNLOAD_URL_TTL_SECONDS: int(3600, 1)
+    .describe('lifetime of the download URLs of POST /v1/neurodata/download-urls, pre-signed S3 or signed by this service (default 3600)'),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional()
+    .describe('true for path-style bucket addressing, which most self-hosted S3 servers need (default true when S3_ENDPOINT is set)'),
+  GRAPH_CACHE_MB: int(1024, 0)
+    .describe('memory the graph engine may keep for connectome graphs it has built, least recently used dropped first (default 1024)'),
+  JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true')
+    .describe('true | false: the server process runs jobs itself (default true); false leaves them to separate npm run worker processes sharing DATABASE_URL'),
+  JOBS_CONCURRENCY: int(2, 1)
+    .describe('jobs one process (the server or one npm run worker) runs at once (default 2)'),
+  JOBS_PER_USER: int(2, 1)
+    .describe('jobs of one user running at once across all workers; further ones wait queued (default 2)'),
+  JOBS_HEARTBEAT_MS: int(5000, 10)
+    .describe('how often a worker renews the lease of each job it runs and notices cancellations (default 5000)'),
+  JOBS_LEASE_MS: int(30_000, 20)
+    .describe('a running job whose lease was not renewed for this long lost its worker: it is retried or failed (default 30000; at least twice JOBS_HEARTBEAT_MS)'),
+  JOBS_POLL_MS: int(500, 10)
+    .describe('how often an idle worker looks for queued jobs; a job enqueued in the same process starts at once (default 500)'),
+  JOBS_MAX_ATTEMPTS: int(2, 1)
+    .describe('attempts a job gets when its worker stops under it (crash, kill -9) before it is failed (default 2)'),
+  JOBS_STOP_WAIT_MS: int(10_000, 0)
+    .describe('how long a stopping process waits for its running jobs to finish before leaving them to the lease (default 10000)'),
+  JOBS_QUEUED_PER_USER: int(20, 1)
+    .describe('jobs one user may have queued or running at once; further submissions get a 429 (default 20)'),
+  JOBS_MAX_EXECUTION_SECONDS: int(600, 1)
+    .describe('time limit of each column-store statement of a SyQL job (default 600)'),
+  JOBS_MAX_THREADS: int(1, 1)
+    .describe('column-store threads each statement of a job may use, so jobs leave room for interactive queries (default 1)'),
+  SYQL_MAX_EXECUTION_SECONDS: int(30, 1)
+    .describe('time limit of each column-store statement of an interactive SyQL query, never past the request deadline (default 30)'),
+  SYQL_MAX_MEMORY_MB: int(1024, 16)
+    .describe('memory one SyQL statement (interactive or job) may use in the column store before it is stopped (default 1024)'),
+  SYQL_MAX_ROWS_TO_READ: int(1_000_000_000, 1)
+    .describe('table rows one SyQL statement may read (default 1000000000)'),
+  SYQL_MAX_BYTES_TO_READ: int(100 * 1024 * 1024 * 1024, 1)
+    .describe('table bytes one SyQL statement may read (default 107374182400 = 100 GiB)'),
+  SYQL_MAX_RESULT_ROWS: int(100_000_000, 1)
+    .describe('rows one SyQL job may write as its result (default 100000000)'),
+  SYQL_MAX_ESTIMATED_ROWS: int(1_000_000_000, 1)
+    .describe('largest number of pattern matches the planner estimates a query may produce before it is refused unrun (default 1000000000)'),
+  SYQL_MAX_CONCURRENT_PER_USER: int(2, 1)
+    .describe('interactive SyQL queries (exec) one user may run at once in this process; further ones get a 429 (default 2)'),
+  TYPESENSE_URL: optionalUrl
+    .describe('Typesense node URL, e.g. http://127.0.0.1:8108; unset means search is not configured (PostgreSQL full text is used)'),
+  TYPESENSE_API_KEY: z.string().optional()
+    .describe('Typesense API key (required with TYPESENSE_URL)'),
+  HEALTH_TIMEOUT_MS: int(2000, 1)
+    .describe('per-component timeout of the /health checks (default 2000)'),
+  SUBGRAPH_IDENTITY_URL: optionalUrl
+    .describe('URL of a separately served identity subgraph; unset means in-process'),
+  SUBGRAPH_NEURODATA_URL: optionalUrl
+    .describe('URL of a separately served neurodata subgraph; unset means in-process'),
+  SUBGRAPH_QUERY_URL: optionalUrl
+    .describe('URL of a separately served query subgraph; unset means in-process'),
+  SUBGRAPH_GRAPH_URL: optionalUrl
+    .describe('URL of a separately served graph subgraph; unset means in-process'),
+  SUBGRAPH_ONTOLOGY_URL: optionalUrl
+    .describe('URL of a separately served ontology subgraph; unset means in-process'),
+  SUBGRAPH_FEDERATION_URL: optionalUrl
+    .describe('URL of a separately served federation subgraph; unset means in-process'),
+  SUBGRAPH_PORT: int(4001, 1)
+    .describe('port of a subgraph served alone with npm run subgraph (default 4001)'),
+  SUBGRAPHS_DISABLED: z.string().optional()
+    .describe('comma-separated subgraphs this cluster does not serve (query, graph): their fields and routes are absent from its API'),
+  CLUSTER_NAME: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, ., _ or -, starting with a letter or digit').optional()
+    .describe('this cluster\'s name in a federation (letters, digits, ., _, -; default the host name)'),
+  FEDERATION_PASSWORD: z.string().min(16, 'must be at least 16 characters').optional()
+    .describe('password other clusters present to POST /v1/federation/register (at least 16 characters); unset means this cluster accepts no registrations'),
+  FEDERATION_ALLOWED_HOSTS: z.string().optional()
+    .describe('comma-separated host names (or *.domain patterns) cluster base URLs may use; unset means any host on a public address'),
+  FEDERATION_ALLOWED_NETWORKS: z.string().optional()
+    .describe('comma-separated CIDR ranges cluster addresses may be in although they are private, loopback or link-local (e.g. 10.0.0.0/8, 127.0.0.0/8); unset refuses all of these'),
+  FEDERATION_ALLOW_HTTP: z.enum(['true', 'false']).default('false')
+    .describe('true | false: accept plain http:// cluster base URLs (default false: https only)'),
+  FEDERATION_TIMEOUT_MS: int(10_000, 100)
+    .describe('time limit of one call to another cluster, in ms (default 10000)'),
+  FEDERATION_SEARCH_TIMEOUT_MS: int(5000, 100)
+    .describe('how long a federated search waits for other clusters, in ms (default 5000; never past the request deadline)'),
+  FEDERATION_MAX_RESPONSE_BYTES: int(8 * 1024 * 1024, 1024)
+    .describe('largest answer accepted from another cluster (default 8388608)'),
+  FEDERATION_RETRIES: int(2, 0)
+    .describe('retries of a failed idempotent call to another cluster, with exponential backoff (default 2)'),
+  FEDERATION_PING_INTERVAL_SEC: int(60, 0)
+    .describe('seconds between pings of every active cluster (default 60; 0 turns monitoring off)'),
+  FEDERATION_REMOTE_ACCESS: z.enum(['User', 'Academic', 'none']).default('Academic')
+    .describe('User | Academic | none: the highest access class a token issued by another active cluster gets here (default Academic; none refuses such tokens)'),
+  FEDERATION_REGISTER_BURST: int(10, 1)
+    .describe('registration attempts one client address may make at once (default 10; refilled at one a minute)'),
+  SERVICE_SECRET: z.string().min(16, 'must be at least 16 characters').optional()
+    .describe('shared secret for POST /v1/user/auth/register-service; unset disables the route'),
+  TOKEN_SECRET_KEY: z.string().startsWith('k4.secret.', 'must be a PASERK k4.secret key').optional()
+    .describe('PASERK k4.secret signing key; required in production, generated under DATA_DIR/keys otherwise'),
+  TOKEN_PUBLIC_KEYS: z.string().optional()
+    .describe('extra comma-separated PASERK k4.public keys accepted for verification (key rotation, other clusters)'),
+  SUPERUSER_EMAIL: z.string().optional()
+    .describe('email of a SuperUser created (or promoted) on start when it does not exist yet; needs SUPERUSER_PASSWORD'),
+  SUPERUSER_PASSWORD: z.string().optional()
+    .describe('password of the SUPERUSER_EMAIL account when it is created; an existing account keeps its password'),
+  PUBLIC_URL: z.string().url().optional()
+    .describe('base URL browsers reach this service at, e.g. https://neurodata.example.org; login providers redirect to <PUBLIC_URL>/v1/user/authenticate/<provider>/callback (required with any OIDC_* or OAUTH_* provider)'),
+  OIDC_INSTITUTIONAL_ISSUER: optionalUrl
+    .describe('issuer URL of the institutional login federation (academic verification), e.g. https://cilogon.org; unset disables verification'),
+  OIDC_INSTITUTIONAL_CLIENT_ID: z.string().optional()
+    .describe('client id registered at the institutional provider (required with OIDC_INSTITUTIONAL_ISSUER)'),
+  OIDC_INSTITUTIONAL_CLIENT_SECRET: z.string().optional()
+    .describe('client secret for the institutional provider; unset means a public client (PKCE only)'),
+  OIDC_INSTITUTIONAL_SCOPES: z.string().default('openid email')
+    .describe('space-separated scopes for institutional login: openid, email and the provider userinfo scope (default "openid email")'),
+  OIDC_ORCID_ISSUER: z.string().url().default('https://orcid.org')
+    .describe('issuer URL of the researcher-ID provider (default https://orcid.org; https://sandbox.orcid.org for testing)'),
+  OIDC_ORCID_CLIENT_ID: z.string().optional()
+    .describe('client id registered at the researcher-ID provider; unset disables ORCID iD linking'),
+  OIDC_ORCID_CLIENT_SECRET: z.string().optional()
+    .describe('client secret for the researcher-ID provider; unset means a public client (PKCE only)'),
+  OIDC_ORCID_SCOPES: z.string().default('openid')
+    .describe('space-separated scopes for ORCID iD linking (default "openid")'),
+  LOGIN_RETURN_URL: optionalUrl
+    .describe('front-end page a completed social login (mode=redirect) sends the browser to with a single-use login_code, e.g. https://neurodata.example.org/signed-in; unset allows mode=json only'),
+  OIDC_SOCIAL_ISSUER: optionalUrl
+    .describe('issuer URL of the general social login provider (OpenID Connect), e.g. https://accounts.google.com (required with OIDC_SOCIAL_CLIENT_ID)'),
+  OIDC_SOCIAL_CLIENT_ID: z.string().optional()
+    .describe('client id registered at the general social login provider; unset disables it'),
+  OIDC_SOCIAL_CLIENT_SECRET: z.string().optional()
+    .describe('client secret for the general social login provider; unset means a public client (PKCE only)'),
+  OIDC_SOCIAL_SCOPES: z.string().default('openid email profile')
+    .describe('space-separated scopes for general social login (default "openid email profile")'),
+  OIDC_GITLAB_ISSUER: z.string().url().default('https://gitlab.com')
+    .describe('issuer URL of the GitLab-style code-hosting login, e.g. a self-hosted https://gitlab.example.org (default https://gitlab.com)'),
+  OIDC_GITLAB_CLIENT_ID: z.string().optional()
+    .describe('application id registered at the GitLab-style instance; unset disables GitLab login'),
+  OIDC_GITLAB_CLIENT_SECRET: z.string().optional()
+    .describe('application secret for the GitLab-style instance; unset means a public client (PKCE only)'),
+  OIDC_GITLAB_SCOPES: z.string().default('openid read_user')
+    .describe('space-separated scopes for GitLab login: read_user plus openid for the ID token (default "openid read_user")'),
+  OAUTH_GITHUB_CLIENT_ID: z.string().optional()
+    .describe('client id of the GitHub-style OAuth app (code-hosting login, not OpenID Connect); unset disables GitHub login'),
+  OAUTH_GITHUB_CLIENT_SECRET: z.string().optional()
+    .describe('client secret of the GitHub-style OAuth app (github.com requires one even with PKCE)'),
+  OAUTH_GITHUB_AUTHORIZATION_URL: z.string().url().default('https://github.com/login/oauth/authorize')
+    .describe('authorization endpoint (default https://github.com/login/oauth/authorize; GitHub Enterprise: https://<host>/login/oauth/authorize)'),
+  OAUTH_GITHUB_TOKEN_URL: z.string().url().default('https://github.com/login/oauth/access_token')
+    .describe('token endpoint (default https://github.com/login/oauth/access_token; GitHub Enterprise: https://<host>/login/oauth/access_token)'),
+  OAUTH_GITHUB_API_URL: z.string().url().default('https://api.github.com')
+    .describe('REST API base URL for /user and /user/emails (default https://api.github.com; GitHub Enterprise: https://<host>/api/v3)'),
+  OAUTH_GITHUB_SCOPES: z.string().default('user:email')
+    .describe('space-separated scopes for GitHub login; must include user:email (or user) so the primary email can be read (default "user:email")'),
 });
 
 type Env = z.infer<typeof envSchema>;
+export type EnvName = keyof typeof envSchema.shape;
+
+/** Each variable's description; a variable without one stops this module from loading. */
+export const ENV_DOCS = Object.fromEntries(
+  Object.entries(envSchema.shape).map(([name, schema]) => {
+    if (!schema.description) throw new Error(`${name} has no description in lib/config.ts`);
+    return [name, schema.description];
+  }),
+) as Record<EnvName, string>;
 
 export type RelationalConfig = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
 export type ColumnConfig =
@@ -345,14 +350,18 @@ export interface FederationConfig {
   registerBurst: number;
 }
 
-/** The external login providers this service can use (spec 5.7). */
-export const LOGIN_PROVIDERS = ['institutional', 'orcid', 'social', 'gitlab', 'github'] as const;
-export type LoginProviderName = (typeof LOGIN_PROVIDERS)[number];
-/** The providers that sign a user in (and can be linked to an account to do so); the others attach evidence. */
+/**
+ * The providers that sign a user in (and can be linked to an account to do so): the GraphQL `provider` argument
+ * and the path segment of their REST routes.
+ */
 export const SOCIAL_PROVIDERS = ['social', 'gitlab', 'github'] as const;
 export type SocialProviderName = (typeof SOCIAL_PROVIDERS)[number];
-/** OpenID Connect providers (OIDC_<NAME>_*), whose endpoints come from discovery. */
-const OIDC_PROVIDERS = ['institutional', 'orcid', 'social', 'gitlab'] as const;
+/** The external login providers this service can use (spec 5.7); those that are not social attach evidence. */
+export const LOGIN_PROVIDERS = ['institutional', 'orcid', ...SOCIAL_PROVIDERS] as const;
+export type LoginProviderName = (typeof LOGIN_PROVIDERS)[number];
+/** The one plain OAuth 2.0 provider (OAUTH_GITHUB_*); every other is OpenID Connect (OIDC_<NAME>_*), found by discovery. */
+const OAUTH_PROVIDER = 'github';
+const OIDC_PROVIDERS = LOGIN_PROVIDERS.filter((p): p is Exclude<LoginProviderName, typeof OAUTH_PROVIDER> => p !== OAUTH_PROVIDER);
 
 export interface OidcProviderConfig {
   issuer: string;

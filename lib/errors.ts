@@ -30,6 +30,13 @@ export function statusForCode(code: unknown): number {
 
 export const GENERIC_SERVER_ERROR = 'internal server error';
 
+/**
+ * Whether the message of an error with this status is meant for the client: every 4xx, and 503, whose message says
+ * which part of the service is unavailable ("not configured", "store unavailable"). Any other 5xx is a fault: the
+ * client gets GENERIC_SERVER_ERROR and the original is logged.
+ */
+export const isExposed = (status: number): boolean => status < 500 || status === 503;
+
 export class AppError extends GraphQLError {
   constructor(code: string, message: string, extra: Record<string, unknown> = {}) {
     super(message, { extensions: { code, ...extra } });

@@ -3,7 +3,7 @@ import { AccessClass, requireAccess, ruleOfField, type AccessRule } from '../lib
 import type { RequestContext } from '../lib/context.js';
 import { AppError } from '../lib/errors.js';
 import type { Route } from './route-table.js';
-import { sendError } from './handler-replies.js';
+import { sendError } from '../lib/error-reply.js';
 
 /**
  * What a route needs of its caller: its field's rule for a GraphQL route; for a hand-written one its declared class,

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { attachmentDisposition, type ObjectStore } from '../lib/objects/objects.js';
 import type { RunOperation } from './login-redirect.js';
-import { sendError, sendGraphqlError } from './handler-replies.js';
+import { sendError } from '../lib/error-reply.js';
+import { sendGraphqlError } from './handler-replies.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExecutionResult } from 'graphql';
-import { sendError, sendGraphqlError } from './handler-replies.js';
+import { SOCIAL_PROVIDERS } from '../lib/config.js';
+import { sendError } from '../lib/error-reply.js';
+import { sendGraphqlError } from './handler-replies.js';
+import { CALLBACK_PARAMETERS } from './routes/callback-parameters.js';
+import { AUTHORIZATION_REDIRECT, INSTITUTIONAL_RESULT, LINKED_IDENTITY, ORCID_RESULT, SOCIAL_SESSION } from './routes/login-results.js';
 
 /** Runs one GraphQL operation with the context of an HTTP request (token, request id, abort signal). */
 export type RunOperation = (request: FastifyRequest, query: string, variables?: Record<string, unknown>) => Promise<ExecutionResult>;
@@ -17,11 +21,11 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<Fastify
 export function loginRedirectHandlers(run: RunOperation, opts: { secureCookies: boolean }): Record<string, Handler> {
   const handlers: Record<string, Handler> = {
     institutionalAuthorize: authorizeHandler(run, 'startInstitutionalVerification', {}, { bindTo: 'institutional', secureCookies: opts.secureCookies }),
-    institutionalCallback: boundCallbackHandler(run, 'institutional', 'completeInstitutionalVerification', INSTITUTIONAL_RESULT, opts.secureCookies),
+    institutionalCallback: boundCallbackHandler(run, 'institutional', 'completeInstitutionalVerification', INSTITUTIONAL_RESULT.selection, opts.secureCookies),
     orcidAuthorize: authorizeHandler(run, 'startOrcidLink', {}, { bindTo: 'orcid', secureCookies: opts.secureCookies }),
-    orcidCallback: boundCallbackHandler(run, 'orcid', 'completeOrcidLink', ORCID_RESULT, opts.secureCookies),
+    orcidCallback: boundCallbackHandler(run, 'orcid', 'completeOrcidLink', ORCID_RESULT.selection, opts.secureCookies),
   };
-  for (const provider of SOCIAL_LOGIN_PROVIDERS) {
+  for (const provider of SOCIAL_PROVIDERS) {
     handlers[`${provider}Login`] = socialLoginHandler(run, provider, opts.secureCookies);
     handlers[`${provider}Authorize`] = authorizeHandler(run, 'startSocialLink', { provider });
     handlers[`${provider}Callback`] = socialCallbackHandler(run, provider, opts.secureCookies);
@@ -29,17 +33,12 @@ export function loginRedirectHandlers(run: RunOperation, opts: { secureCookies: 
   return handlers;
 }
 
-/** The social login providers' path segments (GraphQL `provider` argument values). */
-export const SOCIAL_LOGIN_PROVIDERS = ['social', 'gitlab', 'github'] as const;
-
 /**
  * Holds the browser-binding value of a flow, from where it starts (/login, or /authorize of institutional
  * verification and ORCID linking) to /callback of the same provider.
  */
 export const BINDING_COOKIE = 'login_binding';
 
-const INSTITUTIONAL_RESULT = 'verified account_type issuer institution email email_domain affiliations verified_at refresh_required message';
-const ORCID_RESULT = 'linked orcid orcid_url name linked_at';
 
 /**
  * `GET /v1/user/authenticate/<provider>/authorize`. With `bindTo`, the flow is bound to this browser in both modes:
@@ -56,10 +55,10 @@ function authorizeHandler(
   const passed = [...Object.keys(args), ...(bind ? ['browser_binding'] : [])].map((p) => `${p}: $${p}`);
   const signature = params.length ? `(${params.join(', ')})` : '';
   const call = passed.length ? `(${passed.join(', ')})` : '';
-  const document = `mutation ${field}${signature} { ${field}${call} { authorization_url expires_at } }`;
+  const document = `mutation ${field}${signature} { ${field}${call} { ${AUTHORIZATION_REDIRECT.selection} } }`;
   return async (request, reply) => {
-    const mode = queryOf(request).mode ?? 'redirect';
-    if (mode !== 'redirect' && mode !== 'json') return sendError(reply, 400, `mode: expected redirect or json, got ${JSON.stringify(mode)}`);
+    const mode = modeOf(request);
+    if (!mode) return badMode(request, reply);
     const binding = bind ? randomBytes(32).toString('base64url') : null;
     const result = await run(request, document, bind ? { ...args, browser_binding: binding } : args);
     if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], 'authorize failed');
@@ -78,14 +77,12 @@ function authorizeHandler(
  * without it, and answers the mutation's result as JSON.
  */
 function boundCallbackHandler(run: RunOperation, provider: string, field: string, selection: string, secureCookies: boolean): Handler {
-  const document = `mutation ${field}($state: String!, $code: String, $iss: String, $error: String, $error_description: String, $browser_binding: String) {
-    ${field}(state: $state, code: $code, iss: $iss, error: $error, error_description: $error_description, browser_binding: $browser_binding) { ${selection} }
+  const document = `mutation ${field}(${CALLBACK_VARIABLES}) {
+    ${field}(${CALLBACK_ARGUMENTS}) { ${selection} }
   }`;
   return async (request, reply) => {
-    const q = queryOf(request);
     const binding = cookieOf(request, BINDING_COOKIE);
-    const variables = { state: q.state ?? '', code: q.code, iss: q.iss, error: q.error, error_description: q.error_description, browser_binding: binding };
-    const result = await run(request, document, variables);
+    const result = await run(request, document, callbackVariables(request, binding));
     if (binding) reply.header('set-cookie', bindingCookie(provider, '', 0, secureCookies));
     reply.header('cache-control', 'no-store');
     if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], `${provider} callback failed`);
@@ -99,11 +96,12 @@ function boundCallbackHandler(run: RunOperation, provider: string, field: string
  * flow stores its hash: only this browser can complete the sign-in. In json mode the client gets the provider URL.
  */
 function socialLoginHandler(run: RunOperation, provider: string, secureCookies: boolean): Handler {
-  const document =
-    'mutation startSocialLogin($provider: String!, $mode: String!, $browser_binding: String) { startSocialLogin(provider: $provider, mode: $mode, browser_binding: $browser_binding) { authorization_url expires_at } }';
+  const document = `mutation startSocialLogin($provider: String!, $mode: String!, $browser_binding: String) {
+    startSocialLogin(provider: $provider, mode: $mode, browser_binding: $browser_binding) { ${AUTHORIZATION_REDIRECT.selection} }
+  }`;
   return async (request, reply) => {
-    const mode = queryOf(request).mode ?? 'redirect';
-    if (mode !== 'redirect' && mode !== 'json') return sendError(reply, 400, `mode: expected redirect or json, got ${JSON.stringify(mode)}`);
+    const mode = modeOf(request);
+    if (!mode) return badMode(request, reply);
     const binding = mode === 'redirect' ? randomBytes(32).toString('base64url') : null;
     const result = await run(request, document, { provider, mode, browser_binding: binding });
     if (result.errors?.[0]) return sendGraphqlError(request, reply, result.errors[0], 'social login start failed');
@@ -121,18 +119,16 @@ function socialLoginHandler(run: RunOperation, provider: string, secureCookies: 
  * token pair; a link answers the linked identity. Failures answer `{"error"}` with the mapped status.
  */
 function socialCallbackHandler(run: RunOperation, provider: string, secureCookies: boolean): Handler {
-  const document = `mutation completeSocialLogin($provider: String!, $state: String!, $code: String, $iss: String, $error: String, $error_description: String, $browser_binding: String) {
-    completeSocialLogin(provider: $provider, state: $state, code: $code, iss: $iss, error: $error, error_description: $error_description, browser_binding: $browser_binding) {
+  const document = `mutation completeSocialLogin($provider: String!, ${CALLBACK_VARIABLES}) {
+    completeSocialLogin(provider: $provider, ${CALLBACK_ARGUMENTS}) {
       purpose provider account_id account_created redirect_url
-      session { access_token refresh_token token_type expires_in refresh_expires_in account_id account_created provider }
-      identity { provider issuer subject username name email linked_at }
+      session { ${SOCIAL_SESSION.selection} }
+      identity { ${LINKED_IDENTITY.selection} }
     }
   }`;
   return async (request, reply) => {
-    const q = queryOf(request);
     const binding = cookieOf(request, BINDING_COOKIE);
-    const variables = { provider, state: q.state ?? '', code: q.code, iss: q.iss, error: q.error, error_description: q.error_description, browser_binding: binding };
-    const result = await run(request, document, variables);
+    const result = await run(request, document, { provider, ...callbackVariables(request, binding) });
     // Whatever happened, the flow's state is used up, and so is the binding.
     if (binding) reply.header('set-cookie', bindingCookie(provider, '', 0, secureCookies));
     reply.header('cache-control', 'no-store');
@@ -147,6 +143,23 @@ function socialCallbackHandler(run: RunOperation, provider: string, secureCookie
     return reply.code(200).type('application/json; charset=utf-8').send(body);
   };
 }
+
+/** The completing mutations take the callback's query parameters and the browser binding. */
+const CALLBACK_VARIABLES = [...CALLBACK_PARAMETERS.map((p) => `$${p.name}: String${p.required ? '!' : ''}`), '$browser_binding: String'].join(', ');
+const CALLBACK_ARGUMENTS = [...CALLBACK_PARAMETERS.map((p) => p.name), 'browser_binding'].map((name) => `${name}: $${name}`).join(', ');
+
+function callbackVariables(request: FastifyRequest, binding: string | null): Record<string, string | null | undefined> {
+  const q = queryOf(request);
+  return { ...Object.fromEntries(CALLBACK_PARAMETERS.map((p) => [p.name, q[p.name] ?? (p.required ? '' : undefined)])), browser_binding: binding };
+}
+
+/** `?mode=` of the routes that start a flow: redirect (the default) or json; null for anything else. */
+function modeOf(request: FastifyRequest): 'redirect' | 'json' | null {
+  const mode = queryOf(request).mode ?? 'redirect';
+  return mode === 'redirect' || mode === 'json' ? mode : null;
+}
+
+const badMode = (request: FastifyRequest, reply: FastifyReply) => sendError(reply, 400, `mode: expected redirect or json, got ${JSON.stringify(queryOf(request).mode)}`);
 
 function bindingCookie(provider: string, value: string, maxAgeSec: number, secure: boolean): string {
   // Lax: the provider's redirect back is a top-level GET navigation, which carries Lax cookies.

@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { UnsupportedMediaType } from '../lib/errors.js';
+import { UnsupportedMediaType, codeOf, statusForCode } from '../lib/errors.js';
 import { attachmentDisposition, type ObjectStore } from '../lib/objects/objects.js';
 import { scriptSafeJson } from '../lib/script-safe-json.js';
 import type { RunOperation } from './login-redirect.js';
-import { sendError, sendGraphqlError } from './handler-replies.js';
+import { sendCaughtError, sendError } from '../lib/error-reply.js';
+import { sendGraphqlError } from './handler-replies.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
@@ -179,13 +180,15 @@ function isCompressed(request: FastifyRequest): boolean {
 }
 
 /**
- * The status an error of the body's stream or the store carries: an AppError's, or the one the pipeline gave a
- * body that does not decompress (a 400); anything else is a fault.
+ * The status an error of the body's stream or the store carries: its code's (an AppError), or the 4xx the pipeline
+ * gave a body that does not decompress; anything else is a fault.
  */
 function statusOf(e: unknown): number {
+  const code = codeOf(e);
+  if (code) return statusForCode(code);
   const err = e as { status?: unknown; statusCode?: unknown };
   const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
-  return status >= 400 && status < 600 ? status : 500;
+  return status >= 400 && status < 500 ? status : 500;
 }
 
 function filenameOf(request: FastifyRequest): string | null {
@@ -231,10 +234,5 @@ function malformedMultipart(error: unknown): UploadProblem {
 
 function answerProblem(request: FastifyRequest, reply: FastifyReply, problem: UploadProblem): FastifyReply {
   if (problem.graphqlError) return sendGraphqlError(request, reply, problem.graphqlError, 'attach failed');
-  const status = problem.status ?? 500;
-  if (status >= 500) {
-    request.log.error({ err: problem.error }, 'upload failed');
-    return sendError(reply, 500, 'internal error');
-  }
-  return sendError(reply, status, (problem.error as Error).message);
+  return sendCaughtError(request, reply, problem.status ?? 500, problem.error, 'upload failed');
 }

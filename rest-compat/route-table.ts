@@ -44,6 +44,15 @@ export interface GraphqlRoute {
   errors?: number[];
 }
 
+/**
+ * A JSON answer of a hand-written handler that is the result of a GraphQL selection on an object type: the OpenAPI
+ * document describes it from the schema, as it does the answers of GraphQL routes.
+ */
+export interface GraphqlResult {
+  graphqlType: string;
+  selection: string;
+}
+
 /** A route whose body is not JSON (health, Arrow, BibTeX/RIS, CSV, redirects), answered by a hand-written handler. */
 export interface HandlerRoute {
   kind: 'handler';

@@ -3,7 +3,7 @@ import { Kind, OperationTypeNode, type DocumentNode, type ExecutionResult, type 
 import { buildOperationNodeForField, filterSchema, pruneSchema } from '@graphql-tools/utils';
 import { createSofaRouter, createSofa } from 'sofa-api';
 import type { RequestContext } from '../lib/context.js';
-import { GENERIC_SERVER_ERROR, statusForCode } from '../lib/errors.js';
+import { GENERIC_SERVER_ERROR, isExposed, statusForCode } from '../lib/errors.js';
 import { colonPath, type GraphqlRoute } from './route-table.js';
 import type { OpenApiValidator } from './openapi/validator.js';
 import { triadClassesInStandardOrder } from './triad-order.js';
@@ -83,10 +83,10 @@ function restErrorResponse(errors: ReadonlyArray<unknown>): Response {
   const code = first?.extensions?.code;
   let status = code ? statusForCode(code) : (first?.extensions?.http?.status ?? 500);
   if (status === 500 && first?.extensions?.http?.status === 400) status = 400;
-  const message = status >= 500 && status !== 503 ? GENERIC_SERVER_ERROR : restMessage(first?.message ?? 'request failed');
+  const message = isExposed(status) ? restMessage(first?.message ?? 'request failed') : GENERIC_SERVER_ERROR;
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-error-code': code ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST') };
   if (status === 429 && first?.extensions?.retryAfter) headers['retry-after'] = String(first.extensions.retryAfter);
-  if (status >= 500 && status !== 503) headers['x-error-detail'] = encodeURIComponent((first?.message ?? '').slice(0, 300));
+  if (!isExposed(status)) headers['x-error-detail'] = encodeURIComponent((first?.message ?? '').slice(0, 300));
   return new Response(JSON.stringify({ error: message }), { status, headers });
 }
 

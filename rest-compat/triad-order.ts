@@ -1,10 +1,11 @@
+import { TRIAD_CODES as STANDARD } from '../lib/triad-codes.js';
+
 /**
  * A triad census travels as an object keyed by class ("003", "012", "102", ...). JavaScript orders an object's
  * integer-like keys ("102", "201", "210", "300") before the others, so the JSON text would list them first;
  * readers who turn the object into a table (pandas, R) expect the standard order of Holland and Leinhardt. This
  * rewrites each census object of a REST answer's text into that order. The values are numbers or null.
  */
-const STANDARD = ['003', '012', '102', '021D', '021U', '021C', '111D', '111U', '030T', '030C', '201', '120D', '120U', '120C', '210', '300'];
 const AS_SERIALISED = ['102', '201', '210', '300', ...STANDARD.filter((c) => !/^[1-9]\d*$/.test(c))];
 const VALUE = '(-?[0-9.eE+-]+|null)';
 const CENSUS = new RegExp(`\\{${AS_SERIALISED.map((c) => `"${c}":${VALUE}`).join(',')}\\}`, 'g');

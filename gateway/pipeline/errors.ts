@@ -13,14 +13,13 @@ import {
   UnsupportedMediaType,
   UriTooLong,
   codeOf,
+  isExposed,
   statusForCode,
 } from '../../lib/errors.js';
+import { sendError } from '../../lib/error-reply.js';
 import { corsHeaders, responseHeaders } from './headers.js';
 
-/** Sends the one error shape of the API. */
-export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
-}
+export { sendError };
 
 /** Sends an AppError with the status of its code. */
 export const sendAppError = (reply: FastifyReply, err: AppError): FastifyReply => sendError(reply, err.status, err.message);
@@ -37,12 +36,10 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   if (err instanceof SyntaxError || code === 'FST_ERR_CTP_INVALID_JSON_BODY') return sendError(reply, 400, `malformed JSON body: ${err.message}`);
   if (code === 'FST_ERR_VALIDATION') return sendError(reply, 400, err.message);
   const appCode = codeOf(err);
-  const status = appCode ? statusForCode(appCode) : (err.statusCode ?? 500);
-  if (status >= 500) {
-    request.log.error({ err }, 'request failed');
-    return sendError(reply, status === 503 && appCode ? 503 : 500, status === 503 && appCode ? err.message : GENERIC_SERVER_ERROR);
-  }
-  return sendError(reply, status, err.message);
+  // Only an application error's code makes a 5xx message one for the client; any other 5xx is a fault.
+  const status = appCode ? statusForCode(appCode) : Math.min(err.statusCode ?? 500, 500);
+  if (status >= 500) request.log.error({ err }, 'request failed');
+  return isExposed(status) ? sendError(reply, status, err.message) : sendError(reply, 500, GENERIC_SERVER_ERROR);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/relational.js';
 import { fromJson, namedQuery, toDate, toDateOrNull } from '../db/named-query.js';
+import { pagedQuery } from '../db/paged-query.js';
 import { FINISHED_STATUSES, type JobInput, type JobKindName, type JobOutcome, type JobRecord, type JobStatus } from './job.model.js';
 import { jobs } from './tables.js';
 
@@ -137,17 +138,12 @@ export class JobStore {
     const where = opts.statuses?.length
       ? sql`j.owner_id = ${ownerId} and j.status = any(${arrayLiteral(opts.statuses)}::text[])`
       : sql`j.owner_id = ${ownerId}`;
-    const rows = await this.run(
-      'JobStore.listByOwner',
-      sql`/* JobStore.listByOwner */
-        select ${COLUMNS}, count(*) over () as total from ${jobs} j where ${where}
-        order by j.created_at desc, j.id desc limit ${opts.limit} offset ${opts.offset}`,
+    const { rows, total } = await pagedQuery<Row>(
+      this.db,
+      { list: 'JobStore.listByOwner', count: 'JobStore.countByOwner' },
+      { columns: COLUMNS, from: sql`${jobs} j`, where, orderBy: sql`j.created_at desc, j.id desc` },
+      opts,
     );
-    let total = rows.length ? Number(rows[0].total) : 0;
-    if (!rows.length && opts.offset > 0) {
-      const c = await this.run('JobStore.countByOwner', sql`/* JobStore.countByOwner */ select count(*) as n from ${jobs} j where ${where}`);
-      total = Number(c[0].n);
-    }
     return { items: rows.map(toJob), total };
   }
 

@@ -1,6 +1,6 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { AccessClass } from '../../lib/access.js';
-import { pathParams, type GraphqlRoute, type HandlerRoute, type Route } from '../route-table.js';
+import { pathParams, type GraphqlResult, type GraphqlRoute, type HandlerRoute, type Route } from '../route-table.js';
 import { GraphqlJsonSchemas, type Json } from './graphql-json-schema.js';
 import { requestParts, successResponse } from './graphql-operation.js';
 import { errorResponseComponents, errorResponseRefs, errorSchema, errorStatuses } from './error-responses.js';
@@ -45,7 +45,17 @@ function graphqlOperation(route: GraphqlRoute, input: OpenApiInput, schemas: Gra
   return { op, access };
 }
 
-function handlerOperation(route: HandlerRoute): { op: Json; access: AccessClass } {
+const isGraphqlResult = (value: object): value is GraphqlResult => 'graphqlType' in value && 'selection' in value;
+
+/** A handler's response descriptions, with each GraphqlResult replaced by its schema. */
+function withGraphqlResults(value: unknown, schemas: GraphqlJsonSchemas): unknown {
+  if (Array.isArray(value)) return value.map((v) => withGraphqlResults(v, schemas));
+  if (!value || typeof value !== 'object') return value;
+  if (isGraphqlResult(value)) return schemas.selectionOf(value.graphqlType, value.selection);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withGraphqlResults(v, schemas)]));
+}
+
+function handlerOperation(route: HandlerRoute, schemas: GraphqlJsonSchemas): { op: Json; access: AccessClass } {
   const own = Object.keys(route.openapi.responses).map(Number);
   const op: Json = {
     operationId: operationId(route),
@@ -56,7 +66,7 @@ function handlerOperation(route: HandlerRoute): { op: Json; access: AccessClass 
       ...(route.openapi.parameters ?? []),
     ],
     ...(route.openapi.requestBody ? { requestBody: route.openapi.requestBody } : {}),
-    responses: { ...errorResponseRefs(errorStatuses(route.method, route.access, [], route.method !== 'GET').filter((s) => !own.includes(s))), ...route.openapi.responses },
+    responses: { ...errorResponseRefs(errorStatuses(route.method, route.access, [], route.method !== 'GET').filter((s) => !own.includes(s))), ...(withGraphqlResults(route.openapi.responses, schemas) as Json) },
   };
   return { op, access: route.access };
 }
@@ -69,7 +79,7 @@ export function buildOpenApi(input: OpenApiInput): Json {
   const paths: Record<string, Record<string, Json>> = {};
   const ids = new Map<string, string>();
   for (const route of input.routes) {
-    const { op, access } = route.kind === 'graphql' ? graphqlOperation(route, input, schemas) : handlerOperation(route);
+    const { op, access } = route.kind === 'graphql' ? graphqlOperation(route, input, schemas) : handlerOperation(route, schemas);
     const id = op.operationId as string;
     if (ids.has(id)) throw new Error(`operationId ${id} of ${routeKey(route)} is already used by ${ids.get(id)}`);
     ids.set(id, routeKey(route));

@@ -1,5 +1,6 @@
 import { withExample } from './examples.js';
-import { Kind, type DocumentNode, type FieldNode, type GraphQLSchema, type SelectionSetNode, type TypeNode } from 'graphql';
+import { TRIAD_CODES } from '../../lib/triad-codes.js';
+import { Kind, parse, type DocumentNode, type FieldNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type TypeNode } from 'graphql';
 
 export type Json = Record<string, unknown>;
 
@@ -29,11 +30,10 @@ export const isNonNull = (t: TypeLike) => tag(t) === 'GraphQLNonNull';
 const isList = (t: TypeLike) => tag(t) === 'GraphQLList';
 export const namedType = (t: TypeLike): TypeLike => (t.ofType ? namedType(t.ofType) : t);
 
-/** The 16 triad classes of a census, in the standard order (the graph subgraph's TriadCounts and TriadValues). */
-const TRIAD_CODES = ['003', '012', '102', '021D', '021U', '021C', '111D', '111U', '030T', '030C', '201', '120D', '120U', '120C', '210', '300'];
+/** A census object (the graph subgraph's TriadCounts and TriadValues): its 16 classes, in the standard order. */
 const triadObject = (value: Json): Json => ({
   type: 'object',
-  required: TRIAD_CODES,
+  required: [...TRIAD_CODES],
   additionalProperties: false,
   properties: Object.fromEntries(TRIAD_CODES.map((c) => [c, value])),
 });
@@ -170,6 +170,14 @@ export class GraphqlJsonSchemas {
     if (existing && JSON.stringify(existing) !== JSON.stringify(object)) return object;
     this.components[type.name!] = object;
     return { $ref: `#/components/schemas/${type.name}` };
+  }
+
+  /** The schema of what `selection` (fields as written in a GraphQL document) on the object type `typeName` returns. */
+  selectionOf(typeName: string, selection: string): Json {
+    const type = this.schema.getType(typeName);
+    if (!type) throw new Error(`unknown type ${typeName}`);
+    const operation = parse(`{ ${selection} }`).definitions[0] as OperationDefinitionNode;
+    return this.outputNonNull(type as unknown as TypeLike, operation.selectionSet);
   }
 
   /** The root field an operation document selects, with its selection. */

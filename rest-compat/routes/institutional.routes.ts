@@ -1,17 +1,25 @@
 import { AccessClass } from '../../lib/access.js';
 import { CALLBACK_PARAMETERS } from './callback-parameters.js';
-import type { HandlerRoute, Route } from '../route-table.js';
-
-export const authorizationRedirect = {
-  type: 'object',
-  required: ['authorization_url', 'expires_at'],
-  properties: {
-    authorization_url: { type: 'string', format: 'uri', description: 'open this URL in the browser' },
-    expires_at: { type: 'string', format: 'date-time', description: 'the callback is refused after this time' },
-  },
-};
+import type { GraphqlResult, HandlerRoute, Route } from '../route-table.js';
+import { AUTHORIZATION_REDIRECT, INSTITUTIONAL_RESULT, ORCID_RESULT } from './login-results.js';
 
 export const errorBody = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
+/** The `mode` query parameter of the routes that start a flow at a provider. */
+export const modeParameter = (description: string) => ({
+  name: 'mode',
+  in: 'query',
+  required: false,
+  schema: { type: 'string', enum: ['redirect', 'json'], default: 'redirect' },
+  description,
+});
+
+/** What the routes that start a flow answer in json mode, and every provider route when the provider fails. */
+export const AUTHORIZATION_JSON = { description: 'with mode=json: where to send the browser', content: { 'application/json': { schema: AUTHORIZATION_REDIRECT } } };
+export const PROVIDER_FAILURES = {
+  '404': { description: 'the provider is not configured on this server', content: errorBody },
+  '503': { description: 'the provider cannot be reached', content: errorBody },
+};
 
 export function authorizeRoute(provider: string, handler: string, summary: string): HandlerRoute {
   return {
@@ -23,23 +31,14 @@ export function authorizeRoute(provider: string, handler: string, summary: strin
     tag: 'identity',
     summary,
     openapi: {
-      parameters: [
-        {
-          name: 'mode',
-          in: 'query',
-          required: false,
-          schema: { type: 'string', enum: ['redirect', 'json'], default: 'redirect' },
-          description: 'redirect: 302 to the provider; json: the provider URL in the body, for clients that open it in a browser themselves',
-        },
-      ],
+      parameters: [modeParameter('redirect: 302 to the provider; json: the provider URL in the body, for clients that open it in a browser themselves')],
       responses: {
         '302': {
           description: 'redirect to the provider (authorization code with PKCE S256, state and nonce; valid for 10 minutes, once)',
           headers: { Location: { schema: { type: 'string', format: 'uri' } } },
         },
-        '200': { description: 'with mode=json: where to send the browser', content: { 'application/json': { schema: authorizationRedirect } } },
-        '404': { description: 'the provider is not configured on this server', content: errorBody },
-        '503': { description: 'the provider cannot be reached', content: errorBody },
+        '200': AUTHORIZATION_JSON,
+        ...PROVIDER_FAILURES,
       },
     },
   };
@@ -49,7 +48,7 @@ export function authorizeRoute(provider: string, handler: string, summary: strin
  * The provider callback of a flow bound to the browser that started it at /authorize (the login_binding cookie):
  * a browser without that cookie is refused and nothing changes.
  */
-function boundCallbackRoute(provider: string, handler: string, summary: string, result: { description: string; schema: unknown }): HandlerRoute {
+function boundCallbackRoute(provider: string, handler: string, summary: string, result: { description: string; schema: GraphqlResult }): HandlerRoute {
   return {
     kind: 'handler',
     method: 'GET',
@@ -66,42 +65,12 @@ function boundCallbackRoute(provider: string, handler: string, summary: string, 
           description: 'the request is unknown, used, expired, refused by the provider, or was started in another browser (no or another login_binding cookie); nothing changed',
           content: errorBody,
         },
-        '404': { description: 'the provider is not configured on this server', content: errorBody },
         '409': { description: 'the identity at the provider already belongs to another account', content: errorBody },
-        '503': { description: 'the provider cannot be reached', content: errorBody },
+        ...PROVIDER_FAILURES,
       },
     },
   };
 }
-
-const institutionalResult = {
-  type: 'object',
-  required: ['verified', 'account_type', 'affiliations', 'refresh_required', 'message'],
-  properties: {
-    verified: { type: 'boolean' },
-    account_type: { type: 'string', enum: ['REGULAR', 'ACADEMIC', 'SERVICE', 'SUPERUSER'] },
-    issuer: { type: ['string', 'null'] },
-    institution: { type: ['string', 'null'] },
-    email: { type: ['string', 'null'] },
-    email_domain: { type: ['string', 'null'] },
-    affiliations: { type: 'array', items: { type: 'string' } },
-    verified_at: { type: ['string', 'null'], format: 'date-time' },
-    refresh_required: { type: 'boolean' },
-    message: { type: 'string' },
-  },
-};
-
-const orcidResult = {
-  type: 'object',
-  required: ['linked'],
-  properties: {
-    linked: { type: 'boolean' },
-    orcid: { type: ['string', 'null'] },
-    orcid_url: { type: ['string', 'null'] },
-    name: { type: ['string', 'null'] },
-    linked_at: { type: ['string', 'null'], format: 'date-time' },
-  },
-};
 
 /** Institutional verification (spec 4.2, 5.8) and ORCID iD linking (5.7); docs/identity-providers.md. */
 export const institutionalRoutes: Route[] = [
@@ -118,7 +87,7 @@ export const institutionalRoutes: Route[] = [
     'institutional',
     'institutionalCallback',
     'Where the institutional provider sends the browser back (with the cookie set at /authorize); marks the account verified Academic. Refresh tokens afterwards.',
-    { description: 'the account is verified; the institutional metadata', schema: institutionalResult },
+    { description: 'the account is verified; the institutional metadata', schema: INSTITUTIONAL_RESULT },
   ),
   {
     kind: 'graphql',
@@ -133,7 +102,7 @@ export const institutionalRoutes: Route[] = [
     'orcid',
     'orcidCallback',
     'Where the researcher-ID provider sends the browser back (with the cookie set at /authorize); links the ORCID iD to the account that started the request',
-    { description: 'the linked ORCID iD', schema: orcidResult },
+    { description: 'the linked ORCID iD', schema: ORCID_RESULT },
   ),
   {
     kind: 'graphql',

@@ -1,41 +1,14 @@
 import { AccessClass } from '../../lib/access.js';
+import { SOCIAL_PROVIDERS, type SocialProviderName } from '../../lib/config.js';
 import { CALLBACK_PARAMETERS } from './callback-parameters.js';
 import type { HandlerRoute, Route } from '../route-table.js';
-import { authorizationRedirect, authorizeRoute, errorBody } from './institutional.routes.js';
+import { AUTHORIZATION_JSON, PROVIDER_FAILURES, authorizeRoute, errorBody, modeParameter } from './institutional.routes.js';
+import { LINKED_IDENTITY, SOCIAL_SESSION } from './login-results.js';
 
-const PROVIDERS = [
-  { provider: 'social', label: 'the general social login provider (OpenID Connect)' },
-  { provider: 'gitlab', label: 'the GitLab-style code-hosting provider (OpenID Connect, self-hosted instances)' },
-  { provider: 'github', label: 'the GitHub-style code-hosting provider (OAuth 2.0)' },
-] as const;
-
-const tokenPairSchema = {
-  type: 'object',
-  required: ['access_token', 'refresh_token', 'token_type', 'expires_in', 'refresh_expires_in', 'account_id', 'account_created', 'provider'],
-  properties: {
-    access_token: { type: 'string' },
-    refresh_token: { type: 'string' },
-    token_type: { type: 'string', enum: ['Bearer'] },
-    expires_in: { type: 'integer' },
-    refresh_expires_in: { type: 'integer' },
-    account_id: { type: 'string' },
-    account_created: { type: 'boolean' },
-    provider: { type: 'string' },
-  },
-};
-
-const linkedIdentitySchema = {
-  type: 'object',
-  required: ['provider', 'issuer', 'subject', 'linked_at'],
-  properties: {
-    provider: { type: 'string' },
-    issuer: { type: 'string' },
-    subject: { type: 'string' },
-    username: { type: ['string', 'null'] },
-    name: { type: ['string', 'null'] },
-    email: { type: ['string', 'null'] },
-    linked_at: { type: 'string', format: 'date-time' },
-  },
+const LABEL: Record<SocialProviderName, string> = {
+  social: 'the general social login provider (OpenID Connect)',
+  gitlab: 'the GitLab-style code-hosting provider (OpenID Connect, self-hosted instances)',
+  github: 'the GitHub-style code-hosting provider (OAuth 2.0)',
 };
 
 function loginRoute(provider: string, label: string): HandlerRoute {
@@ -49,23 +22,17 @@ function loginRoute(provider: string, label: string): HandlerRoute {
     summary: `Signs in with ${label}: 302 to the provider (and back to LOGIN_RETURN_URL with a login_code), or mode=json`,
     openapi: {
       parameters: [
-        {
-          name: 'mode',
-          in: 'query',
-          required: false,
-          schema: { type: 'string', enum: ['redirect', 'json'], default: 'redirect' },
-          description:
-            'redirect: 302 to the provider; the callback later sends the browser to LOGIN_RETURN_URL?login_code=…, to be exchanged at POST /v1/user/auth/exchange (needs the cookie set here). json: the provider URL in the body, and the callback answers the token pair as JSON',
-        },
+        modeParameter(
+          'redirect: 302 to the provider; the callback later sends the browser to LOGIN_RETURN_URL?login_code=…, to be exchanged at POST /v1/user/auth/exchange (needs the cookie set here). json: the provider URL in the body, and the callback answers the token pair as JSON',
+        ),
       ],
       responses: {
         '302': {
           description: 'redirect to the provider (authorization code with PKCE S256 and state; valid for 10 minutes, once); sets the browser-binding cookie',
           headers: { Location: { schema: { type: 'string', format: 'uri' } }, 'Set-Cookie': { schema: { type: 'string' } } },
         },
-        '200': { description: 'with mode=json: where to send the browser', content: { 'application/json': { schema: authorizationRedirect } } },
-        '404': { description: 'the provider is not configured on this server', content: errorBody },
-        '503': { description: 'the provider cannot be reached', content: errorBody },
+        '200': AUTHORIZATION_JSON,
+        ...PROVIDER_FAILURES,
       },
     },
   };
@@ -89,14 +56,13 @@ function callbackRoute(provider: string, label: string): HandlerRoute {
         },
         '200': {
           description: 'a sign-in started with mode=json: the token pair of a new session; a link: the linked identity',
-          content: { 'application/json': { schema: { oneOf: [tokenPairSchema, linkedIdentitySchema] } } },
+          content: { 'application/json': { schema: { oneOf: [SOCIAL_SESSION, LINKED_IDENTITY] } } },
         },
-        '404': { description: 'the provider is not configured on this server', content: errorBody },
         '409': {
           description: 'an account already has the email this identity brings: log in to it and link the provider from the profile; or the identity is linked to another account',
           content: errorBody,
         },
-        '503': { description: 'the provider cannot be reached', content: errorBody },
+        ...PROVIDER_FAILURES,
       },
     },
   };
@@ -104,10 +70,10 @@ function callbackRoute(provider: string, label: string): HandlerRoute {
 
 /** Social sign-in and identity linking (spec 5.7); docs/identity-providers.md. */
 export const socialLoginRoutes: Route[] = [
-  ...PROVIDERS.flatMap(({ provider, label }) => [
-    loginRoute(provider, label),
-    authorizeRoute(provider, `${provider}Authorize`, `Links an identity at ${label} to the current account: 302 to the provider, or JSON with mode=json`),
-    callbackRoute(provider, label),
+  ...SOCIAL_PROVIDERS.flatMap((provider) => [
+    loginRoute(provider, LABEL[provider]),
+    authorizeRoute(provider, `${provider}Authorize`, `Links an identity at ${LABEL[provider]} to the current account: 302 to the provider, or JSON with mode=json`),
+    callbackRoute(provider, LABEL[provider]),
   ]),
   {
     kind: 'graphql',
@@ -132,6 +98,6 @@ export const socialLoginRoutes: Route[] = [
     path: '/v1/user/authenticate/identities/{provider}',
     field: 'Mutation.unlinkIdentity',
     tag: 'identity',
-    summary: 'Unlinks the identity at a social login provider (social, gitlab, github) unless it is the last way to log in (409)',
+    summary: `Unlinks the identity at a social login provider (${SOCIAL_PROVIDERS.join(', ')}) unless it is the last way to log in (409)`,
   },
 ];

@@ -1,5 +1,5 @@
 import { GraphQLScalarType, GraphQLError, Kind } from 'graphql';
-import { TRIAD_CODES } from './engine/census.js';
+import { TRIAD_CODES } from '../../lib/triad-codes.js';
 
 const listed = TRIAD_CODES.join(', ');
 

@@ -1,10 +1,10 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../lib/access.js';
 import type { RequestContext } from '../../lib/context.js';
-import type { AuthorizationRequest, CallbackParams } from './login-flow.service.js';
+import type { AuthorizationRequest } from './login-flow.service.js';
 import { REFRESH_HINT, type InstitutionalService, type OrcidStatus, type VerificationStatus } from './institutional.service.js';
 import type { AccountTypeValue } from './account.types.js';
-import { AuthorizationRedirect, InstitutionalVerification, InstitutionalVerificationResult, OrcidLink } from './institutional.types.js';
+import { AuthorizationRedirect, InstitutionalVerification, InstitutionalVerificationResult, OrcidLink, ProviderCallbackArgs } from './institutional.types.js';
 
 const toRedirect = (r: AuthorizationRequest): AuthorizationRedirect => ({ authorization_url: r.authorizationUrl, expires_at: r.expiresAt });
 
@@ -63,15 +63,9 @@ export class InstitutionalResolver {
   })
   @Access(AccessClass.Public)
   async completeInstitutionalVerification(
-    @Arg('state', () => String) state: string,
-    @Arg('code', () => String, { nullable: true }) code: string | null,
-    @Arg('iss', () => String, { nullable: true }) iss: string | null,
-    @Arg('error', () => String, { nullable: true }) error: string | null,
-    @Arg('error_description', () => String, { nullable: true }) error_description: string | null,
-    @Arg('browser_binding', () => String, { nullable: true }) browser_binding: string | null,
+    @Args(() => ProviderCallbackArgs) { browser_binding, ...params }: ProviderCallbackArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<InstitutionalVerificationResult> {
-    const params: CallbackParams = { state, code, iss, error, error_description };
     const { status, accountChanged } = await this.service.completeVerification(params, ctx.viewer, browser_binding);
     return {
       ...toVerification(status),
@@ -101,16 +95,8 @@ export class InstitutionalResolver {
 
   @Mutation(() => OrcidLink, { name: 'completeOrcidLink', description: 'Completes ORCID iD linking from the provider callback; browser_binding as for completeInstitutionalVerification' })
   @Access(AccessClass.Public)
-  async completeOrcidLink(
-    @Arg('state', () => String) state: string,
-    @Arg('code', () => String, { nullable: true }) code: string | null,
-    @Arg('iss', () => String, { nullable: true }) iss: string | null,
-    @Arg('error', () => String, { nullable: true }) error: string | null,
-    @Arg('error_description', () => String, { nullable: true }) error_description: string | null,
-    @Arg('browser_binding', () => String, { nullable: true }) browser_binding: string | null,
-    @Ctx() ctx: RequestContext,
-  ): Promise<OrcidLink> {
-    return toOrcidLink(await this.service.completeOrcidLink({ state, code, iss, error, error_description }, ctx.viewer, browser_binding));
+  async completeOrcidLink(@Args(() => ProviderCallbackArgs) { browser_binding, ...params }: ProviderCallbackArgs, @Ctx() ctx: RequestContext): Promise<OrcidLink> {
+    return toOrcidLink(await this.service.completeOrcidLink(params, ctx.viewer, browser_binding));
   }
 
   @Mutation(() => OrcidLink, { name: 'unlinkOrcid', description: 'Removes the linked ORCID iD from the current account' })

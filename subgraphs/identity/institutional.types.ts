@@ -1,5 +1,32 @@
-import { Field, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ObjectType } from 'type-graphql';
 import { AccountTypeValue } from './account.types.js';
+import type { CallbackParams } from './login-flow.service.js';
+
+/**
+ * What a login provider's callback carries (RFC 6749 4.1.2, RFC 9207 `iss`), and the browser-binding value the
+ * flow was started with (the callback route reads it from the login_binding cookie). Declared in the order the
+ * published schema lists the arguments.
+ */
+@ArgsType()
+export class ProviderCallbackArgs implements CallbackParams {
+  @Field(() => String, { nullable: true })
+  browser_binding!: string | null;
+
+  @Field(() => String, { nullable: true })
+  error_description!: string | null;
+
+  @Field(() => String, { nullable: true })
+  error!: string | null;
+
+  @Field(() => String, { nullable: true })
+  iss!: string | null;
+
+  @Field(() => String, { nullable: true })
+  code!: string | null;
+
+  @Field(() => String)
+  state!: string;
+}
 
 @ObjectType({ description: 'Where to send the browser to continue at the login provider.' })
 export class AuthorizationRedirect {

@@ -1,9 +1,9 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../lib/access.js';
 import type { RequestContext } from '../../lib/context.js';
 import type { AuthorizationRequest } from './login-flow.service.js';
 import type { CallbackOutcome, ExchangedSession, LinkedIdentity as LinkedIdentityRecord, LoginMethods as LoginMethodsRecord, SocialLoginService } from './social-login.service.js';
-import { AuthorizationRedirect } from './institutional.types.js';
+import { AuthorizationRedirect, ProviderCallbackArgs } from './institutional.types.js';
 import { LinkedIdentity, LoginMethods, SocialLoginCallback, SocialSession } from './social-login.types.js';
 
 const toRedirect = (r: AuthorizationRequest): AuthorizationRedirect => ({ authorization_url: r.authorizationUrl, expires_at: r.expiresAt });
@@ -38,7 +38,7 @@ function toCallback(o: CallbackOutcome): SocialLoginCallback {
 
 /**
  * Social sign-in and identity linking (spec 5.7): general OpenID Connect, GitLab-style and GitHub-style providers.
- * `provider` is the path segment of the REST routes: social, gitlab or github.
+ * `provider` is one of SOCIAL_PROVIDERS (lib/config.ts), the path segment of the REST routes.
  */
 @Resolver()
 export class SocialLoginResolver {
@@ -70,15 +70,10 @@ export class SocialLoginResolver {
   @Access(AccessClass.Public)
   async completeSocialLogin(
     @Arg('provider', () => String) provider: string,
-    @Arg('state', () => String) state: string,
-    @Arg('code', () => String, { nullable: true }) code: string | null,
-    @Arg('iss', () => String, { nullable: true }) iss: string | null,
-    @Arg('error', () => String, { nullable: true }) error: string | null,
-    @Arg('error_description', () => String, { nullable: true }) error_description: string | null,
-    @Arg('browser_binding', () => String, { nullable: true }) browser_binding: string | null,
+    @Args(() => ProviderCallbackArgs) { browser_binding, ...params }: ProviderCallbackArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<SocialLoginCallback> {
-    return toCallback(await this.service.complete(provider, { state, code, iss, error, error_description }, ctx.viewer, browser_binding));
+    return toCallback(await this.service.complete(provider, params, ctx.viewer, browser_binding));
   }
 
   @Mutation(() => SocialSession, { name: 'exchangeLoginCode', description: 'Exchanges the login_code of a redirect-mode sign-in for a token pair (once, within a minute)' })

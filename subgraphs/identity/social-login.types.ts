@@ -1,9 +1,10 @@
 import { Field, ID, ObjectType } from 'type-graphql';
+import { SOCIAL_PROVIDERS } from '../../lib/config.js';
 import { TokenPair } from './account.types.js';
 
 @ObjectType({ description: 'An external identity linked to the account: a social or code-hosting login, or an ORCID iD.' })
 export class LinkedIdentity {
-  @Field(() => String, { description: 'social, gitlab, github or orcid' })
+  @Field(() => String, { description: `${SOCIAL_PROVIDERS.join(', ')} or orcid` })
   provider!: string;
 
   @Field(() => String, { description: 'issuer URL of the provider (for GitHub-style providers, its API URL)' })

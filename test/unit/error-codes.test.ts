@@ -14,6 +14,7 @@ import {
   UriTooLong,
   statusForCode,
   codeOf,
+  isExposed,
 } from '../../lib/errors.js';
 import { restMessage } from '../../rest-compat/sofa.js';
 import { maskServerErrors } from '../../gateway/app.js';
@@ -46,6 +47,11 @@ describe('error codes', () => {
     expect(masked.message).toBe('internal server error');
     const kept = maskServerErrors({ message: 'no term with id 1', extensions: { code: 'NOT_FOUND' } }, new NotFound('no term with id 1'));
     expect(kept.message).toBe('no term with id 1');
+  });
+
+  it('show clients the message of every 4xx and of a 503, and of no other 5xx', () => {
+    expect([400, 404, 429, 431, 503].every(isExposed)).toBe(true);
+    expect([500, 501, 502, 504].some(isExposed)).toBe(false);
   });
 
   it('name REST fields instead of GraphQL variables', () => {

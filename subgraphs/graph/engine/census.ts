@@ -1,7 +1,7 @@
 import type { Graph } from './graph.js';
+import { TRIAD_CODES } from '../../../lib/triad-codes.js';
 import { flip, orientByDegree, simpleGraph, type SimpleGraph } from './simple.js';
 
-export const TRIAD_CODES = ['003', '012', '102', '021D', '021U', '021C', '111D', '111U', '030T', '030C', '201', '120D', '120U', '120C', '210', '300'] as const;
 
 export interface CensusResult {
   census: number[];

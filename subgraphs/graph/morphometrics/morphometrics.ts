@@ -1,8 +1,9 @@
 import type { SwcTree } from '../../../lib/morphology/swc.js';
+import { summariseSwc, type MorphologySummary } from '../../../lib/morphology/summary.js';
 import { distance, frustumArea, frustumVolume, type Point } from './geometry.js';
 import { orient } from './orientation.js';
 import { shollCrossings, shollRadii } from './sholl.js';
-import { somaCenter, somaRadius } from './soma.js';
+import { somaRadius } from './soma.js';
 
 export { distribution, type Distribution } from './distribution.js';
 export type { Point } from './geometry.js';
@@ -111,8 +112,15 @@ export function typeName(type: number): string {
   return TYPE_NAMES[type] ?? `custom_${type}`;
 }
 
+/**
+ * The sample counts, soma centre and bounding box are the file's summary (lib/morphology/summary.ts), the one the
+ * ingest stores. Stems, forks, tips and lengths are counted here on the tree directed away from the soma, per neurite;
+ * they equal the summary's except where a neurite runs between two soma samples (the summary counts a stem at each
+ * end), and the total length is summed per neurite, in walk order.
+ */
 export function morphometrics(tree: SwcTree, options: MorphometricsOptions = {}): NeuronMorphometrics {
   const n = tree.count;
+  const summary = summariseSwc(tree);
   const { isSoma, up, order, treeOf } = orient(tree);
   const isNeurite = (i: number) => !isSoma[i];
   const isStemStart = (i: number) => isNeurite(i) && (up[i] < 0 || isSoma[up[i]]);
@@ -137,7 +145,6 @@ export function morphometrics(tree: SwcTree, options: MorphometricsOptions = {})
 
   const pathDistance = new Float64Array(n);
   const branchOrder = new Int32Array(n);
-  let nSoma = 0;
   let nBifurcations = 0;
   let nMultifurcations = 0;
   let nTips = 0;
@@ -154,7 +161,6 @@ export function morphometrics(tree: SwcTree, options: MorphometricsOptions = {})
     const t = trees[treeOf[i]];
     t.n_points++;
     if (isSoma[i]) {
-      nSoma++;
       t.n_soma_points++;
       continue;
     }
@@ -223,7 +229,7 @@ export function morphometrics(tree: SwcTree, options: MorphometricsOptions = {})
     volumeCylinder += Math.PI * r * r * h;
   }
 
-  const soma = somaCenter(tree, isSoma);
+  const soma = summary.somaX === null ? null : { x: summary.somaX, y: summary.somaY!, z: summary.somaZ! };
   const r0 = tree.roots[0];
   const center = soma ?? { x: tree.x[r0], y: tree.y[r0], z: tree.z[r0] };
   let maxEuclidean = 0;
@@ -240,8 +246,8 @@ export function morphometrics(tree: SwcTree, options: MorphometricsOptions = {})
   const radius = somaRadius(tree, isSoma);
 
   return {
-    n_points: n,
-    n_soma_points: nSoma,
+    n_points: summary.nPoints,
+    n_soma_points: summary.nSomaPoints,
     n_trees: tree.roots.length,
     n_stems: stems.length,
     n_bifurcations: nBifurcations,
@@ -261,7 +267,7 @@ export function morphometrics(tree: SwcTree, options: MorphometricsOptions = {})
     soma_center: soma,
     soma_radius: radius,
     soma_surface_area: radius === null ? null : 4 * Math.PI * radius * radius,
-    bounding_box: boundingBox(tree),
+    bounding_box: boundingBox(summary),
     sholl: { center, radii: [...radii], crossings: shollCrossings(tree, Int32Array.from(segmentFrom), Int32Array.from(segmentTo), center, radii) },
     stems,
     trees,
@@ -295,17 +301,7 @@ function strahlerOrders(order: Int32Array, up: Int32Array, isSoma: Uint8Array, b
   return result;
 }
 
-function boundingBox(tree: SwcTree): BoundingBox {
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  for (let i = 0; i < tree.count; i++) {
-    const x = tree.x[i], y = tree.y[i], z = tree.z[i];
-    if (x < minX) minX = x;
-    if (y < minY) minY = y;
-    if (z < minZ) minZ = z;
-    if (x > maxX) maxX = x;
-    if (y > maxY) maxY = y;
-    if (z > maxZ) maxZ = z;
-  }
+function boundingBox({ minX, minY, minZ, maxX, maxY, maxZ }: MorphologySummary): BoundingBox {
   return {
     min_x: minX, min_y: minY, min_z: minZ, max_x: maxX, max_y: maxY, max_z: maxZ,
     extent_x: maxX - minX, extent_y: maxY - minY, extent_z: maxZ - minZ,

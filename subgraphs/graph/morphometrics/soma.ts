@@ -1,21 +1,5 @@
 import type { SwcTree } from '../../../lib/morphology/swc.js';
-import { distance, frustumArea, type Point } from './geometry.js';
-
-/** The mean of the soma samples (the column store's soma_x/y/z), null without any. */
-export function somaCenter(tree: SwcTree, isSoma: Uint8Array): Point | null {
-  let n = 0;
-  let x = 0;
-  let y = 0;
-  let z = 0;
-  for (let i = 0; i < tree.count; i++) {
-    if (!isSoma[i]) continue;
-    n++;
-    x += tree.x[i];
-    y += tree.y[i];
-    z += tree.z[i];
-  }
-  return n ? { x: x / n, y: y / n, z: z / n } : null;
-}
+import { distance, frustumArea } from './geometry.js';
 
 /**
  * NeuroM's soma radius, by how the soma is drawn:

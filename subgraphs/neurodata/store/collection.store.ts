@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
 import { namedQuery, toDate } from '../../../lib/db/named-query.js';
+import { pagedQuery, type Page } from '../../../lib/db/paged-query.js';
 import { collectionItems, collections } from './tables.js';
 
 export type CollectionVisibility = 'public' | 'private';
@@ -52,19 +53,14 @@ export class CollectionStore {
   }
 
   /** The viewer's own collections and every public one (all of them for a SuperUser), newest first. */
-  async list(viewerId: string, superuser: boolean, page: { limit: number; offset: number }): Promise<{ items: CollectionRecord[]; total: number }> {
+  async list(viewerId: string, superuser: boolean, page: Page): Promise<{ items: CollectionRecord[]; total: number }> {
     const where = superuser ? sql`true` : sql`(c.owner_id = ${viewerId} or c.visibility = 'public')`;
-    const rows = await namedQuery<Row>(
+    const { rows, total } = await pagedQuery<Row>(
       this.db,
-      'CollectionStore.list',
-      sql`/* CollectionStore.list */ select ${COLUMNS}, count(*) over () as total from ${collections} c where ${where}
-        order by c.created_at desc, c.id desc limit ${page.limit} offset ${page.offset}`,
+      { list: 'CollectionStore.list', count: 'CollectionStore.count' },
+      { columns: COLUMNS, from: sql`${collections} c`, where, orderBy: sql`c.created_at desc, c.id desc` },
+      page,
     );
-    let total = rows.length ? Number(rows[0].total) : 0;
-    if (!rows.length && page.offset > 0) {
-      const c = await namedQuery<Row>(this.db, 'CollectionStore.count', sql`/* CollectionStore.count */ select count(*) as n from ${collections} c where ${where}`);
-      total = Number(c[0].n);
-    }
     return { items: rows.map(toCollection), total };
   }
 

@@ -6,6 +6,7 @@ import type { RowCounts } from '../dataset.model.js';
 import { DATA_TABLES, type DataTable } from './clickhouse/columns.js';
 import { partitionTarget } from './clickhouse/migrations.js';
 import { unescapeTsv } from '../../../lib/column/tsv.js';
+import type { MorphologySummary } from '../../../lib/morphology/summary.js';
 
 export type SynapseType = 'chemical' | 'electrical';
 
@@ -57,19 +58,12 @@ export interface ConnectionBatch {
 }
 
 /** A morphology summary row as read back: soma and bounding box as coordinates (ingest/swc.ts has the flat form it is written in). */
-export interface StoredMorphology {
+export interface StoredMorphology extends Pick<MorphologySummary, 'nPoints' | 'nSomaPoints' | 'nStems' | 'nBifurcations' | 'nTips' | 'totalLength'> {
   neuron: string;
   file: string;
   /** Where the morphology file is kept in object storage. */
   objectKey: string;
   sha256: string;
-  nPoints: number;
-  nSomaPoints: number;
-  nStems: number;
-  nBifurcations: number;
-  nTips: number;
-  /** Total cable length, in the file's unit (SWC: micrometres). */
-  totalLength: number;
   /** Soma centre, null when the file has no soma point. */
   soma: [number, number, number] | null;
   boundingBox: { min: [number, number, number]; max: [number, number, number] };

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
 import { namedQuery, toDate, toDateOrNull, fromJson, fromTextArray } from '../../../lib/db/named-query.js';
+import { pagedQuery } from '../../../lib/db/paged-query.js';
 import type { AssetKind, AssetRecord, DatasetMetadata, DatasetRecord, DatasetStatus, RowCounts, VersionRecord, Visibility } from '../dataset.model.js';
 import { datasetAssets, datasets, datasetVersions, provenanceEvents } from './tables.js';
 import { DatasetSearchStore } from './search.store.js';
@@ -179,17 +180,12 @@ export class DatasetStore {
         break;
       }
     }
-    const rows = await this.run(
-      'DatasetStore.list',
-      sql`/* DatasetStore.list */
-        select ${DATASET_COLUMNS}, count(*) over () as total from ${datasets} d where ${where}
-        order by d.created_at desc, d.id desc limit ${page.limit} offset ${page.offset}`,
+    const { rows, total } = await pagedQuery<Row>(
+      this.db,
+      { list: 'DatasetStore.list', count: 'DatasetStore.count' },
+      { columns: DATASET_COLUMNS, from: sql`${datasets} d`, where, orderBy: sql`d.created_at desc, d.id desc` },
+      page,
     );
-    let total = rows.length ? Number(rows[0].total) : 0;
-    if (!rows.length && page.offset > 0) {
-      const c = await this.run('DatasetStore.count', sql`/* DatasetStore.count */ select count(*) as n from ${datasets} d where ${where}`);
-      total = Number(c[0].n);
-    }
     return { items: rows.map(toDataset), total };
   }
 

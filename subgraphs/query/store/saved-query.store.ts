@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
 import { namedQuery, toDate } from '../../../lib/db/named-query.js';
+import { pagedQuery, type Page } from '../../../lib/db/paged-query.js';
 import { savedQueries } from './tables.js';
 
 export interface SavedQueryRecord {
@@ -59,18 +60,13 @@ export class SavedQueryStore {
     return rows[0] && toSaved(rows[0]);
   }
 
-  async list(ownerId: string, page: { limit: number; offset: number }): Promise<{ items: SavedQueryRecord[]; total: number }> {
-    const rows = await namedQuery<Row>(
+  async list(ownerId: string, page: Page): Promise<{ items: SavedQueryRecord[]; total: number }> {
+    const { rows, total } = await pagedQuery<Row>(
       this.db,
-      'SavedQueryStore.list',
-      sql`/* SavedQueryStore.list */ select ${COLUMNS}, count(*) over () as total from ${savedQueries}
-        where owner_id = ${ownerId} order by updated_at desc, id limit ${page.limit} offset ${page.offset}`,
+      { list: 'SavedQueryStore.list', count: 'SavedQueryStore.count' },
+      { columns: COLUMNS, from: sql`${savedQueries}`, where: sql`owner_id = ${ownerId}`, orderBy: sql`updated_at desc, id` },
+      page,
     );
-    let total = rows.length ? Number(rows[0].total) : 0;
-    if (!rows.length && page.offset > 0) {
-      const [c] = await namedQuery<Row>(this.db, 'SavedQueryStore.count', sql`/* SavedQueryStore.count */ select count(*) as n from ${savedQueries} where owner_id = ${ownerId}`);
-      total = Number(c.n);
-    }
     return { items: rows.map(toSaved), total };
   }
 
