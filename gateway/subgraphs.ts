@@ -1,6 +1,6 @@
 import type { SubgraphName } from '../lib/config.js';
 import type { Subgraph, SubgraphDeps } from '../lib/subgraph.js';
-import { jobsOn, jobsServed, startJobRunner, type JobChange, type JobKind, type JobRunner } from '../lib/jobs/index.js';
+import { JOBS_API_SUBGRAPH, jobsOn, jobsServed, startJobRunner, type JobChange, type JobKind, type JobRunner } from '../lib/jobs/index.js';
 import { identity } from '../subgraphs/identity/index.js';
 import { neurodata } from '../subgraphs/neurodata/index.js';
 import { query } from '../subgraphs/query/index.js';
@@ -55,8 +55,9 @@ export interface StartedSubgraphs {
 }
 
 /**
- * Starts the subgraphs this process serves (`served`, in start order; each logs as itself), then the
- * in-process job runner (JOBS_IN_PROCESS) for their kinds. `enabled` are every subgraph the cluster serves.
+ * Starts the subgraphs this process serves (`served`, in start order; each logs as itself). The process that serves
+ * the jobs API (JOBS_API_SUBGRAPH) then starts the in-process job runner (JOBS_IN_PROCESS), which claims the kinds
+ * of every subgraph the cluster serves (`enabled`), as `npm run worker` does.
  */
 export async function startSubgraphs(deps: SubgraphDeps, served: readonly SubgraphName[], enabled: readonly SubgraphName[] = served): Promise<StartedSubgraphs> {
   const started: { name: SubgraphName; deps: SubgraphDeps }[] = [];
@@ -70,7 +71,7 @@ export async function startSubgraphs(deps: SubgraphDeps, served: readonly Subgra
     started.push({ name, deps });
   }
   registerJobKinds(deps, enabled);
-  if (deps.config.jobs.inProcess) runner = await startRunnerFor(deps, served);
+  if (deps.config.jobs.inProcess && served.includes(JOBS_API_SUBGRAPH)) runner = await startRunnerFor(deps, enabled);
   return { names: started.map((s) => s.name), stop };
 }
 

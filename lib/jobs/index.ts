@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config, SubgraphName } from '../config.js';
 import type { SubgraphDeps } from '../subgraph.js';
 import type { Stores } from '../stores.js';
 import { createJobQueue, type JobQueue } from './job-queue.js';
@@ -28,9 +28,13 @@ export function jobsOn(deps: Pick<SubgraphDeps, 'stores' | 'config' | 'log'>): J
 }
 
 /**
- * Whether this cluster runs jobs: the jobs API (list, look at, cancel, rerun, download) is the query subgraph's, so
- * with the query subgraph left out (SUBGRAPHS_DISABLED) no subgraph offers jobs and no runner starts.
+ * The subgraph that serves the jobs API (list, look at, cancel, rerun, download) for every kind. The process that
+ * serves it runs the in-process runner (JOBS_IN_PROCESS); with it left out (SUBGRAPHS_DISABLED) no subgraph offers
+ * jobs and no runner starts.
  */
+export const JOBS_API_SUBGRAPH: SubgraphName = 'query';
+
+/** Whether this cluster runs jobs (its JOBS_API_SUBGRAPH is enabled). */
 export function jobsServed(config: Pick<Config, 'subgraphs'>): boolean {
-  return !config.subgraphs.disabled.includes('query');
+  return !config.subgraphs.disabled.includes(JOBS_API_SUBGRAPH);
 }
