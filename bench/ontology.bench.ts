@@ -1,7 +1,6 @@
 import { Agent, request } from 'undici';
 import { startTestApp } from '../lib/testkit/app.js';
-import { TermStore } from '../subgraphs/ontology/store/term.store.js';
-import { TermValidationService } from '../subgraphs/ontology/term-validation.service.js';
+import { ontology } from '../subgraphs/ontology/index.js';
 import { bareFastify, goal, measure, report, type Figures, seededRandom } from './lib.js';
 
 const BATCH = 10_000;
@@ -57,8 +56,7 @@ export default async function ontologyBench(): Promise<void> {
       return rnd() < 0.3 ? v.toUpperCase() : v;
     });
 
-    const store = new TermStore(t.app.stores.relational.db);
-    const validation = new TermValidationService(store);
+    const { store, validation } = await ontology.services(t.app.deps);
     const check = await validation.validate(values);
     const batchOpts = { durationMs: 8000, concurrency: 1, warmup: 2 };
     const exact = await measure(`exact lookup of ${BATCH} values (baseline)`, () => store.matchExact([...new Set(values)]), batchOpts);

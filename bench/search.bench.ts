@@ -3,11 +3,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import { startTestApp } from '../lib/testkit/app.js';
 import type { Db } from '../lib/db/relational.js';
 import type { DatasetMetadata, RowCounts, TermValue } from '../subgraphs/neurodata/dataset.model.js';
-import { services } from '../subgraphs/neurodata/index.js';
+import { neurodata } from '../subgraphs/neurodata/index.js';
 import { reindexCatalogue } from '../subgraphs/neurodata/search/search-engine.js';
 import type { SearchPlan } from '../subgraphs/neurodata/search/search.model.js';
 import { DatasetSearchService, type SearchInput, type SearchOutcome } from '../subgraphs/neurodata/search/search.service.js';
-import { findTermsByName, narrowerTerms, suggestTermsForWord } from '../subgraphs/ontology/index.js';
+import { ontology as ontologySubgraph } from '../subgraphs/ontology/index.js';
 import { percentile, seededRandom } from './lib.js';
 
 /**
@@ -255,7 +255,7 @@ export default async function searchBench(): Promise<void> {
   try {
     const appSeconds = (performance.now() - setupStarted) / 1000;
     const db = t.app.stores.relational.db;
-    const s = await services(t.app.deps);
+    const s = await neurodata.services(t.app.deps);
     const terms = await rowsOf<Term>(db, sql`SELECT id, vocabulary, code, label, uri FROM ontology.terms WHERE status = 'active' ORDER BY vocabulary, code`);
 
     let phase = performance.now();
@@ -285,9 +285,9 @@ export default async function searchBench(): Promise<void> {
     // The same service, its engine wrapped to keep the plan it is handed: the store's SQL alone, for the same request.
     let captured: SearchPlan | null = null;
     const ontology = {
-      findTermsByName: (phrases: readonly string[], vocabularies: readonly string[]) => findTermsByName(t.app.deps, phrases, vocabularies),
-      narrowerTerms: (ids: readonly string[]) => narrowerTerms(t.app.deps, ids),
-      suggestTermsForWord: (word: string, vocabularies: readonly string[], minScore: number) => suggestTermsForWord(t.app.deps, word, vocabularies, minScore),
+      findTermsByName: (phrases: readonly string[], vocabularies: readonly string[]) => ontologySubgraph.use(t.app.deps).findTermsByName(phrases, vocabularies),
+      narrowerTerms: (ids: readonly string[]) => ontologySubgraph.use(t.app.deps).narrowerTerms(ids),
+      suggestTermsForWord: (word: string, vocabularies: readonly string[], minScore: number) => ontologySubgraph.use(t.app.deps).suggestTermsForWord(word, vocabularies, minScore),
     };
     const planOf = async (input: SearchInput): Promise<SearchPlan> => {
       const spy = new DatasetSearchService(s.searchStore, { name: 'postgres', search: async (plan) => s.searchStore.search((captured = plan)) }, ontology, async () => new Map());

@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../lib/config.js';
 import { openRelational } from '../lib/db/relational.js';
 import { AppError } from '../lib/errors.js';
-import { createAccountAdmin } from '../subgraphs/identity/index.js';
+import pino from 'pino';
+import { systemClock } from '../lib/clock.js';
+import type { Stores } from '../lib/stores.js';
+import { identity } from '../subgraphs/identity/index.js';
 
 export const ADMIN_USAGE = `usage: npm run admin -- create-superuser --email <email> --password <password|-> [--display-name <name>]
   --password - reads the password from the first line of standard input (keeps it out of the shell history)`;
@@ -32,7 +35,10 @@ export async function runAdmin(argv: string[], config: Config, print: (line: str
   const relational = await openRelational(config.relational);
   try {
     await relational.migrate();
-    const { account, action } = await createAccountAdmin({ config, db: relational.db }).createSuperUser({
+    // Account administration needs the relational store only: the command opens no other.
+    const stores = { relational } as Stores;
+    const admin = await identity.use({ config, stores, clock: systemClock, log: pino({ level: 'silent' }) as never }).accountAdmin();
+    const { account, action } = await admin.createSuperUser({
       email: values.email,
       password,
       display_name: values['display-name'],

@@ -12,7 +12,6 @@ import type { TokenVerifier } from '../lib/auth/viewer.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
 import { GENERIC_SERVER_ERROR, codeOf, isExposed, statusForCode } from '../lib/errors.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
-import type { SubgraphName } from '../lib/config.js';
 import { registerPipeline } from './pipeline/index.js';
 import { clientErrorHandler, frameworkErrorHandler, sendError } from './pipeline/errors.js';
 import { hideSuggestionsPlugin, operationChecksPlugin, operationGuards, type OperationCheck } from './operation-guards.js';
@@ -22,7 +21,7 @@ import { prepareStart } from './startup.js';
 import { composeSupergraph, createGateway, enabledSubgraphs, type Composition } from './compose.js';
 import { sharedHealthCheck } from './health.js';
 import { documentText } from './document-text.js';
-import { SUBGRAPHS, startOrder } from './subgraphs.js';
+import { startSubgraphs } from './subgraphs.js';
 import { buildSofaRoutes, mountSofaRoutes } from '../rest-compat/sofa.js';
 import { graphqlRoutes, openApiDocument, routesFor } from './openapi-file.js';
 import { OpenApiValidator } from '../rest-compat/openapi/validator.js';
@@ -99,15 +98,13 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     return composed.apiSchema;
   };
   const deps: SubgraphDeps = { config, stores, clock, log: http.log, apiSchema };
-  // Each in-process subgraph's deps, in start order: onStop gets what onStart got.
-  const started: { name: SubgraphName; deps: SubgraphDeps }[] = [];
-  // A subgraph SUBGRAPHS_DISABLED names is neither started nor composed.
-  for (const name of startOrder(enabledSubgraphs(config))) {
-    if (config.subgraphs.urls[name]) continue;
-    const own = { ...deps, log: http.log.child({ subgraph: name }) };
-    await SUBGRAPHS[name].onStart?.(own);
-    started.push({ name, deps: own });
-  }
+  // A subgraph SUBGRAPHS_DISABLED names is neither started nor composed; a remote one starts in its own process.
+  const enabled = enabledSubgraphs(config);
+  const started = await startSubgraphs(
+    deps,
+    enabled.filter((name) => !config.subgraphs.urls[name]),
+    enabled,
+  );
   const verifier = opts.verifier !== undefined ? opts.verifier : await createTokenVerifier(deps);
 
   const composition = await composeSupergraph(deps);
@@ -243,25 +240,11 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         await http.close();
         await apollo.stop();
       } finally {
-        await stopSubgraphs(started);
+        await started.stop();
         await closeStores(stores);
       }
     },
   };
-}
-
-/**
- * Runs the subgraphs' onStop in reverse start order, before the stores close. A failure is logged and the others
- * still stop: the stores must close whatever happened (PGlite writes its last changes on close).
- */
-export async function stopSubgraphs(started: readonly { name: SubgraphName; deps: SubgraphDeps }[]): Promise<void> {
-  for (const { name, deps } of [...started].reverse()) {
-    try {
-      await SUBGRAPHS[name].onStop?.(deps);
-    } catch (err) {
-      deps.log.error({ err }, 'stopping the subgraph failed');
-    }
-  }
 }
 
 /** Messages of real faults never reach clients; they are logged with the request id instead. */

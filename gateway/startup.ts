@@ -14,7 +14,7 @@ export async function prepareStart(
   log: FastifyBaseLogger,
   names: readonly SubgraphName[] = enabledSubgraphs(config).filter((name) => !config.subgraphs.urls[name]),
 ): Promise<void> {
-  const problems = (await Promise.all(names.map((name) => SUBGRAPHS[name].checkConfig?.(config) ?? []))).flat();
+  const problems = (await Promise.all(names.map((name) => SUBGRAPHS[name].checkConfig(config)))).flat();
   const warning = await secureDataDir(config.dataDir).catch((e: unknown) => {
     if (!(e instanceof ConfigError)) throw e;
     problems.push(...e.problems);

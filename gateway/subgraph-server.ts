@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { composeSupergraph } from './compose.js';
+import { composeSupergraph, enabledSubgraphs } from './compose.js';
 import { schemaOnlyDeps } from './supergraph-file.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ApolloServer } from '@apollo/server';
@@ -13,8 +13,8 @@ import type { RequestContext } from '../lib/context.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import { registerPipeline } from './pipeline/index.js';
-import { fastifyOptions, maskServerErrors, stopSubgraphs } from './app.js';
-import { SUBGRAPHS } from './subgraphs.js';
+import { fastifyOptions, maskServerErrors } from './app.js';
+import { SUBGRAPHS, startSubgraphs } from './subgraphs.js';
 import { prepareStart } from './startup.js';
 import { createTokenVerifier } from './token-verifier.js';
 
@@ -43,10 +43,9 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
   // Composed from the same code and settings as the gateway's, so a subgraph served alone reports the same API.
   let api: Promise<GraphQLSchema> | undefined;
   const apiSchema = () => (api ??= composeSupergraph({ ...schemaOnlyDeps(), config }).then((c) => c.apiSchema));
-  const deps: SubgraphDeps = { config, stores, clock: opts.clock ?? systemClock, log: http.log.child({ subgraph: name }), apiSchema };
-  const module = SUBGRAPHS[name];
-  await module.onStart?.(deps);
-  const schema = await module.buildSchema(deps);
+  const deps: SubgraphDeps = { config, stores, clock: opts.clock ?? systemClock, log: http.log, apiSchema };
+  const started = await startSubgraphs(deps, [name], enabledSubgraphs(config));
+  const schema = await SUBGRAPHS[name].buildSchema(deps);
   const verifier = await createTokenVerifier(deps);
   const apollo = new ApolloServer<RequestContext>({
     schema,
@@ -86,7 +85,7 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
         await http.close();
         await apollo.stop();
       } finally {
-        await stopSubgraphs([{ name, deps }]);
+        await started.stop();
         await closeStores(stores);
       }
     },

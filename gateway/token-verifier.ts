@@ -1,13 +1,12 @@
-import type { ForeignKeys, TokenVerifier } from '../lib/auth/viewer.js';
+import type { TokenVerifier } from '../lib/auth/viewer.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
-import { SUBGRAPHS } from './subgraphs.js';
+import { identity } from '../subgraphs/identity/index.js';
+import { federation } from '../subgraphs/federation/index.js';
 
 /**
- * The identity subgraph's token verifier, when it provides one (without it no token is accepted), which also
- * accepts the tokens of active federation clusters through the federation subgraph's keys.
+ * The identity subgraph's token verifier, which also accepts the tokens of active federation clusters through the
+ * federation subgraph's keys.
  */
 export async function createTokenVerifier(deps: SubgraphDeps): Promise<TokenVerifier | null> {
-  const identity = SUBGRAPHS.identity as { createTokenVerifier?: (d: SubgraphDeps, foreign?: ForeignKeys) => Promise<TokenVerifier> };
-  const federation = SUBGRAPHS.federation as { foreignKeys?: (d: SubgraphDeps) => ForeignKeys };
-  return identity.createTokenVerifier ? identity.createTokenVerifier(deps, federation.foreignKeys?.(deps)) : null;
+  return identity.use(deps).tokenVerifier(federation.use(deps).foreignKeys());
 }

@@ -3,6 +3,7 @@ import { attachmentDisposition, type ObjectStore } from '../lib/objects/objects.
 import type { RunOperation } from './login-redirect.js';
 import { sendError } from '../lib/error-reply.js';
 import { sendGraphqlError } from './handler-replies.js';
+import { ARROW_STREAM_MEDIA_TYPE } from '../lib/jobs/job-result.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
@@ -10,9 +11,6 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<Fastify
 export interface DownloadVerifier {
   verify(token: string, now: Date): { ok: true; grant: { key: string; filename?: string } } | { ok: false; reason: string };
 }
-
-/** The stored result of a query job: an Arrow IPC stream. */
-export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
 
 const JOB_RESULT = 'query JobResult($id: String!) { jobResultDownload(job_id: $id) { url size sha256 rows media_type filename } }';
 

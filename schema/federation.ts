@@ -10,9 +10,7 @@ export const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.5", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible"])';
 
 export interface FederatedSchemaOptions {
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  resolvers: NonEmptyArray<Function>;
-  /** Resolver instances, built with the subgraph's services. */
+  /** Resolver instances, built with the subgraph's services; the schema is built from their classes. */
   instances: object[];
   orphanedTypes?: Function[];
   /** `__resolveReference` and other resolvers added after the type-graphql schema is built. */
@@ -25,6 +23,9 @@ export interface FederatedSchemaOptions {
  */
 export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promise<GraphQLSchema> {
   const byClass = new Map<unknown, object>(opts.instances.map((i) => [i.constructor, i]));
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  const resolvers = [...byClass.keys()] as NonEmptyArray<Function>;
+  if (!resolvers.length) throw new Error('a subgraph needs at least one resolver');
   const container: ContainerType = {
     get: (cls) => {
       const instance = byClass.get(cls);
@@ -33,7 +34,7 @@ export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promis
     },
   };
   const schema = await buildSchema({
-    resolvers: opts.resolvers,
+    resolvers,
     orphanedTypes: opts.orphanedTypes,
     container,
     authChecker,
@@ -43,13 +44,13 @@ export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promis
   });
   registerAccess(schema);
   const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`);
-  const resolvers = createResolversMap(schema) as GraphQLResolverMap<unknown>;
+  const resolverMap = createResolversMap(schema) as GraphQLResolverMap<unknown>;
   if (opts.referenceResolvers) {
     for (const [type, fields] of Object.entries(opts.referenceResolvers)) {
-      resolvers[type] = { ...(resolvers[type] as object), ...(fields as object) } as never;
+      resolverMap[type] = { ...(resolverMap[type] as object), ...(fields as object) } as never;
     }
   }
-  return buildSubgraphSchema({ typeDefs, resolvers });
+  return buildSubgraphSchema({ typeDefs, resolvers: resolverMap });
 }
 
 /**

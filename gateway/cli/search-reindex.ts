@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { loadConfig } from '../../lib/config.js';
-import { reindexSearch } from '../../subgraphs/neurodata/index.js';
+import { neurodata } from '../../subgraphs/neurodata/index.js';
 import { runCommand, withSubgraphDeps } from './store-session.js';
 
 /**
@@ -13,7 +13,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   console.log(`re-indexing datasets into ${config.search.kind === 'typesense' ? `Typesense at ${config.search.url}` : 'PostgreSQL full text'}`);
   const r = await withSubgraphDeps(config, (deps) =>
-    reindexSearch(deps, (done, total) => console.log(`  ${done} / ${total} datasets (${total ? Math.round((100 * done) / total) : 100}%)`)),
+    neurodata.use(deps).reindexSearch((done, total) => console.log(`  ${done} / ${total} datasets (${total ? Math.round((100 * done) / total) : 100}%)`)),
   );
   console.log(`indexed ${r.indexed} published datasets, removed ${r.removed} stale entries (${r.engine}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return 0;

@@ -1,19 +1,20 @@
 import 'reflect-metadata';
 import { loadConfig } from '../../lib/config.js';
 import { closeWorkerPool } from '../../lib/workers/pool.js';
-import { jobExecutors } from '../../subgraphs/query/index.js';
-import { startJobRunner, type JobChange } from '../../subgraphs/query/jobs/job-runner.js';
+import { jobsServed, type JobChange } from '../../lib/jobs/index.js';
+import { enabledSubgraphs } from '../compose.js';
+import { registerJobKinds, startRunnerFor } from '../subgraphs.js';
 import { runCommand, withSubgraphDeps } from './store-session.js';
 
 /**
- * npm run worker: runs the query subgraph's jobs in a process of its own, beside the servers and any number of other
- * workers sharing the same PostgreSQL (docs/jobs.md, "How jobs run"). Applies the migrations, claims up to
+ * npm run worker: runs jobs in a process of its own (every kind the cluster's enabled subgraphs register), beside
+ * the servers and any number of other workers sharing the same PostgreSQL (docs/jobs.md, "How jobs run"). Applies the migrations, claims up to
  * JOBS_CONCURRENCY jobs at once, prints a line per job state change, and stops on SIGINT or SIGTERM: it claims
  * nothing more and waits up to JOBS_STOP_WAIT_MS for its running jobs, whose leases expire if they do not finish.
  */
 async function main(): Promise<number> {
   const config = loadConfig();
-  if (config.subgraphs.disabled.includes('query')) {
+  if (!jobsServed(config)) {
     console.error('the query subgraph is disabled on this cluster (SUBGRAPHS_DISABLED): it has no jobs to run');
     return 2;
   }
@@ -28,7 +29,9 @@ async function main(): Promise<number> {
   });
   try {
     await withSubgraphDeps(config, async (deps) => {
-      const runner = startJobRunner({ ...deps, log: deps.log.child({ subgraph: 'query' }) }, await jobExecutors(deps), { onChange: printChange });
+      const enabled = enabledSubgraphs(config);
+      registerJobKinds(deps, enabled);
+      const runner = (await startRunnerFor(deps, enabled, { onChange: printChange }))!;
       console.log(
         `worker ${runner.workerId}: up to ${config.jobs.concurrency} jobs at once, ${config.jobs.perUser} per user, lease ${config.jobs.leaseMs} ms; Ctrl-C stops`,
       );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createAccountAdmin } from '../../subgraphs/identity/index.js';
+import { identity } from '../../subgraphs/identity/index.js';
 import { newId } from '../ids.js';
 import { call, type TestApp } from './app.js';
 
@@ -31,7 +31,7 @@ export async function createUser(
   const email = opts.email ?? `${accountType.toLowerCase()}-${newId()}@example.org`;
   const password = opts.password ?? `pw-${randomBytes(12).toString('base64url')}`;
   const displayName = `Test ${accountType.toLowerCase()} ${email.split('@')[0].slice(-6)}`;
-  const admin = createAccountAdmin({ config: t.config, db: t.app.stores.relational.db });
+  const admin = await identity.use(t.app.deps).accountAdmin();
   let id: string;
   if (accountType === 'REGULAR' || accountType === 'ACADEMIC') {
     const res = await call(t.url, 'POST', '/v1/user/auth/register', { body: { email, password, display_name: displayName } });

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../lib/context.js';
 import { BadInput, NotFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
-import { signClusterChallenge } from '../identity/index.js';
+import { identity } from '../identity/index.js';
 import { BENCHMARK_OPERATIONS, type BenchmarkInput, type BenchmarkService } from './benchmark.service.js';
 import type { ClusterChecks, OwnSchema, SchemaReport } from './cluster-checks.service.js';
 import type { BenchmarkAggregate, BenchmarkPage, BenchmarkResult, Cluster, ClusterPing, FederationSchema, FederationStatus, SchemaSyncResult } from './federation.types.js';
@@ -77,7 +77,7 @@ export class FederationService {
     if (!/^[A-Za-z0-9_-]{16,128}$/.test(nonce)) throw new BadInput('nonce: 16-128 characters of base64url');
     if (audience.length > 500 || !/^https?:\/\/\S+$/.test(audience)) throw new BadInput('audience: the base URL of the asking cluster');
     const cluster = this.deps.config.federation.clusterName;
-    return { token: await signClusterChallenge(this.deps, { nonce, audience, cluster }), cluster };
+    return { token: await identity.use(this.deps).signClusterChallenge({ nonce, audience, cluster }), cluster };
   }
 
   async register(input: ClusterInput & { password: string }, clientIp: string | undefined) {

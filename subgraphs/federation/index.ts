@@ -1,9 +1,8 @@
-import { printSchema, type GraphQLSchema } from 'graphql';
+import { printSchema } from 'graphql';
 import type { ForeignKeys } from '../../lib/auth/viewer.js';
 import type { Config } from '../../lib/config.js';
 import { serviceVersion } from '../../lib/package-root.js';
-import type { SubgraphDeps } from '../../lib/subgraph.js';
-import { buildFederatedSchema } from '../../schema/federation.js';
+import { defineSubgraph, type HandleOf, type SubgraphDeps } from '../../lib/subgraph.js';
 import { BenchmarkService } from './benchmark.service.js';
 import { ClusterChecks, type OwnSchema } from './cluster-checks.service.js';
 import { schemaHash } from './schema-compat.js';
@@ -19,7 +18,7 @@ import { RemoteCluster } from './remote.js';
 import { BenchmarkStore } from './store/benchmark.store.js';
 import { ClusterStore } from './store/cluster.store.js';
 
-export const SUBGRAPH_NAME = 'federation';
+export const SUBGRAPH_NAME = 'federation' as const;
 export type { ClusterAnswer } from './fan-out.js';
 
 const policyOf = (config: Config): UrlPolicy => ({
@@ -35,7 +34,8 @@ function remoteFor(config: Config): RemoteCluster {
   );
 }
 
-function parts(deps: SubgraphDeps) {
+/** Every service of the federation subgraph over these stores: the one place they are wired. */
+function federationServices(deps: SubgraphDeps) {
   const store = new ClusterStore(deps.stores.relational.db);
   const benchmarks = new BenchmarkStore(deps.stores.relational.db);
   const remote = remoteFor(deps.config);
@@ -45,7 +45,8 @@ function parts(deps: SubgraphDeps) {
   const registry = new ClusterRegistry(store, remote, deps.config.federation, policyOf(deps.config), deps.stores.limits, deps.clock, log);
   const bench = new BenchmarkService(benchmarks, remote, serviceVersion(), deps.clock, log);
   const service = new FederationService(deps, ownSchema, store, registry, checks, bench, benchmarks, serviceVersion());
-  return { store, checks, service, log };
+  const monitor = new ClusterMonitor(store, checks, { intervalSec: deps.config.federation.pingIntervalSec, timeoutMs: deps.config.federation.timeoutMs }, deps.clock, log);
+  return { store, remote, service, monitor };
 }
 
 /** Our API schema with its SDL and hash, computed once: it does not change while the process runs. */
@@ -62,52 +63,43 @@ function apiSchemaOf(deps: SubgraphDeps): () => Promise<OwnSchema> {
   };
 }
 
-/** Builds the federation subgraph's federated schema. */
-export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
-  const { service } = parts(deps);
-  return buildFederatedSchema({
-    resolvers: [FederationPublicResolver, FederationAdminResolver],
-    instances: [new FederationPublicResolver(service), new FederationAdminResolver(service)],
-  });
-}
-
-const monitors = new WeakMap<SubgraphDeps, ClusterMonitor>();
-
-/** Starts the scheduled pings of active clusters (FEDERATION_PING_INTERVAL_SEC). */
-export async function onStart(deps: SubgraphDeps): Promise<void> {
-  const { store, checks, log } = parts(deps);
-  const monitor = new ClusterMonitor(store, checks, { intervalSec: deps.config.federation.pingIntervalSec, timeoutMs: deps.config.federation.timeoutMs }, deps.clock, log);
-  monitor.start();
-  monitors.set(deps, monitor);
-}
-
-export async function onStop(deps: SubgraphDeps): Promise<void> {
-  await monitors.get(deps)?.close();
-  monitors.delete(deps);
-}
-
-/** Start-up checks: the allowed hosts and networks must be what they claim to be. */
-export async function checkConfig(config: Config): Promise<string[]> {
-  return policyProblems(policyOf(config));
-}
-
-/**
- * The keys of active clusters, for the token verifier: a token signed by one of them is accepted here as its
- * person, capped at FEDERATION_REMOTE_ACCESS. Asked per request, so deactivation takes effect at once.
- */
-export function foreignKeys(deps: Pick<SubgraphDeps, 'stores' | 'config'>): ForeignKeys {
-  const store = new ClusterStore(deps.stores.relational.db);
-  const maxClass = deps.config.federation.remoteAccess;
-  return {
-    async keyFor(kid: string) {
-      if (maxClass === 'none' || !kid.startsWith('k4.pid.')) return null;
-      const found = await store.activeKey(kid);
-      return found && { paserk: found.paserk, issuer: { clusterId: found.clusterId, clusterName: found.clusterName, maxClass } };
+/** The federation subgraph: the clusters this one knows, their verification, checks, benchmarks and monitoring. */
+export const federation = defineSubgraph({
+  name: SUBGRAPH_NAME,
+  services: federationServices,
+  resolvers: (s) => [new FederationPublicResolver(s.service), new FederationAdminResolver(s.service)],
+  exports: (services, deps) => ({
+    /**
+     * The keys of active clusters, for the token verifier: a token signed by one of them is accepted here as its
+     * person, capped at FEDERATION_REMOTE_ACCESS. Asked per request, so deactivation takes effect at once.
+     */
+    foreignKeys(): ForeignKeys {
+      const maxClass = deps.config.federation.remoteAccess;
+      return {
+        async keyFor(kid: string) {
+          if (maxClass === 'none' || !kid.startsWith('k4.pid.')) return null;
+          const found = await (await services()).store.activeKey(kid);
+          return found && { paserk: found.paserk, issuer: { clusterId: found.clusterId, clusterName: found.clusterName, maxClass } };
+        },
+      };
     },
-  };
-}
+    /** Sends one read-only GraphQL document to every active cluster at once (federated search); see fan-out.ts. */
+    async queryActiveClusters<T>(req: FanOutRequest): Promise<ClusterAnswer<T>[]> {
+      const s = await services();
+      return fanOut<T>(s.store, s.remote, req);
+    },
+  }),
+  /** Starts the scheduled pings of active clusters (FEDERATION_PING_INTERVAL_SEC). */
+  async onStart(s) {
+    s.monitor.start();
+  },
+  async onStop(s) {
+    await s.monitor.close();
+  },
+  /** Start-up checks: the allowed hosts and networks must be what they claim to be. */
+  async checkConfig(config: Config) {
+    return policyProblems(policyOf(config));
+  },
+});
 
-/** Sends one read-only GraphQL document to every active cluster at once (federated search); see fan-out.ts. */
-export async function queryActiveClusters<T>(deps: Pick<SubgraphDeps, 'stores' | 'config'>, req: FanOutRequest): Promise<ClusterAnswer<T>[]> {
-  return fanOut<T>(new ClusterStore(deps.stores.relational.db), remoteFor(deps.config), req);
-}
+export type FederationHandle = HandleOf<typeof federation>;

@@ -194,7 +194,7 @@ export class GraphService {
    * Metrics, census (with its null model when asked), degree distribution, the reachability curve over all cells
    * and, when given, a shortest path and a reachability: in one answer. In a request (`asJob` false) it first
    * estimates the time and, when it would not finish before the deadline, answers where to run it as a job
-   * instead; a job (the query subgraph's jobs) runs it whatever the time, reporting progress step by step.
+   * instead; a job (the graph job kind, graph-job.ts) runs it whatever the time, reporting progress step by step.
    */
   async fullAnalysis(ctx: Viewer, args: FullAnalysisArgs, opts: { asJob?: boolean; onProgress?: Progress } = {}) {
     const nullModel = nullModelSpec(args.null_model);

@@ -1,13 +1,13 @@
-import type { GraphQLSchema } from 'graphql';
-import { buildFederatedSchema } from '../../schema/federation.js';
-import { pingResolver } from '../../schema/health.types.js';
-import type { SubgraphDeps } from '../../lib/subgraph.js';
-import { publishedCatalogue, resolveDatasetVersion } from '../neurodata/index.js';
-import { regionLineages } from '../ontology/index.js';
+import { defineSubgraph, pingOf, type HandleOf, type SubgraphDeps } from '../../lib/subgraph.js';
+import { jobsOn, jobsServed, submitJob } from '../../lib/jobs/index.js';
+import { serviceVersion } from '../../lib/package-root.js';
+import { neurodata } from '../neurodata/index.js';
+import { ontology } from '../ontology/index.js';
+import { identity } from '../identity/index.js';
 import { GraphSourceStore } from './store/graph-source.store.js';
 import { GraphCache } from './graph-cache.js';
 import { GraphLoader } from './graph-loader.js';
-import { GraphService, type FullAnalysisArgs } from './graph.service.js';
+import { GraphService } from './graph.service.js';
 import { GraphResolver } from './graph.resolver.js';
 import { AnalyticsStore } from './store/analytics.store.js';
 import { AnalyticsService } from './analytics/analytics.service.js';
@@ -17,71 +17,54 @@ import { MorphometricsService } from './morphometrics/morphometrics.service.js';
 import { MorphometricsResolver } from './morphometrics/morphometrics.resolver.js';
 import { MetaAnalysisService } from './meta/meta-analysis.service.js';
 import { MetaAnalysisResolver } from './meta/meta.resolver.js';
-import type { GraphProgress } from './graph.model.js';
-import type { RequestContext } from '../../lib/context.js';
+import { graphJobKind } from './graph-job.js';
+import { GraphJobResolver } from './graph-job.resolver.js';
 
-export const SUBGRAPH_NAME = 'graph';
+export const SUBGRAPH_NAME = 'graph' as const;
 
-type Deps = Pick<SubgraphDeps, 'stores' | 'config' | 'clock' | 'log'>;
-const built = new WeakMap<object, GraphService>();
+export type { FullAnalysisArgs } from './graph.service.js';
+export type { GraphProgress } from './graph.model.js';
 
-/** The graph service over these stores, built once per set of stores (one graph cache per process). */
-export function graphService(deps: Deps): GraphService {
-  let s = built.get(deps.stores);
-  if (!s) {
-    const log = deps.log.child({ subgraph: SUBGRAPH_NAME });
-    const loader = new GraphLoader(new GraphSourceStore(deps.stores.column), deps.stores.objects, new GraphCache(deps.config.graph.cacheBytes), log);
-    s = new GraphService((ctx, ref, version) => resolveDatasetVersion(deps, ctx, ref, version), loader);
-    built.set(deps.stores, s);
-  }
-  return s;
-}
-
-const builtAnalytics = new WeakMap<object, ReturnType<typeof buildAnalytics>>();
-
-/** The analytics services (summaries, comparisons, morphometrics, meta-analysis, atlas), built once per set of stores. */
-export function analyticsServices(deps: Deps): ReturnType<typeof buildAnalytics> {
-  let s = builtAnalytics.get(deps.stores);
-  if (!s) builtAnalytics.set(deps.stores, (s = buildAnalytics(deps)));
-  return s;
-}
-
-function buildAnalytics(deps: Deps) {
+/** Every service of the graph subgraph over these stores (one graph cache per process): the one place they are wired. */
+function graphServices(deps: SubgraphDeps) {
+  const datasets = neurodata.use(deps);
+  const terms = ontology.use(deps);
+  const resolve = datasets.resolveDatasetVersion;
+  const lineages = terms.regionLineages;
+  const loader = new GraphLoader(new GraphSourceStore(deps.stores.column), deps.stores.objects, new GraphCache(deps.config.graph.cacheBytes), deps.log);
+  const graph = new GraphService(resolve, loader);
   const store = new AnalyticsStore(deps.stores.column);
-  const resolve = (ctx: Parameters<typeof resolveDatasetVersion>[1], ref: string, version?: string | null) => resolveDatasetVersion(deps, ctx, ref, version);
-  const lineages = (codes: readonly string[]) => regionLineages(deps, codes);
+  const job = graphJobKind({
+    stores: deps.stores,
+    graph,
+    resolveDatasetVersion: resolve,
+    checkStillReadable: datasets.checkStillReadable,
+    standing: identity.use(deps).accountStanding,
+    serviceVersion: serviceVersion(),
+  });
   return {
-    analytics: new AnalyticsService(resolve, store, (ctx) => publishedCatalogue(deps, ctx), lineages),
+    graph,
+    analytics: new AnalyticsService(resolve, store, datasets.publishedCatalogue, lineages),
     atlas: new AtlasService(resolve, store, lineages),
     morphometrics: new MorphometricsService(resolve, store, deps.stores.objects),
     meta: new MetaAnalysisService(resolve, store),
+    job,
   };
 }
 
-/** Builds the graph subgraph's federated schema. */
-export async function buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema> {
-  const Ping = pingResolver(SUBGRAPH_NAME);
-  const a = analyticsServices(deps);
-  return buildFederatedSchema({
-    resolvers: [Ping, GraphResolver, AnalyticsResolver, MorphometricsResolver, MetaAnalysisResolver],
-    instances: [
-      new (Ping as new () => object)(),
-      new GraphResolver(graphService(deps)),
-      new AnalyticsResolver(a.analytics, a.atlas),
-      new MorphometricsResolver(a.morphometrics),
-      new MetaAnalysisResolver(a.meta),
-    ],
-  });
-}
+/** The graph subgraph: graph analyses, dataset analytics, morphometrics, meta-analysis; the `graph` job kind. */
+export const graph = defineSubgraph({
+  name: SUBGRAPH_NAME,
+  services: graphServices,
+  resolvers: (s, deps) => [
+    pingOf(SUBGRAPH_NAME),
+    new GraphResolver(s.graph),
+    new AnalyticsResolver(s.analytics, s.atlas),
+    new MorphometricsResolver(s.morphometrics),
+    new MetaAnalysisResolver(s.meta),
+    ...(jobsServed(deps.config) ? [new GraphJobResolver((ctx, input) => submitJob(jobsOn(deps).queue, ctx, s.job, input))] : []),
+  ],
+  jobKinds: (s) => [s.job],
+});
 
-export type { FullAnalysisArgs, GraphProgress };
-/** The arguments of a full analysis as GraphQL arguments, for the graph job route of the query subgraph. */
-export { FullAnalysisArgs as FullAnalysisArgsType } from './graph.args.js';
-
-/**
- * The full analysis of POST /v1/graph/{dataset_id}/full-analysis, for a job (the query subgraph's jobs): the same
- * computation and answer, run whatever the time, reporting progress after each step. `ctx` is the job owner's.
- */
-export function runFullAnalysis(deps: Deps, ctx: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>, args: FullAnalysisArgs, onProgress?: (p: GraphProgress) => void) {
-  return graphService(deps).fullAnalysis(ctx, args, { asJob: true, onProgress });
-}
+export type GraphHandle = HandleOf<typeof graph>;

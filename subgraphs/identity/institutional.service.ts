@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../lib/db/relational.js';
-import type { SubgraphDeps } from '../../lib/subgraph.js';
 import type { AccountType, Viewer } from '../../lib/auth/viewer.js';
 import { BadInput, NotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -205,12 +204,4 @@ export class InstitutionalService {
       throw new BadInput(`this request was started in another browser (or its cookie is gone); nothing was changed. ${again} in the browser that completes it`);
     }
   }
-}
-
-/** The service with its stores, as the identity subgraph's schema builder wires it. */
-export function createInstitutionalService(deps: SubgraphDeps): InstitutionalService {
-  const db = deps.stores.relational.db;
-  const store = new InstitutionalStore(db);
-  const log = deps.log.child({ component: 'InstitutionalService' });
-  return new InstitutionalService(new LoginFlowService(deps.config.login, store, deps.clock, log), store, db, deps.config, deps.clock, log);
 }

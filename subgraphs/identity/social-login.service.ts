@@ -2,14 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../lib/db/relational.js';
-import type { SubgraphDeps } from '../../lib/subgraph.js';
 import type { Viewer } from '../../lib/auth/viewer.js';
 import { BadInput, Conflict, NotFound, Unauthenticated } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { SOCIAL_PROVIDERS, type Config, type SocialProviderName } from '../../lib/config.js';
 import { AccountStore, type Account } from './store/account.store.js';
 import { InstitutionalStore, type LinkedIdentity, type LoginMode, type PendingFlow } from './store/institutional.store.js';
-import { LoginCodeStore } from './store/social-login.store.js';
+import type { LoginCodeStore } from './store/social-login.store.js';
 import { normalizeEmail, validateDisplayName } from './account.rules.js';
 import type { AuthService, TokenPair } from './auth.service.js';
 import { LoginFlowService, authorizePath, loginPath, type AuthorizationRequest, type CallbackParams, type ProviderIdentity } from './login-flow.service.js';
@@ -274,12 +273,4 @@ export class SocialLoginService {
       linkedAt: now,
     };
   }
-}
-
-/** The service with its stores, as the identity subgraph's schema builder wires it; sessions come from `auth`. */
-export function createSocialLoginService(deps: SubgraphDeps, auth: AuthService): SocialLoginService {
-  const db = deps.stores.relational.db;
-  const store = new InstitutionalStore(db);
-  const log = deps.log.child({ component: 'SocialLoginService' });
-  return new SocialLoginService(new LoginFlowService(deps.config.login, store, deps.clock, log), store, new LoginCodeStore(db), auth, db, deps.config, deps.clock, log);
 }

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
 import { newId } from '../../lib/ids.js';
-import { ensureCuratorAccount } from '../identity/index.js';
+import { identity } from '../identity/index.js';
 import type { Actor, DatasetService } from './dataset.service.js';
 import type { AssetService } from './asset.service.js';
 import type { DatasetStore } from './store/dataset.store.js';
@@ -27,11 +27,11 @@ interface SeedServices {
  * public datasets. A dataset whose slug exists is left as it is.
  */
 export async function seedShippedDatasets(
-  deps: Pick<SubgraphDeps, 'stores' | 'config' | 'clock'>,
+  deps: SubgraphDeps,
   s: SeedServices,
   opts: { onlyMissing: boolean; onProgress?: (message: string) => void },
 ): Promise<SeedReport[]> {
-  const curator: Actor = { id: await ensureCuratorAccount(deps), superuser: false };
+  const curator: Actor = { id: await identity.use(deps).ensureCuratorAccount(), superuser: false };
   const reports: SeedReport[] = [];
   const folders = (await readdir(SEED_CONNECTOMES_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
   for (const folder of folders) {

@@ -2,8 +2,8 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../lib/access.js';
 import type { RequestContext } from '../../lib/context.js';
 import type { SavedQueryService } from './saved-query.service.js';
-import type { JobQueue } from './jobs/job-queue.js';
-import { jobOut, Job } from './jobs/jobs.types.js';
+import type { JobQueue } from '../../lib/jobs/index.js';
+import { jobOut, Job } from '../../lib/jobs/jobs.types.js';
 import { SavedFromSyql, SavedQuery, SavedQueryDeletion, SavedQueryIdArgs, CreateSavedQueryInput, SavedQueryFromSyqlInput, UpdateSavedQueryInput, SavedQueryListArgs, SavedQueryPage, SavedQueryRefresh } from './saved-query.types.js';
 
 /** Saved queries (spec 4.3 Saved queries): Academic, each visible to its owner only. */

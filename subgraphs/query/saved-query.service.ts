@@ -5,10 +5,9 @@ import { newId } from '../../lib/ids.js';
 import type { SavedQueryRecord, SavedQueryStore } from './store/saved-query.store.js';
 import type { Caller, SyqlService } from './syql.service.js';
 import { parseSyql } from './syql/parser.js';
-import type { JobService } from './jobs/job.service.js';
-import type { JobQueue } from './jobs/job-queue.js';
-import type { JobRecord } from './jobs/job.model.js';
+import type { JobQueue, JobRecord } from '../../lib/jobs/index.js';
 import type { SyqlJobInput } from './jobs/job-input.js';
+import type { SubmitSyqlJob } from './jobs/syql-job.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -35,7 +34,7 @@ export class SavedQueryService {
   constructor(
     private readonly store: SavedQueryStore,
     private readonly syql: SyqlService,
-    private readonly jobs: JobService,
+    private readonly submitJob: SubmitSyqlJob,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
   ) {}
@@ -94,7 +93,7 @@ export class SavedQueryService {
   /** Runs it now as a job on the versions its references name (@latest: the latest now); the job echoes them. */
   async run(ctx: Caller, id: string): Promise<JobRecord> {
     const q = await this.get(ctx, id);
-    const job = await this.jobs.submitSyql(ctx, { query: q.syql, parameters: q.parameters }, q.id);
+    const job = await this.submitJob(ctx, { query: q.syql, parameters: q.parameters }, q.id);
     await this.store.recordRun(q.id, job.id, this.clock.now());
     return job;
   }

@@ -1,7 +1,7 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { JSONObjectScalar } from '../../schema/scalars.js';
 import { PageOf } from '../../schema/page.types.js';
-import { Job } from './jobs/jobs.types.js';
+import { Job } from '../../lib/jobs/jobs.types.js';
 import { SyqlPlanResult } from './syql.types.js';
 
 @ObjectType({ description: 'A saved SyQL query (its owner alone sees it).' })

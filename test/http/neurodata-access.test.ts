@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../lib/testkit/users.js';
 import { connectomeFile, createConnectome, createDataset, uploadFile } from '../../lib/testkit/datasets.js';
-import { resolveDatasetVersion } from '../../subgraphs/neurodata/index.js';
+import { neurodata } from '../../subgraphs/neurodata/index.js';
 
 type Kind = 'metadata' | 'data' | 'modify' | 'administer';
 
@@ -90,7 +90,7 @@ describe('who may see what of a dataset', () => {
     const list = await as(outsider, 'GET', '/v1/neurodata/datasets');
     expect(JSON.parse(list.text).items.map((d: { id: string }) => d.id)).toContain(restricted.id);
     expect(leaks(list.text, secrets)).toEqual([]);
-    await expect(resolveDatasetVersion(t.app.deps, { viewer: viewerOf(outsider), log: console as never }, restricted.slug)).rejects.toMatchObject({ extensions: { code: 'FORBIDDEN' } });
+    await expect(neurodata.use(t.app.deps).resolveDatasetVersion({ viewer: viewerOf(outsider), log: console as never }, restricted.slug)).rejects.toMatchObject({ extensions: { code: 'FORBIDDEN' } });
   });
 
   it('opens the data to a requester once the owner or a maintainer approves, and closes it again on denial', async () => {
@@ -112,7 +112,7 @@ describe('who may see what of a dataset', () => {
       const res = await as(requester, r.method, r.url, r.body);
       expect(r.ok, `${r.method} ${r.url}: ${res.status} ${res.text.slice(0, 200)}`).toContain(res.status);
     }
-    const granted = await resolveDatasetVersion(t.app.deps, { viewer: viewerOf(requester), log: console as never }, `${restricted.slug}@v1`);
+    const granted = await neurodata.use(t.app.deps).resolveDatasetVersion({ viewer: viewerOf(requester), log: console as never }, `${restricted.slug}@v1`);
     expect(granted).toMatchObject({ datasetId: restricted.id, version: 1, isDraft: false, visibility: 'restricted' });
     expect(granted.rowCounts.connections).toBeGreaterThan(0);
     for (const r of sweep(restricted.id, assetId).filter((x) => x.kind === 'modify' || x.kind === 'administer')) {

@@ -4,7 +4,7 @@ import { startTestApp, call, gql } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { createConnectome, createTinyDataset } from '../../../lib/testkit/datasets.js';
 import { TRIAD_CODES } from '../../../lib/triad-codes.js';
-import { runFullAnalysis } from '../index.js';
+import { graph } from '../index.js';
 
 const WITVLIET = Array.from({ length: 8 }, (_, i) => `celegans_witvliet_2020_${i + 1}`);
 
@@ -188,7 +188,8 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
   it('run the full analysis for a job with progress, whatever its size, with the same answer', async () => {
     const ctx = { viewer: { id: academic.id, accountType: 'ACADEMIC' as const, verified: true, tokenId: 'job' }, log: t.app.deps.log };
     const steps: Array<{ step: string; fraction: number }> = [];
-    const job = await runFullAnalysis(t.app.deps, ctx, { dataset_id: 'celegans_witvliet_2020_3', null_model: { samples: 3 } }, (p) => steps.push(p));
+    const { graph: service } = await graph.services(t.app.deps);
+    const job = await service.fullAnalysis(ctx, { dataset_id: 'celegans_witvliet_2020_3', null_model: { samples: 3 } }, { asJob: true, onProgress: (p) => steps.push(p) });
     expect(job.status).toBe('complete');
     expect(steps.at(-1)).toEqual({ step: 'done', fraction: 1 });
     expect(steps.map((s) => s.step)).toEqual(expect.arrayContaining(['metrics', 'degree distribution']));

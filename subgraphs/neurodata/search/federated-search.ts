@@ -1,8 +1,8 @@
 import { BadInput } from '../../../lib/errors.js';
 import { remainingRequestTime } from '../../../lib/request-scope.js';
 import type { SubgraphDeps } from '../../../lib/subgraph.js';
-import { queryActiveClusters, type ClusterAnswer } from '../../federation/index.js';
-import { findTermsByName } from '../../ontology/index.js';
+import { federation, type ClusterAnswer } from '../../federation/index.js';
+import { ontology } from '../../ontology/index.js';
 import { markedToHtml, SEARCH_LIMITS, type SearchInput } from './search.service.js';
 import type { DatasetSearchHit, DatasetSearchResult, FacetCount, FederatedSearchCluster, SearchFacets, SearchHitCluster, SearchTermMatch } from './search.types.js';
 import type { RowCountsView, TermValue } from '../dataset.types.js';
@@ -49,15 +49,15 @@ export interface SearchFederation {
 
 const termKey = (vocabulary: string, code: string) => `${vocabulary}\u0000${code}`;
 
-export function searchFederationOf(deps: Pick<SubgraphDeps, 'stores' | 'config'>): SearchFederation {
+export function searchFederationOf(deps: SubgraphDeps): SearchFederation {
   return {
     clusterName: deps.config.federation.clusterName,
     searchTimeoutMs: deps.config.federation.searchTimeoutMs,
-    query: <T>(req: { document: string; variables: Record<string, unknown>; timeoutMs: number; signal?: AbortSignal }) => queryActiveClusters<T>(deps, req),
+    query: <T>(req: { document: string; variables: Record<string, unknown>; timeoutMs: number; signal?: AbortSignal }) => federation.use(deps).queryActiveClusters<T>(req),
     async localTerms(pairs) {
       if (!pairs.length) return new Map();
       const vocabularies = [...new Set(pairs.map((p) => p.vocabulary))];
-      const matches = await findTermsByName(deps, [...new Set(pairs.map((p) => p.code))], vocabularies);
+      const matches = await ontology.use(deps).findTermsByName([...new Set(pairs.map((p) => p.code))], vocabularies);
       const out = new Map<string, string>();
       for (const m of matches) if (m.kind === 'code') out.set(termKey(m.term.vocabulary, m.term.code), m.term.id);
       return out;

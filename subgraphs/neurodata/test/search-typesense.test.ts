@@ -4,7 +4,7 @@ import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { createTinyDataset } from '../../../lib/testkit/datasets.js';
 import { createSearchCatalogue } from './search-catalogue.js';
-import { reindexSearch } from '../index.js';
+import { neurodata } from '../index.js';
 
 type Hit = Record<string, any>;
 type Answer = Awaited<ReturnType<typeof call>>;
@@ -36,7 +36,7 @@ describe.skipIf(!settings)('dataset search on Typesense: the contract the Postgr
   beforeAll(async () => {
     t = await startTestApp({ TYPESENSE_URL: settings!.url, TYPESENSE_API_KEY: settings!.apiKey });
     // The node outlives test runs: start from an empty collection, not the datasets of a previous run.
-    await reindexSearch(t.app.deps);
+    await neurodata.use(t.app.deps).reindexSearch();
     [owner, outsider] = await Promise.all([createUser(t, { accountType: 'ACADEMIC' }), createUser(t, { accountType: 'ACADEMIC' })]);
     await createSearchCatalogue(t, owner);
     const all = await until('limit=1', (b) => b.total === 6);
@@ -166,7 +166,7 @@ describe.skipIf(!settings)('dataset search on Typesense: the contract the Postgr
     expect(lost.body.total).toBe(0);
 
     const progress: Array<[number, number]> = [];
-    const r = await reindexSearch(t.app.deps, (done, total) => progress.push([done, total]));
+    const r = await neurodata.use(t.app.deps).reindexSearch((done, total) => progress.push([done, total]));
     expect(r).toMatchObject({ engine: 'typesense', indexed: 6 });
     expect(progress.at(-1)).toEqual([6, 6]);
     expect((await search('limit=1')).body.total).toBe(6);

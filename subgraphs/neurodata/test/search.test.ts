@@ -5,7 +5,7 @@ import { createTinyDataset } from '../../../lib/testkit/datasets.js';
 import { createSearchCatalogue } from './search-catalogue.js';
 import { expectError } from '../../../lib/testkit/expect.js';
 import { sql } from 'drizzle-orm';
-import { reindexSearch } from '../index.js';
+import { neurodata } from '../index.js';
 import { FEDERATED_SEARCH_DOCUMENT } from '../search/federated-search.js';
 
 type Hit = Record<string, any>;
@@ -187,7 +187,7 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
     await t.app.deps.stores.relational.db.execute(sql`DELETE FROM neurodata.dataset_search`);
     expect((await search('limit=100')).body.total).toBe(0);
     const progress: Array<[number, number]> = [];
-    const r = await reindexSearch(t.app.deps, (done, total) => progress.push([done, total]));
+    const r = await neurodata.use(t.app.deps).reindexSearch((done, total) => progress.push([done, total]));
     expect(r).toMatchObject({ engine: 'postgres', indexed: before.total, removed: 0 });
     expect(progress.at(-1)).toEqual([before.total, before.total]);
     expect((await search('limit=100&facets=false')).body).toEqual(before);

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { startTestApp, call } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
 import { CONNECTOMES_DIR, connectomeCounts } from '../../../lib/testkit/datasets.js';
-import { services } from '../index.js';
+import { neurodata } from '../index.js';
 
 describe('the shipped datasets', () => {
   let t: Awaited<ReturnType<typeof startTestApp>>;
@@ -33,7 +33,7 @@ describe('the shipped datasets', () => {
   });
 
   it('read back from the column store with exactly the counts of their dataset.json', async () => {
-    const s = await services(t.app.deps);
+    const s = await neurodata.services(t.app.deps);
     for (const folder of folders) {
       const counts = await connectomeCounts(folder);
       const v = await call(t.url, 'GET', `/v1/neurodata/datasets/${folder}/versions/1`, { token: user.accessToken });

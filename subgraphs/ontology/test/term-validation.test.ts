@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
 import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { validateTermValues } from '../index.js';
+import { ontology } from '../index.js';
 import { expectError } from '../../../lib/testkit/expect.js';
 
 
@@ -121,14 +121,14 @@ describe('POST /v1/ontology/terms/validate', () => {
 
   describe('validateTermValues (for dataset metadata)', () => {
     it('returns the matched terms of valid metadata', async () => {
-      const out = await validateTermValues(t.app, { brain_region: ['Field CA1', 'MBA:1089'], species: 'Mus musculus', microscopy: 'two-photon laser scanning microscopy' });
+      const out = await ontology.use(t.app.deps).validateTermValues({ brain_region: ['Field CA1', 'MBA:1089'], species: 'Mus musculus', microscopy: 'two-photon laser scanning microscopy' });
       expect(out.brain_region!.map((x) => x.code)).toEqual(['MBA:382', 'MBA:1089']);
       expect(out.species![0].code).toBe('NCBITaxon:10090');
       expect(out.microscopy![0].code).toBe('FBbi:00000254');
     });
 
     it('rejects unknown values with BadInput listing the closest terms of each field', async () => {
-      const err = await validateTermValues(t.app, { brain_region: 'hipocampus', species: 'Drosophilla melanogaster', microscopy: 'two photon microscopy' }).catch((e) => e);
+      const err = await ontology.use(t.app.deps).validateTermValues({ brain_region: 'hipocampus', species: 'Drosophilla melanogaster', microscopy: 'two photon microscopy' }).catch((e) => e);
       expect(err.extensions.code).toBe('BAD_USER_INPUT');
       expect(err.message).toMatch(/brain_region: "hipocampus" is not a term of vocabulary brain_region; closest terms: "Hippocampal region" \(MBA:1080\)/);
       expect(err.message).toMatch(/species: "Drosophilla melanogaster" is not a term of vocabulary species; closest terms: "Drosophila melanogaster" \(NCBITaxon:7227\)/);
@@ -136,7 +136,7 @@ describe('POST /v1/ontology/terms/validate', () => {
     });
 
     it('rejects a value from the wrong vocabulary', async () => {
-      const err = await validateTermValues(t.app, { species: 'Field CA1' }).catch((e) => e);
+      const err = await ontology.use(t.app.deps).validateTermValues({ species: 'Field CA1' }).catch((e) => e);
       expect(err.message).toMatch(/^species: "Field CA1" is not a term of vocabulary species/);
     });
   });

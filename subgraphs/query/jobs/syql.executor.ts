@@ -1,13 +1,11 @@
 import type { ColumnStore } from '../../../lib/column/column.js';
 import type { SubgraphDeps } from '../../../lib/subgraph.js';
-import type { TokenVerifier } from '../../../lib/auth/viewer.js';
+import { ownerContext, resultKey, type AccountStanding, type JobExecutor } from '../../../lib/jobs/index.js';
 import { compileCount, compileQuery } from '../syql/compile.js';
 import { exportArrow } from '../results/arrow-export.js';
 import type { SyqlService } from '../syql.service.js';
 import { engineLimits, limitExceededError } from '../syql-limits.js';
-import { ownerContext } from './owner-context.js';
-import type { JobExecutor } from './job.model.js';
-import { resultKey, resultMetadata, type SyqlJobInput } from './job-input.js';
+import { resultMetadata, type SyqlJobInput } from './job-input.js';
 
 /** The engine's id of one query of one attempt of a job. */
 const queryIdOf = (jobId: string, attempt: number, part: 'count' | 'export') => `job-${jobId}-${attempt}-${part}`;
@@ -21,10 +19,10 @@ export async function stopSyqlAttempt(column: ColumnStore, jobId: string, attemp
  * A SyQL job: plans the query again as its owner on the versions pinned at submission, counts its rows, and writes
  * them as an Arrow IPC stream to object storage, with where they came from in the schema's metadata.
  */
-export function syqlExecutor(deps: Pick<SubgraphDeps, 'stores'>, syql: SyqlService, verifier: TokenVerifier, serviceVersion: string): JobExecutor {
+export function syqlExecutor(deps: Pick<SubgraphDeps, 'stores'>, syql: SyqlService, standing: AccountStanding, serviceVersion: string): JobExecutor {
   return async (job, run) => {
     const input = job.input as unknown as SyqlJobInput;
-    const ctx = await ownerContext(verifier, job.ownerId, job.id, run.log);
+    const ctx = await ownerContext(standing, job.ownerId, job.id, run.log);
     run.progress(0.02, 'planning');
     const plan = await syql.plan(ctx, { query: input.query, parameters: input.parameters }, input.pins);
     run.progress(0.05, 'counting rows');

@@ -21,8 +21,9 @@ import {
   type TsvBatchInput,
 } from './arrow.task.js';
 
-/** The media type of a stored result: an Arrow IPC stream (schema, record batches, end-of-stream marker). */
-export const ARROW_STREAM_MEDIA_TYPE = 'application/vnd.apache.arrow.stream';
+import { ARROW_STREAM_MEDIA_TYPE } from '../../../lib/jobs/job-result.js';
+
+export { ARROW_STREAM_MEDIA_TYPE };
 
 export const ARROW_TASK = new URL('./arrow.task.ts', import.meta.url);
 

@@ -1,55 +1,10 @@
-import { sql } from 'drizzle-orm';
-import { bigint, check, doublePrecision, index, integer, jsonb, pgSchema, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
-
-/** The query subgraph's Postgres schema: jobs and saved queries. Results live in object storage. */
-export const query = pgSchema('query');
+import { index, jsonb, pgSchema, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * A long computation run for a user (docs/jobs.md, "How jobs run"). Every change of `status` is conditional on the
- * status expected and, while running, on the claiming worker and attempt, so a late writer never overwrites a newer
- * state. No foreign key to saved_queries: a job outlives the saved query that started it.
+ * The query subgraph's Postgres schema: saved queries. The jobs platform keeps its table `query.jobs` in the same
+ * schema (lib/jobs/tables.ts), where it was created.
  */
-export const jobs = query.table(
-  'jobs',
-  {
-    id: uuid().primaryKey(),
-    ownerId: uuid().notNull(),
-    /** syql | graph */
-    kind: text().notNull(),
-    /** queued | running | succeeded | failed | cancelled */
-    status: text().notNull(),
-    input: jsonb().$type<Record<string, unknown>>().notNull(),
-    savedQueryId: uuid(),
-    /** Attempts started so far: each claim adds one. */
-    attempts: integer().notNull().default(0),
-    maxAttempts: integer().notNull(),
-    /** 0..1 */
-    progress: doublePrecision().notNull().default(0),
-    progressMessage: text(),
-    error: text(),
-    /** The worker holding (or that last held) the job. */
-    workerId: text(),
-    /** Renewed by the running worker; older than JOBS_LEASE_MS means the worker is gone. */
-    heartbeatAt: timestamp({ withTimezone: true }),
-    /** Object storage key of the result. */
-    resultKey: text(),
-    resultBytes: bigint({ mode: 'number' }),
-    resultRows: bigint({ mode: 'number' }),
-    resultSha256: text(),
-    resultMeta: jsonb().$type<Record<string, unknown>>(),
-    createdAt: timestamp({ withTimezone: true }).notNull(),
-    startedAt: timestamp({ withTimezone: true }),
-    finishedAt: timestamp({ withTimezone: true }),
-  },
-  (t) => [
-    index('jobs_status_created_at_idx').on(t.status, t.createdAt),
-    index('jobs_owner_id_created_at_idx').on(t.ownerId, t.createdAt.desc()),
-    check('jobs_kind_check', sql`${t.kind} in ('syql', 'graph')`),
-    check('jobs_status_check', sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'cancelled')`),
-    check('jobs_progress_check', sql`${t.progress} >= 0 and ${t.progress} <= 1`),
-    check('jobs_attempts_check', sql`${t.attempts} >= 0 and ${t.maxAttempts} >= 1`),
-  ],
-);
+export const query = pgSchema('query');
 
 /** A named SyQL query of a user, with its parameters and the jobs that last ran it. */
 export const savedQueries = query.table(

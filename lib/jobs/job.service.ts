@@ -1,15 +1,11 @@
-import type { Clock } from '../../../lib/clock.js';
-import type { DataRead, DownloadSigner } from '../../../lib/objects/signed-url.js';
-import { AccessClass, requireClass } from '../../../lib/access.js';
-import { BadInput, Conflict, Forbidden, NotFound } from '../../../lib/errors.js';
-import type { Caller, SyqlService } from '../syql.service.js';
+import type { Clock } from '../clock.js';
+import type { DataRead, DownloadSigner } from '../objects/signed-url.js';
+import { AccessClass, requireClass } from '../access.js';
+import { BadInput, Conflict, Forbidden, NotFound } from '../errors.js';
 import type { JobQueue } from './job-queue.js';
-import { JOB_STATUSES, isFinished, type JobRecord, type JobStatus } from './job.model.js';
-import { pinsOf, readsOf, type SyqlJobInput } from './job-input.js';
-import { ARROW_STREAM_MEDIA_TYPE } from '../results/arrow-export.js';
-
-/** Checks a graph job's dataset before it is queued (access, version), pinning the version it resolved to. */
-export type GraphJobCheck = (ctx: Caller, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+import { notOffered, type Caller, type JobKind, type JobKinds } from './job-kind.js';
+import { JOB_STATUSES, isFinished, type JobInput, type JobRecord, type JobStatus } from './job.model.js';
+import { ARROW_STREAM_MEDIA_TYPE } from './job-result.js';
 
 /** Throws unless the caller may still read these dataset versions now (the neurodata subgraph's decision). */
 export type ReadCheck = (ctx: Caller, reads: readonly DataRead[]) => Promise<void>;
@@ -17,28 +13,28 @@ export type ReadCheck = (ctx: Caller, reads: readonly DataRead[]) => Promise<voi
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RESULT_URL_SECONDS = 3600;
 
+/** Queues a job of `kind` for the caller (Academic), with its input as the kind checked and pinned it. */
+export async function submitJob(queue: JobQueue, ctx: Caller, kind: JobKind, input: JobInput, savedQueryId: string | null = null): Promise<JobRecord> {
+  const viewer = await requireClass(ctx, AccessClass.Academic);
+  return queue.enqueue(viewer.id, kind.name, await kind.prepare(ctx, input), savedQueryId);
+}
+
 /** Jobs as their owner sees them: submit, list, look at, cancel or delete, rerun, download (spec 4.3 Jobs; docs/jobs.md). */
 export class JobService {
   constructor(
     private readonly queue: JobQueue,
-    private readonly syql: SyqlService,
-    private readonly checkGraph: GraphJobCheck,
+    private readonly kinds: JobKinds,
     private readonly checkReads: ReadCheck,
     private readonly signer: DownloadSigner,
     private readonly clock: Clock,
   ) {}
 
-  /** A SyQL job: planned now (errors answer at once), run later on the dataset versions it resolved to now. */
-  async submitSyql(ctx: Caller, input: { query: string; parameters?: Record<string, unknown> | null }, savedQueryId: string | null = null, pinned?: Record<string, number>): Promise<JobRecord> {
-    const viewer = await requireClass(ctx, AccessClass.Academic);
-    const plan = await this.syql.plan(ctx, input, pinned);
-    const jobInput: SyqlJobInput = { query: input.query, parameters: input.parameters ?? {}, pins: pinsOf(plan) };
-    return this.queue.enqueue(viewer.id, 'syql', jobInput as unknown as Record<string, unknown>, savedQueryId);
-  }
-
-  async submitGraph(ctx: Caller, args: Record<string, unknown>): Promise<JobRecord> {
-    const viewer = await requireClass(ctx, AccessClass.Academic);
-    return this.queue.enqueue(viewer.id, 'graph', await this.checkGraph(ctx, args));
+  /**
+   * A job of `kind` for the caller (Academic): its input is checked and pinned now (errors answer at once) and run
+   * later. `savedQueryId` links it to the saved query that started it.
+   */
+  submit(ctx: Caller, kind: JobKind, input: JobInput, savedQueryId: string | null = null): Promise<JobRecord> {
+    return submitJob(this.queue, ctx, kind, input, savedQueryId);
   }
 
   async list(ctx: Caller, args: { status?: string | null; limit?: number | null; offset?: number | null }) {
@@ -69,18 +65,19 @@ export class JobService {
   }
 
   /**
-   * A job as the caller may see it now: a graph job's `result_meta` holds its whole analysis, data of its dataset,
-   * so it is withheld (with the reason) once the caller may no longer read that dataset; the rest of the job stays.
+   * A job as the caller may see it now, by its kind's `present` (a graph job withholds an analysis they may no longer
+   * read). A job of a kind this cluster no longer offers keeps no result anyone could be checked for.
    */
   private async present(ctx: Caller, job: JobRecord): Promise<JobRecord> {
-    if (job.kind !== 'graph' || !job.resultMeta?.analysis) return job;
-    try {
-      await this.checkReads(ctx, readsOf(job));
-      return job;
-    } catch (e) {
-      if (e instanceof NotFound || e instanceof Forbidden) return { ...job, resultMeta: { withheld: e.message } };
-      throw e;
-    }
+    const kind = await this.kinds.get(job.kind);
+    if (!kind) return job.resultMeta ? { ...job, resultMeta: { withheld: notOffered(job.kind) } } : job;
+    return kind.present ? kind.present(ctx, job) : job;
+  }
+
+  private async kindOf(job: JobRecord): Promise<JobKind> {
+    const kind = await this.kinds.get(job.kind);
+    if (!kind) throw new Forbidden(notOffered(job.kind));
+    return kind;
   }
 
   /** Cancels a queued or running job (it stays listed, cancelled); deletes a finished one and its result. */
@@ -99,11 +96,7 @@ export class JobService {
   /** A new job with the same input (the same text, parameters and pinned versions, or the same graph analysis). */
   async rerun(ctx: Caller, id: string): Promise<JobRecord> {
     const job = await this.get(ctx, id);
-    if (job.kind === 'syql') {
-      const input = job.input as unknown as SyqlJobInput;
-      return this.submitSyql(ctx, { query: input.query, parameters: input.parameters }, job.savedQueryId, input.pins);
-    }
-    return this.submitGraph(ctx, job.input);
+    return this.submit(ctx, await this.kindOf(job), job.input, job.savedQueryId);
   }
 
   /**
@@ -115,7 +108,7 @@ export class JobService {
     const job = await this.get(ctx, id);
     if (job.status !== 'succeeded') throw new Conflict(`the job is ${job.status}: its result exists once it has succeeded`);
     if (!job.resultKey) throw new NotFound('this job has no result file');
-    const reads = readsOf(job);
+    const reads = (await this.kindOf(job)).reads(job);
     await this.checkReads(ctx, reads);
     const filename = `job-${job.id}.arrow`;
     const expiresAt = new Date(Math.floor(this.clock.now().getTime() / 1000) * 1000 + RESULT_URL_SECONDS * 1000);

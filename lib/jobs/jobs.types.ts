@@ -1,7 +1,7 @@
-import { ArgsType, Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Directive, Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import { JSONObjectScalar } from '../../../schema/scalars.js';
-import { PageOf } from '../../../schema/page.types.js';
+import { JSONObjectScalar } from '../../schema/scalars.js';
+import { PageOf } from '../../schema/page.types.js';
 import type { JobRecord } from './job.model.js';
 
 export enum JobStatusValue {
@@ -13,7 +13,9 @@ export enum JobStatusValue {
 }
 registerEnumType(JobStatusValue, { name: 'JobStatus', description: 'queued -> running -> succeeded | failed | cancelled (a running job whose worker stopped goes back to queued while attempts remain)' });
 
+// Shareable: the query subgraph answers jobs, and each subgraph that owns a kind answers its submissions.
 @ObjectType({ description: 'A job: a SyQL export or a graph analysis run for its owner.' })
+@Directive('@shareable')
 export class Job {
   @Field(() => String)
   job_id!: string;
@@ -93,16 +95,6 @@ export class JobListArgs {
   limit?: number | null;
   @Field(() => Int, { nullable: true })
   offset?: number | null;
-}
-
-@ArgsType()
-export class SubmitJobArgs {
-  @Field(() => String, { nullable: true, description: 'the SyQL text (or give saved_query_id)' })
-  query?: string | null;
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'values of its $parameters' })
-  parameters?: Record<string, unknown> | null;
-  @Field(() => String, { nullable: true, description: 'run a saved query instead (its text and parameters, the latest versions)' })
-  saved_query_id?: string | null;
 }
 
 @ObjectType()

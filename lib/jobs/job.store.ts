@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../../lib/db/relational.js';
-import { fromJson, namedQuery, toDate, toDateOrNull } from '../../../lib/db/named-query.js';
-import { pagedQuery } from '../../../lib/db/paged-query.js';
-import { FINISHED_STATUSES, type JobInput, type JobKind, type JobOutcome, type JobRecord, type JobStatus } from '../jobs/job.model.js';
+import type { Db } from '../db/relational.js';
+import { fromJson, namedQuery, toDate, toDateOrNull } from '../db/named-query.js';
+import { pagedQuery } from '../db/paged-query.js';
+import { FINISHED_STATUSES, type JobInput, type JobKindName, type JobOutcome, type JobRecord, type JobStatus } from './job.model.js';
 import { jobs } from './tables.js';
 
 type Row = Record<string, unknown>;
@@ -24,7 +24,7 @@ function toJob(r: Row): JobRecord {
   return {
     id: r.id as string,
     ownerId: r.owner_id as string,
-    kind: r.kind as JobKind,
+    kind: r.kind as JobKindName,
     status: r.status as JobStatus,
     input: fromJson<JobInput>(r.input),
     savedQueryId: (r.saved_query_id as string | null) ?? null,
@@ -49,7 +49,7 @@ function toJob(r: Row): JobRecord {
 export interface NewJob {
   id: string;
   ownerId: string;
-  kind: JobKind;
+  kind: JobKindName;
   input: JobInput;
   savedQueryId: string | null;
   maxAttempts: number;
@@ -68,14 +68,14 @@ export interface ClaimRequest {
   /** Jobs of one owner running at once, across every worker. */
   perUser: number;
   /** Only jobs of these kinds (those the worker has executors for). */
-  kinds: readonly JobKind[];
+  kinds: readonly JobKindName[];
 }
 
 /** What a sweep did to a running job whose lease had expired. */
 export interface RecoveredJob {
   id: string;
   ownerId: string;
-  kind: JobKind;
+  kind: JobKindName;
   /** queued: retried; failed: out of attempts. */
   status: 'queued' | 'failed';
   /** The attempt that was running. */
@@ -331,7 +331,7 @@ export class JobStore {
     return rows.map((r) => ({
       id: r.id as string,
       ownerId: r.owner_id as string,
-      kind: r.kind as JobKind,
+      kind: r.kind as JobKindName,
       status: r.status as 'queued' | 'failed',
       attempts: Number(r.attempts),
       maxAttempts: Number(r.max_attempts),

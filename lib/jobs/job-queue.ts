@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { SubgraphDeps } from '../../../lib/subgraph.js';
-import { BadInput, Conflict, RateLimited } from '../../../lib/errors.js';
-import { newId } from '../../../lib/ids.js';
-import { outsideRequestScope } from '../../../lib/request-scope.js';
-import { JobStore } from '../store/job.store.js';
+import type { SubgraphDeps } from '../subgraph.js';
+import { Conflict, RateLimited } from '../errors.js';
+import { newId } from '../ids.js';
+import { outsideRequestScope } from '../request-scope.js';
+import { JobStore } from './job.store.js';
 import { localJobRunners } from './job-runner.js';
-import { JOB_KINDS, type JobInput, type JobKind, type JobRecord, type JobStatus } from './job.model.js';
+import { type JobInput, type JobKindName, type JobRecord, type JobStatus } from './job.model.js';
 
 export interface JobQueueOptions {
   store: JobStore;
@@ -28,11 +28,10 @@ export class JobQueue {
   constructor(private readonly opts: JobQueueOptions) {}
 
   /**
-   * A new queued job of `ownerId`. Throws BadInput for an unknown kind, and RateLimited (429) when the owner already
-   * has `queuedPerUser` jobs queued or running.
+   * A new queued job of `ownerId` (the kind is the caller's to check). Throws RateLimited (429) when the owner
+   * already has `queuedPerUser` jobs queued or running.
    */
-  async enqueue(ownerId: string, kind: JobKind, input: JobInput, savedQueryId: string | null = null): Promise<JobRecord> {
-    if (!JOB_KINDS.includes(kind)) throw new BadInput(`unknown job kind "${kind}"; known: ${JOB_KINDS.join(', ')}`);
+  async enqueue(ownerId: string, kind: JobKindName, input: JobInput, savedQueryId: string | null = null): Promise<JobRecord> {
     const row = { id: newId(), ownerId, kind, input, savedQueryId, maxAttempts: this.opts.maxAttempts };
     const cap = this.opts.queuedPerUser;
     let job: JobRecord;
@@ -101,7 +100,7 @@ export class JobQueue {
 }
 
 /** The queue on a process's stores: results are deleted from object storage. */
-export function createJobQueue(deps: SubgraphDeps): JobQueue {
+export function createJobQueue(deps: Pick<SubgraphDeps, 'stores' | 'config' | 'log'>): JobQueue {
   return new JobQueue({
     store: new JobStore(deps.stores.relational.db),
     maxAttempts: deps.config.jobs.maxAttempts,

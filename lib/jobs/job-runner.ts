@@ -1,14 +1,14 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JobsConfig } from '../../../lib/config.js';
-import type { Db } from '../../../lib/db/relational.js';
-import type { SubgraphDeps } from '../../../lib/subgraph.js';
-import { AppError } from '../../../lib/errors.js';
-import { outsideRequestScope, runInRequestScope } from '../../../lib/request-scope.js';
-import { JobStore, type HeldJob, type RecoveredJob } from '../store/job.store.js';
-import { stopSyqlAttempt } from './syql.executor.js';
-import { JOB_KINDS, type JobExecutor, type JobKind, type JobOutcome, type JobRecord, type JobStatus } from './job.model.js';
+import type { JobsConfig } from '../config.js';
+import type { Db } from '../db/relational.js';
+import type { SubgraphDeps } from '../subgraph.js';
+import { AppError } from '../errors.js';
+import { outsideRequestScope, runInRequestScope } from '../request-scope.js';
+import { JobStore, type HeldJob, type RecoveredJob } from './job.store.js';
+import type { JobKind } from './job-kind.js';
+import { type JobExecutor, type JobKindName, type JobOutcome, type JobRecord, type JobStatus } from './job.model.js';
 
 /** How often a running job's progress is written at most; the last report before it finishes is always written. */
 export const PROGRESS_WRITE_MS = 500;
@@ -16,7 +16,7 @@ export const PROGRESS_WRITE_MS = 500;
 /** A change of a job's state made or noticed by a runner (the worker CLI prints one line per change). */
 export interface JobChange {
   jobId: string;
-  kind: JobKind;
+  kind: JobKindName;
   ownerId: string;
   from: JobStatus;
   to: JobStatus;
@@ -30,7 +30,7 @@ export interface JobChange {
 export interface JobRunnerOptions {
   store: JobStore;
   /** The kinds this runner claims are those it has an executor for. */
-  executors: Partial<Record<JobKind, JobExecutor>>;
+  executors: Partial<Record<JobKindName, JobExecutor>>;
   config: JobsConfig;
   log: FastifyBaseLogger;
   /** Deletes a result object nobody will read: written by an executor whose job was cancelled or lost meanwhile. */
@@ -76,7 +76,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class JobRunner {
   readonly workerId: string;
   private readonly store: JobStore;
-  private readonly kinds: JobKind[];
+  private readonly kinds: JobKindName[];
   private readonly log: FastifyBaseLogger;
   private readonly running = new Map<string, Running>();
   private state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
@@ -91,7 +91,7 @@ export class JobRunner {
   constructor(private readonly opts: JobRunnerOptions) {
     this.store = opts.store;
     this.workerId = opts.workerId ?? `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
-    this.kinds = JOB_KINDS.filter((k) => opts.executors[k]);
+    this.kinds = Object.keys(opts.executors).filter((k) => opts.executors[k]);
     this.log = opts.log.child({ component: 'JobRunner', workerId: this.workerId });
   }
 
@@ -405,19 +405,20 @@ class ProgressWriter {
 }
 
 /**
- * The runner of a process that serves the query subgraph (or of `npm run worker`), on the process's stores:
- * discarded results are deleted from object storage. Started at once; call `stop()` before the stores close. The
- * caller decides whether to run one (`config.jobs.inProcess`).
+ * The runner of a process (a server with JOBS_IN_PROCESS, or `npm run worker`) on the process's stores, for the
+ * kinds registered in it: it claims those only. Discarded results are deleted from object storage. Started at once;
+ * call `stop()` before the stores close.
  */
-export function startJobRunner(deps: SubgraphDeps, executors: Partial<Record<JobKind, JobExecutor>>, opts: Pick<JobRunnerOptions, 'onChange'> = {}): JobRunner {
+export function startJobRunner(deps: Pick<SubgraphDeps, 'stores' | 'config' | 'log'>, kinds: readonly JobKind[], opts: Pick<JobRunnerOptions, 'onChange'> = {}): JobRunner {
+  const byName = new Map(kinds.map((k) => [k.name, k]));
   const runner = new JobRunner({
     store: new JobStore(deps.stores.relational.db),
-    executors,
+    executors: Object.fromEntries(kinds.map((k) => [k.name, k.execute])),
     config: deps.config.jobs,
     log: deps.log,
     onDeleteResult: (key) => deps.stores.objects.delete(key),
     onAttemptLost: async (job) => {
-      if (job.kind === 'syql') await stopSyqlAttempt(deps.stores.column, job.id, job.attempts);
+      await byName.get(job.kind)?.onAttemptLost?.(job);
     },
     ...opts,
   });

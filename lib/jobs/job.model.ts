@@ -1,8 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 
-export const JOB_KINDS = ['syql', 'graph'] as const;
-/** syql: a SyQL export to Apache Arrow; graph: a whole-connectome graph analysis. */
-export type JobKind = (typeof JOB_KINDS)[number];
+/**
+ * The name of a kind of job, registered by the subgraph that owns it (`jobKinds` of lib/subgraph.ts): syql (a SyQL
+ * export to Apache Arrow, the query subgraph's), graph (a whole-connectome analysis, the graph subgraph's). The
+ * table's check constraint lists the names it accepts: a new kind comes with a migration that adds it.
+ */
+export type JobKindName = string;
 
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 /** queued -> running -> succeeded | failed | cancelled; running -> queued again when its worker stopped (a retry). */
@@ -12,13 +15,13 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const FINISHED_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
 export const isFinished = (status: JobStatus): boolean => FINISHED_STATUSES.includes(status);
 
-/** What the executor of the job's kind reads; its shape is the executor's business. */
+/** What the executor of the job's kind reads; its shape is the kind's business. */
 export type JobInput = Record<string, unknown>;
 
 export interface JobRecord {
   id: string;
   ownerId: string;
-  kind: JobKind;
+  kind: JobKindName;
   status: JobStatus;
   input: JobInput;
   savedQueryId: string | null;

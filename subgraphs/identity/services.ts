@@ -1,0 +1,71 @@
+import DataLoader from 'dataloader';
+import type { SubgraphDeps } from '../../lib/subgraph.js';
+import { isUuid } from '../../lib/ids.js';
+import { AccountStore } from './store/account.store.js';
+import { SessionStore } from './store/session.store.js';
+import { InstitutionalStore } from './store/institutional.store.js';
+import { LoginCodeStore } from './store/social-login.store.js';
+import { AccountService } from './account.service.js';
+import { AuthService } from './auth.service.js';
+import { ProfileService } from './profile.service.js';
+import { PasswordThrottle } from './password-throttle.service.js';
+import { LoginFlowService } from './login-flow.service.js';
+import { InstitutionalService } from './institutional.service.js';
+import { SocialLoginService } from './social-login.service.js';
+import { loadSigningKey, loadVerificationKeys, type SigningKey, type VerificationKeys } from './token.keys.js';
+import { TokenChecker, TokenSigner } from './token.service.js';
+import { toPublicProfile } from './account.resolver.js';
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= load().catch((e) => {
+    p = undefined;
+    throw e;
+  }));
+}
+
+/** Every service of the identity subgraph over these stores: the one place they are wired. */
+export function identityServices(deps: SubgraphDeps) {
+  const db = deps.stores.relational.db;
+  const accountStore = new AccountStore(db);
+  // Keys load on first use: a gateway that composes a remote identity subgraph never needs them.
+  const signingKey = once<SigningKey>(() => loadSigningKey(deps.config));
+  const verificationKeys = once<VerificationKeys>(() => loadVerificationKeys(deps.config));
+  const signer = new TokenSigner(signingKey, deps.clock);
+  const checker = new TokenChecker(verificationKeys, deps.clock);
+  const throttle = new PasswordThrottle(deps.stores.limits, deps.config.limits, deps.clock, deps.log.child({ component: 'PasswordThrottle' }));
+  const accounts = new AccountService(accountStore, deps.config, deps.clock, throttle);
+  const auth = new AuthService(accountStore, new SessionStore(db), signer, checker, deps.clock, deps.log.child({ component: 'AuthService' }), throttle);
+  const links = new InstitutionalStore(db);
+  const institutionalLog = deps.log.child({ component: 'InstitutionalService' });
+  const socialLog = deps.log.child({ component: 'SocialLoginService' });
+
+  // One loader per request context: a page of datasets naming 50 owners costs one query, not 50.
+  const loaders = new WeakMap<object, DataLoader<string, ReturnType<typeof toPublicProfile> | null>>();
+  const profileLoader = (ctx: object) => {
+    let l = loaders.get(ctx);
+    if (!l) {
+      l = new DataLoader(async (ids: readonly string[]) => {
+        const found = new Map((await accountStore.findByIds(ids.filter((id) => isUuid(id)))).map((a) => [a.id, toPublicProfile(a)]));
+        return ids.map((id) => found.get(id) ?? null);
+      });
+      loaders.set(ctx, l);
+    }
+    return l;
+  };
+
+  return {
+    accountStore,
+    verificationKeys,
+    accounts,
+    /** Account administration for tools (admin CLI, first-start bootstrap, the test kit): not behind the login throttle. */
+    admin: new AccountService(accountStore, deps.config, deps.clock),
+    auth,
+    profiles: new ProfileService(accountStore, deps.clock, throttle, auth),
+    profileLoader,
+    institutional: new InstitutionalService(new LoginFlowService(deps.config.login, links, deps.clock, institutionalLog), links, db, deps.config, deps.clock, institutionalLog),
+    social: new SocialLoginService(new LoginFlowService(deps.config.login, links, deps.clock, socialLog), links, new LoginCodeStore(db), auth, db, deps.config, deps.clock, socialLog),
+  };
+}
+
+export type IdentityServices = ReturnType<typeof identityServices>;

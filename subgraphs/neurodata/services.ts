@@ -1,0 +1,76 @@
+import DataLoader from 'dataloader';
+import type { SubgraphDeps } from '../../lib/subgraph.js';
+import { createDownloadSigner, loadDownloadSigningSecret } from '../../lib/objects/signed-url.js';
+import { ontology } from '../ontology/index.js';
+import { identity } from '../identity/index.js';
+import { DatasetStore } from './store/dataset.store.js';
+import { AccessRequestStore } from './store/access-request.store.js';
+import { LineageStore } from './store/lineage.store.js';
+import { CollectionStore } from './store/collection.store.js';
+import { DataStore } from './store/data.store.js';
+import { DatasetSearchStore } from './store/search.store.js';
+import { DatasetService } from './dataset.service.js';
+import { AssetService } from './asset.service.js';
+import { AccessRequestService } from './access-request.service.js';
+import { LineageService } from './lineage.service.js';
+import { CollectionService } from './collection.service.js';
+import { ExportService } from './export.service.js';
+import { DownloadGrantService } from './download-grant.service.js';
+import { DatasetSearchService } from './search/search.service.js';
+import { searchFederationOf } from './search/federated-search.js';
+import { openSearchEngine } from './search/search-engine.js';
+
+/** Builds every service of the subgraph from its dependencies: the one place they are wired. */
+export async function neurodataServices(deps: SubgraphDeps) {
+  const db = deps.stores.relational.db;
+  const ontologyTerms = ontology.use(deps);
+  const accounts = identity.use(deps);
+  const store = new DatasetStore(db);
+  const requests = new AccessRequestStore(db);
+  const data = new DataStore(deps.stores.column);
+  const signer = createDownloadSigner(await loadDownloadSigningSecret(deps.config.dataDir));
+  const searchStore = new DatasetSearchStore(db);
+  const searchEngine = openSearchEngine(deps, searchStore, deps.log.child({ component: 'DatasetSearch' }));
+  const datasets = new DatasetService(
+    store,
+    requests,
+    data,
+    deps.stores.objects,
+    async (values) => ontologyTerms.validateTermValues(values),
+    (ids) => accounts.existingAccountIds(ids),
+    deps.clock,
+    deps.log.child({ component: 'DatasetService' }),
+    (id) => searchEngine.changed(id),
+  );
+  // One loader per request context: a page of references to datasets costs one query.
+  const loaders = new WeakMap<object, DataLoader<string, Awaited<ReturnType<DatasetService['findMany']>>[number] | null>>();
+  const datasetLoader = (ctx: object) => {
+    let l = loaders.get(ctx);
+    if (!l) {
+      l = new DataLoader(async (ids: readonly string[]) => {
+        const found = new Map((await datasets.findMany(ids)).map((d) => [d.id, d]));
+        return ids.map((id) => found.get(id) ?? null);
+      });
+      loaders.set(ctx, l);
+    }
+    return l;
+  };
+  return {
+    datasetLoader,
+    federation: searchFederationOf(deps),
+    searchStore,
+    searchEngine,
+    search: new DatasetSearchService(searchStore, searchEngine, ontologyTerms, (ids, requesterId) => requests.statusesFor(ids, requesterId)),
+    store,
+    data,
+    datasets,
+    assets: new AssetService(datasets, store, data, deps.stores.objects, signer, deps.config.assets, deps.clock, deps.log.child({ component: 'AssetService' })),
+    grants: new DownloadGrantService(signer, datasets, (id) => accounts.accountStanding(id), deps.clock),
+    requests: new AccessRequestService(datasets, requests, store, deps.clock),
+    lineage: new LineageService(datasets, new LineageStore(db), store, deps.clock),
+    collections: new CollectionService(new CollectionStore(db), datasets, deps.clock),
+    exports: new ExportService(datasets, store),
+  };
+}
+
+export type NeurodataServices = Awaited<ReturnType<typeof neurodataServices>>;
