@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ObjectStore } from './objects.js';
+import type { ObjectStore } from './object-store.js';
 import { DEFAULT_TYPE, RESERVED, checkKey, checkPrefix, checkPresign, checkRange, metered, resolveRange } from './object-rules.js';
 
 /** Bytes per read of a local object: large results stream at disk speed rather than at 64 KiB system calls. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Transform, finished, type Readable, type TransformCallback } from 'node:stream';
 import { BadInput, PayloadTooLarge } from '../errors.js';
 import { abortError, currentRequestScope } from '../request-scope.js';
-import type { ByteRange, PresignOptions, PutStreamOptions, PutStreamResult } from './objects.js';
+import type { ByteRange, PresignOptions, PutStreamOptions, PutStreamResult } from './object-store.js';
 
 // What both object stores hold to alike: the keys they accept, ranges, pre-signing limits and metered uploads.
 

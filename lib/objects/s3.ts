@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { ObjectsConfig } from '../config.js';
-import type { ObjectHead, ObjectStore } from './objects.js';
+import type { ObjectHead, ObjectStore } from './object-store.js';
 import { DEFAULT_TYPE, attachmentDisposition, checkKey, checkPrefix, checkPresign, checkRange, metered, rangeBeyondEnd } from './object-rules.js';
 
 /** S3's limit for one CopyObject; larger objects are copied in parts. */
