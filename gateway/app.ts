@@ -13,7 +13,7 @@ import { buildRequestContext } from '../lib/auth/context-builder.js';
 import { GENERIC_SERVER_ERROR, codeOf, isExposed, statusForCode } from '../lib/errors.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import { registerPipeline } from './pipeline/index.js';
-import { clientErrorHandler, frameworkErrorHandler, sendError } from './pipeline/errors.js';
+import { clientErrorHandler, frameworkErrorHandler } from './pipeline/errors.js';
 import { hideSuggestionsPlugin, operationChecksPlugin, operationGuards, type OperationCheck } from './operation-guards.js';
 import { operationAccess, operationResolved } from './operation-access.js';
 import { operationLimits } from './operation-limits.js';
@@ -22,18 +22,9 @@ import { composeSupergraph, createGateway, enabledSubgraphs, type Composition } 
 import { sharedHealthCheck } from './health.js';
 import { documentText } from './document-text.js';
 import { startSubgraphs } from './subgraphs.js';
-import { buildSofaRoutes, mountSofaRoutes } from '../rest-compat/sofa.js';
-import { graphqlRoutes, openApiDocument, routesFor } from './openapi-file.js';
-import { OpenApiValidator } from '../rest-compat/openapi/validator.js';
-import { docsPage, graphiqlPage, readAsset, sendPage } from '../rest-compat/pages.js';
-import type { HandlerRoute } from '../rest-compat/route-table.js';
-import { colonPath } from '../rest-compat/route-table.js';
-import { accessGate } from '../rest-compat/access-gate.js';
+import { openApiDocument, routesFor } from './openapi-file.js';
 import { createTokenVerifier } from './token-verifier.js';
-import { loginRedirectHandlers, type RunOperation } from '../rest-compat/login-redirect.js';
-import { neurodataHandlers, registerUploadParsers } from '../rest-compat/neurodata-files.js';
-import { createDownloadSigner, loadDownloadSigningSecret } from '../lib/objects/signed-url.js';
-import { jobResultHandler } from '../rest-compat/job-results.js';
+import { mountRest, type RunGraphql } from '../rest-compat/mount.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -111,10 +102,47 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   composed = composition;
   // Only what the composition answers: a disabled subgraph's routes are absent (404) and undocumented.
   const routes = routesFor(composition);
-  const gateway = createGateway(composition, config.subgraphs.urls);
+  const apollo = createApolloServer(config, composition);
+  await apollo.start();
+
+  const makeContext = requestContexts(config, verifier);
+  const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => makeContext(request) });
+  const { openapi } = await mountRest(http, {
+    config,
+    apiSchema: composition.apiSchema,
+    routes,
+    openApiDocument: (mounted) => openApiDocument(composition, mounted),
+    run: operationRunner(apollo),
+    makeContext,
+    graphql: (request, reply) => graphqlHandler.call(http, request as never, reply as never),
+    health: sharedHealthCheck(stores, config.limits.healthTimeoutMs),
+    objects: stores.objects,
+  });
+
+  await http.ready();
+  return {
+    http,
+    stores,
+    deps,
+    composition,
+    openapi,
+    async close() {
+      try {
+        await http.close();
+        await apollo.stop();
+      } finally {
+        await started.stop();
+        await closeStores(stores);
+      }
+    },
+  };
+}
+
+/** The gateway's Apollo Server: operation limits and checks, masked faults, no landing page. */
+function createApolloServer(config: Config, composition: Composition): ApolloServer<RequestContext> {
   const limits = operationLimits(config.limits.operation);
-  const apollo = new ApolloServer<RequestContext>({
-    gateway,
+  return new ApolloServer<RequestContext>({
+    gateway: createGateway(composition, config.subgraphs.urls),
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
     // GRAPHQL_INTROSPECTION is enforced by operationGuardsPlugin, whose refusal names the setting.
@@ -141,16 +169,24 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     ],
     formatError: maskServerErrors,
   });
-  await apollo.start();
+}
 
-  // One context per request: the access gate of a route builds it before the body is read, and the route's
-  // operations reuse it (the token is verified once).
-  const contexts = new WeakMap<FastifyRequest, Promise<RequestContext>>();
-  const makeContext = (request: FastifyRequest): Promise<RequestContext> => {
-    let ctx = contexts.get(request);
-    if (!ctx) contexts.set(request, (ctx = buildContext(request)));
-    return ctx;
+/** Runs the REST layer's operations through Apollo Server, as /graphql would, with the request's context. */
+function operationRunner(apollo: ApolloServer<RequestContext>): RunGraphql {
+  return async ({ query, variables, operationName }, context) => {
+    const text = typeof query === 'string' ? query : documentText(query);
+    const res = await apollo.executeOperation({ query: text, variables, operationName }, { contextValue: context });
+    if (res.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
+    return res.body.singleResult as never;
   };
+}
+
+/**
+ * One context per request: the access gate of a route builds it before the body is read, and the route's
+ * operations reuse it (the token is verified once).
+ */
+function requestContexts(config: Config, verifier: TokenVerifier | null): (request: FastifyRequest) => Promise<RequestContext> {
+  const contexts = new WeakMap<FastifyRequest, Promise<RequestContext>>();
   const buildContext = async (request: FastifyRequest): Promise<RequestContext> => {
     const ctx = await buildRequestContext(
       {
@@ -166,84 +202,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     if (ctx.viewer) request.userId = ctx.viewer.id;
     return ctx;
   };
-
-  const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => makeContext(request) });
-  const sofaRoutes = buildSofaRoutes(
-    composition.apiSchema,
-    graphqlRoutes(routes),
-    async ({ document, variables, operationName, context }) => {
-      const res = await apollo.executeOperation({ query: documentText(document), variables, operationName }, { contextValue: context });
-      if (res.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
-      return res.body.singleResult as never;
-    },
-  );
-  const openapi = openApiDocument(composition, sofaRoutes);
-  mountSofaRoutes(http, sofaRoutes, makeContext, new OpenApiValidator(openapi));
-
-  const runOperation: RunOperation = async (request, query, variables = {}) => {
-    const res = await apollo.executeOperation({ query, variables }, { contextValue: await makeContext(request) });
-    if (res.body.kind !== 'single') throw new Error('incremental delivery is not used by hand-written handlers');
-    return res.body.singleResult as never;
-  };
-  const health = sharedHealthCheck(stores, config.limits.healthTimeoutMs);
-  const downloadSigner = createDownloadSigner(await loadDownloadSigningSecret(config.dataDir));
-  const handlers: Record<string, (request: FastifyRequest, reply: import('fastify').FastifyReply) => unknown> = {
-    // The browser-binding cookie of social sign-ins is Secure whenever browsers reach the service over https.
-    ...loginRedirectHandlers(runOperation, { secureCookies: Boolean(config.login.publicUrl?.startsWith('https://')) }),
-    ...neurodataHandlers(runOperation, stores.objects),
-    jobResult: jobResultHandler(runOperation, stores.objects, downloadSigner),
-    health: async (_request, reply) => {
-      const report = await health();
-      return reply.code(report.status === 'healthy' ? 200 : 503).send(report);
-    },
-    openapi: async (_request, reply) => reply.send(openapi),
-    // API_DOCS off: the pages answer like routes that do not exist.
-    docs: async (_request, reply) => (config.api.docs ? sendPage(reply, docsPage()) : reply.callNotFound()),
-    graphql: async (request, reply) => {
-      const wantsPage = request.method === 'GET' && !(request.query as Record<string, unknown>)?.query && String(request.headers.accept ?? '').includes('text/html');
-      if (wantsPage) return config.api.docs ? sendPage(reply, graphiqlPage()) : reply.callNotFound();
-      return graphqlHandler.call(http, request as never, reply as never);
-    },
-  };
-  for (const route of routes.filter((r): r is HandlerRoute => r.kind === 'handler')) {
-    const handler = handlers[route.handler] ?? opts;
-    if (typeof handler !== 'function') throw new Error(`no handler registered for ${route.method} ${route.path} (${route.handler})`);
-    // The access class first, before the body is read (rest-compat/access-gate.ts).
-    const gate = accessGate(route, makeContext);
-    const hooks = gate ? { onRequest: gate } : {};
-    if (route.streamBody) {
-      // Its own scope: the body is not parsed (nor limited to BODY_LIMIT_BYTES) but streamed to the handler.
-      await http.register(async (scope) => {
-        await registerUploadParsers(scope);
-        scope.route({ method: route.method, url: colonPath(route.path), ...hooks, handler: handler as never, config: { timeoutMs: config.assets.uploadTimeoutMs } as never });
-      });
-    } else {
-      http.route({ method: route.method, url: colonPath(route.path), ...hooks, handler: handler as never });
-    }
-  }
-  http.get('/docs/assets/:name', async (request, reply) => {
-    if (!config.api.docs) return reply.callNotFound();
-    const asset = await readAsset((request.params as { name: string }).name);
-    if (!asset) return sendError(reply, 404, 'no such asset');
-    return reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(asset.body);
-  });
-
-  await http.ready();
-  return {
-    http,
-    stores,
-    deps,
-    composition,
-    openapi,
-    async close() {
-      try {
-        await http.close();
-        await apollo.stop();
-      } finally {
-        await started.stop();
-        await closeStores(stores);
-      }
-    },
+  return (request) => {
+    let ctx = contexts.get(request);
+    if (!ctx) contexts.set(request, (ctx = buildContext(request)));
+    return ctx;
   };
 }
 

@@ -4,7 +4,7 @@ import { accessRegistry, remoteCallerFields } from '../lib/access.js';
 import { ROUTES } from '../rest-compat/routes/index.js';
 import { buildSofaRoutes } from '../rest-compat/sofa.js';
 import { buildOpenApi, routeKey } from '../rest-compat/openapi/document.js';
-import type { GraphqlRoute, Route } from '../rest-compat/route-table.js';
+import { graphqlRoutes, type Route } from '../rest-compat/route-table.js';
 import type { Composition } from './compose.js';
 import { composeSupergraph } from './compose.js';
 import { schemaOnlyDeps } from './supergraph-file.js';
@@ -29,9 +29,6 @@ export function routesFor(composition: Pick<Composition, 'apiSchema' | 'subgraph
     throw new Error(`${route.method} ${route.path} answers ${route.field}, which the API schema does not have`);
   });
 }
-
-/** The REST routes answered through sofa, each with the GraphQL operation it runs. */
-export const graphqlRoutes = (routes: Route[]) => routes.filter((r): r is GraphqlRoute => r.kind === 'graphql');
 
 /** The OpenAPI document of the REST layer over a composition (its routes: routesFor), from the operations sofa runs for each route. */
 export function openApiDocument(composition: Composition, mounted: ReturnType<typeof buildSofaRoutes>): Record<string, unknown> {

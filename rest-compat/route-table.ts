@@ -83,6 +83,9 @@ export interface HandlerRoute {
 
 export type Route = GraphqlRoute | HandlerRoute;
 
+/** The REST routes answered through sofa, each with the GraphQL operation it runs. */
+export const graphqlRoutes = (routes: Route[]) => routes.filter((r): r is GraphqlRoute => r.kind === 'graphql');
+
 /** `/v1/terms/{id}` -> `/v1/terms/:id` (Fastify and sofa), with parameters renamed for sofa when asked. */
 export function colonPath(path: string, rename: Record<string, string> = {}): string {
   return path.replace(/\{([^}]+)\}/g, (_, p: string) => `:${rename[p] ?? p}`);

@@ -1,21 +1,19 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db } from './relational.js';
-import { Conflict } from '../errors.js';
+import { queryError, type DriverErrorMessages } from './driver-errors.js';
 
 /**
  * Runs one named query and returns its raw rows. Queries are written as SQL with a leading `/* Store.method *\/`
- * comment so logs and pg_stat_statements can be searched by name; rows come back with snake_case keys. A unique
- * violation becomes Conflict when the caller says what it means; any other driver error is rethrown with the query
- * name, so services never see driver errors.
+ * comment so logs and pg_stat_statements can be searched by name; rows come back with snake_case keys. A driver
+ * error becomes Conflict or BadInput where `errors` says what it means to the user (a function: the message of a
+ * unique violation); any other is rethrown with the query name, so services never see driver errors (queryError).
  */
-export async function namedQuery<T>(db: Db, name: string, q: SQL, conflictMessage?: (constraint: string) => string): Promise<T[]> {
+export async function namedQuery<T>(db: Db, name: string, q: SQL, errors?: DriverErrorMessages | ((constraint: string) => string)): Promise<T[]> {
   try {
     const res = (await db.execute(q)) as unknown as { rows: T[] };
     return res.rows;
   } catch (e) {
-    const cause = (e as { cause?: { code?: string; constraint?: string } }).cause ?? (e as { code?: string; constraint?: string });
-    if (cause?.code === '23505' && conflictMessage) throw new Conflict(conflictMessage(cause.constraint ?? ''));
-    throw new Error(`query ${name} failed`, { cause: e });
+    throw queryError(e, name, typeof errors === 'function' ? { unique: errors } : errors);
   }
 }
 

@@ -3,24 +3,11 @@ import { Access, AccessClass, requireClass } from '../../lib/access.js';
 import type { RequestContext } from '../../lib/context.js';
 import { BadInput } from '../../lib/errors.js';
 import type { FederationService } from './federation.service.js';
-import {
-  ApiSchemaText,
-  BenchmarkAggregate,
-  BenchmarkArgs,
-  BenchmarkPage,
-  BenchmarkRun,
-  Cluster,
-  ClusterChallengeAnswer,
-  ClusterPing,
-  ClusterRegistration,
-  ClusterVerification,
-  ConnectivityReport,
-  FederationSchema,
-  FederationStatus,
-  QueryTestReport,
-  SchemaReport,
-  SchemaSyncResult,
-} from './federation.types.js';
+import { BenchmarkAggregate, BenchmarkArgs, BenchmarkPage, BenchmarkRun } from './benchmark.types.js';
+import { ConnectivityReport, QueryTestReport, SchemaReport } from './cluster-checks.types.js';
+import { Cluster } from './cluster.types.js';
+import { FederationSchema, FederationStatus, SchemaSyncResult } from './federation-status.types.js';
+import { ApiSchemaText, ClusterChallengeAnswer, ClusterPing, ClusterRegistration, ClusterVerification } from './registration.types.js';
 
 const CLUSTER_ID = () => ({ description: 'the cluster id (GET /v1/federation/clusters)' }) as const;
 

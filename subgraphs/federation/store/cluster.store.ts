@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
+import { isUniqueViolation } from '../../../lib/db/driver-errors.js';
 import { newId } from '../../../lib/ids.js';
 import { clusterEvents, clusterKeys, clusters, schemaChecks } from './tables.js';
 
@@ -29,8 +30,6 @@ export interface ContactOutcome {
   version?: string | null;
   schemaHash?: string | null;
 }
-
-const isUniqueViolation = (e: unknown) => (e as { code?: string; cause?: { code?: string } }).code === '23505' || (e as { cause?: { code?: string } }).cause?.code === '23505';
 
 /** The federation's tables. */
 export class ClusterStore {

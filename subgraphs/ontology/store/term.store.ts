@@ -2,148 +2,24 @@ import { chunks } from '../../../lib/chunks.js';
 import { throwIfRequestAborted } from '../../../lib/request-scope.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
-import { BadInput, Conflict } from '../../../lib/errors.js';
+import { TermNameStore, type ExactMatch, type NameMatch, type Suggestion } from './term-names.store.js';
+import {
+  TERM_COLUMNS,
+  jsonParam,
+  runTermQuery,
+  toNode,
+  toTerm,
+  type NewSynonym,
+  type NewTerm,
+  type Row,
+  type TermChange,
+  type TermNode,
+  type TermRecord,
+  type VocabularyRecord,
+} from './term-records.js';
 
-export type TermStatus = 'active' | 'deprecated';
-
-/** A term as the service sees it. */
-export interface TermRecord {
-  id: string;
-  vocabulary: string;
-  code: string;
-  label: string;
-  uri: string | null;
-  parentId: string | null;
-  description: string | null;
-  metadata: Record<string, unknown>;
-  synonyms: string[];
-  status: TermStatus;
-  replacedBy: string | null;
-  deprecatedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface VocabularyRecord {
-  name: string;
-  description: string | null;
-  termCount: number;
-  deprecatedCount: number;
-}
-
-/** The fields of a term that the hierarchy and CSV import compare; no synonyms or metadata. */
-export type TermNode = Pick<TermRecord, 'id' | 'code' | 'label' | 'uri' | 'parentId' | 'description' | 'status'>;
-
-/** A short reference to a term, as validation reports it. */
-export interface TermRef {
-  id: string;
-  vocabulary: string;
-  code: string;
-  label: string;
-  /** The term's IRI, where validation reports it (dataset metadata keeps it for linked data). */
-  uri?: string | null;
-}
-
-export interface ExactMatch {
-  /** The input exactly as given. */
-  input: string;
-  kind: 'code' | 'label' | 'synonym';
-  term: TermRef & { status: TermStatus; replacedBy: TermRef | null };
-}
-
-export interface Suggestion extends TermRef {
-  input: string;
-  /** 0 exact code or label, 1 exact synonym, 2 similar */
-  rank: number;
-  /** max of pg_trgm similarity and word_similarity over the term's code, label and synonyms, 0..1 */
-  score: number;
-  /** The code, label or synonym that came closest. */
-  matched: string;
-}
-
-/** A code, label or synonym equal to a searched phrase (TermStore.matchNames). */
-export interface NameMatch {
-  input: string;
-  kind: 'code' | 'label' | 'synonym';
-  /** The name as stored, in its own case. */
-  name: string;
-  /** For synonyms: acronym, abbreviation, exact, related, ... */
-  synonymType: string | null;
-  term: TermRef;
-  status: TermStatus;
-  replacedBy: TermRef | null;
-}
-
-export type NewTerm = Pick<TermRecord, 'id' | 'vocabulary' | 'code' | 'label' | 'uri' | 'parentId' | 'description' | 'metadata'>;
-
-export interface TermChange {
-  id: string;
-  label?: string;
-  uri?: string | null;
-  parentId?: string | null;
-  description?: string | null;
-  metadata?: Record<string, unknown>;
-}
-
-export interface NewSynonym {
-  vocabulary: string;
-  code: string;
-  synonym: string;
-  synonymType: string | null;
-  source: string | null;
-}
-
-type Row = Record<string, unknown>;
-
-const toDate = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
-const toDateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : toDate(v));
-/** jsonb arrives parsed from both drivers; text only if a driver ever stops parsing it. */
-const fromJson = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
-/** One bound parameter holding a whole batch; the server unpacks it with jsonb_to_recordset / jsonb_array_elements. */
-const jsonParam = (v: unknown): SQL => sql`${JSON.stringify(v)}::jsonb`;
-
-/** Select list of a full term; synonyms are aggregated from term_names. */
-const TERM_COLUMNS = sql.raw(`t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
-  t.replaced_by, t.deprecated_at, t.created_at, t.updated_at,
-  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms`);
-
-function toTerm(r: Row): TermRecord {
-  return {
-    id: r.id as string,
-    vocabulary: r.vocabulary as string,
-    code: r.code as string,
-    label: r.label as string,
-    uri: (r.uri as string | null) ?? null,
-    parentId: (r.parent_id as string | null) ?? null,
-    description: (r.description as string | null) ?? null,
-    metadata: fromJson<Record<string, unknown>>(r.metadata) ?? {},
-    synonyms: fromJson<string[]>(r.synonyms) ?? [],
-    status: r.status as TermStatus,
-    replacedBy: (r.replaced_by as string | null) ?? null,
-    deprecatedAt: toDateOrNull(r.deprecated_at),
-    createdAt: toDate(r.created_at),
-    updatedAt: toDate(r.updated_at),
-  };
-}
-
-const toNode = (r: Row): TermNode => ({
-  id: r.id as string,
-  code: r.code as string,
-  label: r.label as string,
-  uri: (r.uri as string | null) ?? null,
-  parentId: (r.parent_id as string | null) ?? null,
-  description: (r.description as string | null) ?? null,
-  status: r.status as TermStatus,
-});
-
-function driverError(e: unknown): { code?: string; constraint?: string } | undefined {
-  let cur = e as { code?: unknown; constraint?: string; cause?: unknown } | undefined;
-  for (let i = 0; cur && i < 5; i++) {
-    if (typeof cur.code === 'string' && /^[0-9A-Z]{5}$/.test(cur.code)) return cur as { code: string; constraint?: string };
-    cur = cur.cause as typeof cur;
-  }
-  return undefined;
-}
+export type { TermStatus, TermRecord, VocabularyRecord, TermNode, TermRef, NewTerm, TermChange, NewSynonym } from './term-records.js';
+export { SUGGEST_NEAREST_NAMES, TermNameStore, type ExactMatch, type Suggestion, type NameMatch } from './term-names.store.js';
 
 /** Terms per write statement pair: under about 100 ms each on the embedded engine. */
 const WRITE_CHUNK = 200;
@@ -172,27 +48,24 @@ function parentsFirst(terms: readonly NewTerm[]): NewTerm[] {
 /**
  * Drizzle queries of the ontology schema. Every statement is plain SQL with a leading `/* TermStore.method *\/`
  * comment, so logs and pg_stat_statements name it, and every value is a bound parameter. Batches travel as one
- * jsonb parameter, which keeps a 1,400-term import to a handful of statements on both drivers.
+ * jsonb parameter, which keeps a 1,400-term import to a handful of statements on both drivers. Name matching and
+ * suggestions are TermNameStore's (`names`).
  */
 export class TermStore {
-  constructor(private readonly db: Db) {}
+  /** Name matching and suggestions, on the same connection or transaction. */
+  readonly names: TermNameStore;
+
+  constructor(private readonly db: Db) {
+    this.names = new TermNameStore(db);
+  }
 
   /** Runs `fn` in one transaction with a store bound to it; an error rolls everything back. */
   transaction<T>(fn: (store: TermStore) => Promise<T>): Promise<T> {
     return this.db.transaction((tx) => fn(new TermStore(tx as unknown as Db)));
   }
 
-  private async run(name: string, query: SQL): Promise<Row[]> {
-    try {
-      const res = (await this.db.execute(sql`/* TermStore.${sql.raw(name)} */ ${query}`)) as unknown as { rows: Row[] };
-      return res.rows;
-    } catch (e) {
-      const err = driverError(e);
-      if (err?.code === '23505') throw new Conflict(`a term with this code already exists in the vocabulary (${err.constraint ?? 'unique'})`);
-      if (err?.code === '23503') throw new Conflict('a referenced term or vocabulary changed while the request ran; retry');
-      if (err?.code === '22P02') throw new BadInput('a value has the wrong format');
-      throw new Error(`query TermStore.${name} failed`, { cause: e });
-    }
+  private run(name: string, query: SQL): Promise<Row[]> {
+    return runTermQuery(this.db, `TermStore.${name}`, query);
   }
 
   /**
@@ -375,35 +248,6 @@ export class TermStore {
       list.push({ code: r.code as string, label: r.label as string });
     }
     return out;
-  }
-
-  /**
-   * Names (codes, labels, synonyms) equal to each input after lower(unaccent(trim(...))), in the given vocabularies,
-   * with the synonym's type and the case it is written in, so a caller can hold acronyms to their exact spelling.
-   */
-  async matchNames(inputs: readonly string[], vocabularies: readonly string[]): Promise<NameMatch[]> {
-    if (inputs.length === 0) return [];
-    const rows = await this.run(
-      'matchNames',
-      sql`WITH input AS (
-            SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(inputs)})
-          )
-          SELECT i.input, tn.kind, tn.name, tn.synonym_type, t.id, t.vocabulary, t.code, t.label, t.uri, t.status,
-                 r.id AS r_id, r.vocabulary AS r_vocabulary, r.code AS r_code, r.label AS r_label, r.uri AS r_uri
-          FROM input i
-          JOIN ontology.term_names tn ON tn.norm = i.norm AND tn.vocabulary IN (SELECT value FROM jsonb_array_elements_text(${jsonParam(vocabularies)}))
-          JOIN ontology.terms t ON t.id = tn.term_id
-          LEFT JOIN ontology.terms r ON r.id = t.replaced_by`,
-    );
-    return rows.map((r) => ({
-      input: r.input as string,
-      kind: r.kind as NameMatch['kind'],
-      name: r.name as string,
-      synonymType: (r.synonym_type as string | null) ?? null,
-      term: { id: r.id as string, vocabulary: r.vocabulary as string, code: r.code as string, label: r.label as string, uri: (r.uri as string | null) ?? null },
-      status: r.status as TermStatus,
-      replacedBy: r.r_id ? { id: r.r_id as string, vocabulary: r.r_vocabulary as string, code: r.r_code as string, label: r.r_label as string, uri: (r.r_uri as string | null) ?? null } : null,
-    }));
   }
 
   /** True when `candidateAncestor` is `id` itself or one of its ancestors. */
@@ -620,167 +464,29 @@ export class TermStore {
     return Number(res[0]?.n ?? 0);
   }
 
-  /**
-   * Inputs whose lower(unaccent(trim(input))) equals a code, label or synonym, one row per (input, name) hit, with
-   * the term's status and replacement. Inputs without a hit are absent.
-   */
-  async matchExact(inputs: readonly string[], vocabulary?: string): Promise<ExactMatch[]> {
-    if (inputs.length === 0) return [];
-    const voc = vocabulary ?? null;
-    const rows = await this.run(
-      'matchExact',
-      sql`WITH input AS (
-            SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(inputs)})
-          )
-          SELECT i.input, tn.kind, t.id, t.vocabulary, t.code, t.label, t.uri, t.status,
-                 r.id AS r_id, r.vocabulary AS r_vocabulary, r.code AS r_code, r.label AS r_label
-          FROM input i
-          JOIN ontology.term_names tn ON tn.norm = i.norm AND (${voc}::text IS NULL OR tn.vocabulary = ${voc})
-          JOIN ontology.terms t ON t.id = tn.term_id
-          LEFT JOIN ontology.terms r ON r.id = t.replaced_by`,
-    );
-    return rows.map((r) => ({
-      input: r.input as string,
-      kind: r.kind as ExactMatch['kind'],
-      term: {
-        id: r.id as string,
-        vocabulary: r.vocabulary as string,
-        code: r.code as string,
-        label: r.label as string,
-        uri: (r.uri as string | null) ?? null,
-        status: r.status as TermStatus,
-        replacedBy: r.r_id ? { id: r.r_id as string, vocabulary: r.r_vocabulary as string, code: r.r_code as string, label: r.r_label as string } : null,
-      },
-    }));
+  // The name lookups as callers have always reached them; TermNameStore holds them.
+
+  matchNames(inputs: readonly string[], vocabularies: readonly string[]): Promise<NameMatch[]> {
+    return this.names.matchNames(inputs, vocabularies);
   }
 
-  /**
-   * Up to `limit` active terms close to each input: the SUGGEST_NEAREST_NAMES names nearest by trigram distance
-   * (pg_trgm `<->`, a KNN walk of the GiST index), regrouped per term and ranked exact code/label, exact synonym,
-   * then by the better of similarity and word similarity. Candidates scoring below `minScore` are dropped unless they
-   * match exactly. A second walk by word distance (`<<->`) found nothing better for misspelled values and doubled the
-   * cost, so word-only matches are left to the search route.
-   */
-  async suggest(inputs: readonly string[], opts: { vocabulary?: string; limit: number; minScore: number }): Promise<Suggestion[]> {
-    if (inputs.length === 0) return [];
-    const voc = opts.vocabulary ?? null;
-    const rows = await this.run(
-      'suggest',
-      sql`WITH input AS (
-            SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(inputs)})
-          )
-          SELECT i.input, s.* FROM input i CROSS JOIN LATERAL (${suggestionsOf(sql`
-                FROM ontology.term_names tn WHERE (${voc}::text IS NULL OR tn.vocabulary = ${voc})`, opts)}
-          ) s`,
-    );
-    return rows.map(toSuggestion);
+  matchExact(inputs: readonly string[], vocabulary?: string): Promise<ExactMatch[]> {
+    return this.names.matchExact(inputs, vocabulary);
   }
 
-  /**
-   * `suggest` for inputs whose nearest names were measured beforehand (trigram-candidates.ts): each input comes with
-   * the normalised names that can be among its nearest, their trigram distance and word similarity (exactly what
-   * `<->` and word_similarity give), and `unmeasured` names are measured here. So no trigram index is walked and no
-   * trigram function runs for measured names: on the embedded engine both cost far more than the ranking. The ranking is `suggest`'s, step by step, written as one
-   * pass over all inputs (window functions in place of a LIMIT per input), since per-input subqueries cost more in
-   * the executor than the ranking itself.
-   */
-  async suggestAmong(
-    inputs: readonly { input: string; candidates: readonly { name: string; distance: number; wordSimilarity: number }[] }[],
-    opts: { vocabulary?: string; limit: number; minScore: number; unmeasured: readonly string[] },
-  ): Promise<Suggestion[]> {
-    if (inputs.length === 0) return [];
-    const voc = opts.vocabulary ?? null;
-    const rows = await this.run(
-      'suggestAmong',
-      sql`WITH input AS MATERIALIZED (
-            SELECT x.input, lower(unaccent(btrim(x.input))) AS norm, x.candidates FROM jsonb_to_recordset(${jsonParam(inputs)}) AS x(input text, candidates jsonb)
-          ),
-          candidate AS (
-            SELECT i.input, i.norm AS input_norm, c.name AS norm, c.distance AS dist, c."wordSimilarity" AS wsim
-            FROM input i, jsonb_to_recordset(i.candidates) AS c(name text, distance real, "wordSimilarity" real)
-            UNION ALL
-            SELECT i.input, i.norm, u.norm, u.norm <-> i.norm, word_similarity(i.norm, u.norm)
-            FROM input i, (SELECT DISTINCT value AS norm FROM jsonb_array_elements_text(${jsonParam(opts.unmeasured)})) u
-          ),
-          nearest AS (
-            SELECT c.input, c.input_norm, tn.term_id, tn.kind, tn.name, tn.norm, c.dist, c.wsim, row_number() OVER (PARTITION BY c.input ORDER BY c.dist) AS nth
-            FROM candidate c JOIN ontology.term_names tn ON tn.norm = c.norm AND (${voc}::text IS NULL OR tn.vocabulary = ${voc})
-          ),
-          scored AS (
-            SELECT x.input, x.term_id, x.name, greatest(x.sim, x.wsim) AS score, x.sim,
-                   CASE WHEN x.norm = x.input_norm AND x.kind <> 'synonym' THEN 0 WHEN x.norm = x.input_norm THEN 1 ELSE 2 END AS rank
-            FROM (
-              SELECT n.*, 1 - n.dist AS sim FROM nearest n WHERE n.nth <= ${sql.raw(String(SUGGEST_NEAREST_NAMES))}
-            ) x
-          ),
-          grouped AS (
-            SELECT c.input, t.id, t.vocabulary, t.code, t.label, min(c.rank) AS rank, max(c.score) AS score, max(c.sim) AS closeness,
-                   (array_agg(c.name ORDER BY c.rank, c.score DESC, c.sim DESC))[1] AS matched
-            FROM scored c JOIN ontology.terms t ON t.id = c.term_id AND t.status = 'active'
-            GROUP BY c.input, t.id, t.vocabulary, t.code, t.label
-            HAVING min(c.rank) < 2 OR max(c.score) >= ${opts.minScore}
-          ),
-          ranked AS (
-            SELECT g.*, row_number() OVER (PARTITION BY g.input ORDER BY g.rank, g.score DESC, g.closeness DESC, lower(g.label) COLLATE "C", g.id) AS place
-            FROM grouped g
-          )
-          SELECT input, id, vocabulary, code, label, rank, score, closeness, matched FROM ranked WHERE place <= ${opts.limit} ORDER BY input, place`,
-    );
-    return rows.map(toSuggestion);
+  suggest(...args: Parameters<TermNameStore['suggest']>): Promise<Suggestion[]> {
+    return this.names.suggest(...args);
   }
 
-  /** Every distinct normalised name (code, label or synonym) of a vocabulary, or of all: what suggestions are drawn from. */
-  async nameNorms(vocabulary?: string): Promise<string[]> {
-    const voc = vocabulary ?? null;
-    const rows = await this.run('nameNorms', sql`SELECT DISTINCT norm FROM ontology.term_names WHERE (${voc}::text IS NULL OR vocabulary = ${voc})`);
-    return rows.map((r) => r.norm as string);
+  suggestAmong(...args: Parameters<TermNameStore['suggestAmong']>): Promise<Suggestion[]> {
+    return this.names.suggestAmong(...args);
   }
 
-  /** Each value's normalised form, lower(unaccent(btrim(value))), as matchExact and suggest compare it. */
-  async normalize(values: readonly string[]): Promise<Map<string, string>> {
-    if (values.length === 0) return new Map();
-    const rows = await this.run(
-      'normalize',
-      sql`SELECT DISTINCT value, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(values)})`,
-    );
-    return new Map(rows.map((r) => [r.value as string, r.norm as string]));
+  nameNorms(vocabulary?: string): Promise<string[]> {
+    return this.names.nameNorms(vocabulary);
+  }
+
+  normalize(values: readonly string[]): Promise<Map<string, string>> {
+    return this.names.normalize(values);
   }
 }
-
-/** How many names nearest by trigram distance each suggestion lookup ranks. */
-export const SUGGEST_NEAREST_NAMES = 20;
-
-/**
- * The ranking of one input's suggestions (the body of a lateral subquery over `input i`): the input's
- * SUGGEST_NEAREST_NAMES nearest names among those `names` (a FROM clause naming them `tn`) yields, regrouped per
- * active term. See TermStore.suggest.
- */
-function suggestionsOf(names: SQL, opts: { limit: number; minScore: number }): SQL {
-  return sql`
-            SELECT t.id, t.vocabulary, t.code, t.label, min(c.rank) AS rank, max(c.score) AS score, max(c.sim) AS closeness,
-                   (array_agg(c.name ORDER BY c.rank, c.score DESC, c.sim DESC))[1] AS matched
-            FROM (
-              SELECT x.term_id, x.name, greatest(x.sim, x.wsim) AS score, x.sim,
-                     CASE WHEN x.norm = i.norm AND x.kind <> 'synonym' THEN 0 WHEN x.norm = i.norm THEN 1 ELSE 2 END AS rank
-              FROM (
-                SELECT tn.term_id, tn.kind, tn.name, tn.norm, 1 - (tn.norm <-> i.norm) AS sim, word_similarity(i.norm, tn.norm) AS wsim${names}
-                ORDER BY tn.norm <-> i.norm LIMIT ${sql.raw(String(SUGGEST_NEAREST_NAMES))}
-              ) x
-            ) c
-            JOIN ontology.terms t ON t.id = c.term_id AND t.status = 'active'
-            GROUP BY t.id, t.vocabulary, t.code, t.label
-            HAVING min(c.rank) < 2 OR max(c.score) >= ${opts.minScore}
-            ORDER BY 5, 6 DESC, 7 DESC, lower(t.label) COLLATE "C", t.id
-            LIMIT ${opts.limit}`;
-}
-
-const toSuggestion = (r: Row): Suggestion => ({
-  input: r.input as string,
-  id: r.id as string,
-  vocabulary: r.vocabulary as string,
-  code: r.code as string,
-  label: r.label as string,
-  rank: Number(r.rank),
-  score: Math.round(Number(r.score) * 1000) / 1000,
-  matched: r.matched as string,
-});

@@ -1,8 +1,8 @@
 import { ch, join, typed, type ChQuery } from '../../../lib/column/sql.js';
 import { LABELS, NEURON_KEY_COLUMN, TABLES, type PropertyDef } from './catalog.js';
 import type { ResolvedDataset, SyqlPlan } from './plan.js';
+import { analysePlan } from './planner.js';
 import {
-  analysePlan,
   propertiesOf,
   slotColumn,
   slotId,
@@ -14,7 +14,7 @@ import {
   type RelVar,
   type TConst,
   type TExpr,
-} from './planner.js';
+} from './analysis.js';
 
 /**
  * Compiles a SyQL plan to one ClickHouse SELECT that runs alike on chDB (current ClickHouse) and on ClickHouse 18.16:

@@ -40,7 +40,7 @@
   t.replaced_by, t.deprecated_at, t.created_at, t.updated_at,
   coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms FROM chain c JOIN ontology.terms t ON t.id = c.id ORDER BY c.depth;
 
-/* TermStore.matchExact */ WITH input AS (
+/* TermNameStore.matchExact */ WITH input AS (
             SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text($1::jsonb)
           )
           SELECT i.input, tn.kind, t.id, t.vocabulary, t.code, t.label, t.uri, t.status,
@@ -50,7 +50,7 @@
           JOIN ontology.terms t ON t.id = tn.term_id
           LEFT JOIN ontology.terms r ON r.id = t.replaced_by;
 
-/* TermStore.suggest */ WITH input AS (
+/* TermNameStore.suggest */ WITH input AS (
             SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text($1::jsonb)
           )
           SELECT i.input, s.* FROM input i CROSS JOIN LATERAL (
@@ -72,7 +72,7 @@
             LIMIT $5
           ) s;
 
-/* TermStore.suggestAmong */ WITH input AS MATERIALIZED (
+/* TermNameStore.suggestAmong */ WITH input AS MATERIALIZED (
             SELECT x.input, lower(unaccent(btrim(x.input))) AS norm, x.candidates FROM jsonb_to_recordset($1::jsonb) AS x(input text, candidates jsonb)
           ),
           candidate AS (

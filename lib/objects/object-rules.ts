@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import { Transform, finished, type Readable, type TransformCallback } from 'node:stream';
+import { BadInput, PayloadTooLarge } from '../errors.js';
+import { abortError, currentRequestScope } from '../request-scope.js';
+import type { ByteRange, PresignOptions, PutStreamOptions, PutStreamResult } from './object-store.js';
+
+// What both object stores hold to alike: the keys they accept, ranges, pre-signing limits and metered uploads.
+
+export const DEFAULT_TYPE = 'application/octet-stream';
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const KEY = /^(?!\/)(?!.*\.\.)[A-Za-z0-9._\-/]+$/;
+// Names the local directory keeps beside its objects (content types, uploads in progress, health probes): as keys
+// they would overwrite or hide one another there, so neither store accepts them.
+export const RESERVED = new RegExp(`(\\.content-type|\\.${UUID}\\.tmp|(^|/)\\.health-${UUID})$`);
+const PREFIX = /^(?!\/)(?!.*\.\.)[A-Za-z0-9._\-/]*$/;
+/** SigV4 query signatures live at most 7 days. */
+export const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+
+export function checkKey(key: string): string {
+  if (!KEY.test(key) || RESERVED.test(key)) throw new Error(`invalid object key: ${key}`);
+  return key;
+}
+
+export function checkPrefix(prefix: string, forDelete = false): string {
+  if (!PREFIX.test(prefix)) throw new Error(`invalid object key prefix: ${prefix}`);
+  if (forDelete && !prefix.endsWith('/')) throw new Error(`a prefix to delete must end with '/': ${prefix}`);
+  return prefix;
+}
+
+/**
+ * A Content-Disposition that makes a browser save the download as `filename`: a quoted ASCII fallback for old
+ * clients and the exact name in RFC 5987 form.
+ */
+export function attachmentDisposition(filename: string): string {
+  const safe = filename
+    .replace(/[\u0000-\u001f\u007f/\\]/g, '_')
+    // A lone surrogate cannot be percent-encoded.
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '_');
+  const clean = Array.from(safe).slice(0, 255).join('') || 'download';
+  const ascii = clean.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, "'");
+  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** Validates a range against the object's size; undefined means the whole object. */
+export function resolveRange(range: ByteRange | undefined, size: number): { start: number; end: number } | undefined {
+  const first = checkRange(range);
+  if (first === undefined) return undefined;
+  if (first >= size) throw rangeBeyondEnd(first);
+  return { start: first, end: Math.min(range?.end ?? size - 1, size - 1) };
+}
+
+/** The range's first byte after checking its form; undefined when no range was asked for. */
+export function checkRange(range: ByteRange | undefined): number | undefined {
+  const { start, end } = range ?? {};
+  if (start === undefined && end === undefined) return undefined;
+  for (const [name, v] of [['start', start], ['end', end]] as const) {
+    if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new BadInput(`range ${name} must be a non-negative integer`);
+  }
+  const first = start ?? 0;
+  if (end !== undefined && end < first) throw new BadInput('range end is before its start');
+  return first;
+}
+
+export const rangeBeyondEnd = (start: number) => new BadInput(`the range starts at byte ${start}, at or beyond the end of the object`);
+
+export function checkPresign(opts: PresignOptions): void {
+  const s = opts.expiresInSeconds;
+  if (!Number.isInteger(s) || s < 1 || s > MAX_PRESIGN_SECONDS) {
+    throw new RangeError(`expiresInSeconds must be an integer from 1 to ${MAX_PRESIGN_SECONDS}`);
+  }
+}
+
+/** Counts and hashes what passes through; fails once more than `maxBytes` have arrived. */
+class Meter extends Transform {
+  // Not `size`: lib-storage would take that for a Blob's length and expect that many bytes.
+  received = 0;
+  private readonly hash = createHash('sha256');
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.received += chunk.length;
+    if (this.received > this.maxBytes) {
+      callback(new PayloadTooLarge(`the object is larger than the limit of ${this.maxBytes} bytes`));
+      return;
+    }
+    this.hash.update(chunk);
+    callback(null, chunk);
+  }
+  sha256(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+/**
+ * Runs `sink` over `body` seen through a Meter. The meter fails (and so the sink) when the limit is passed, the
+ * signal aborts, or the source errors or closes before its end; `body` itself is only unpiped.
+ */
+export async function metered(body: Readable, opts: PutStreamOptions, sink: (data: Readable) => Promise<unknown>): Promise<PutStreamResult> {
+  const signal = opts.signal ?? currentRequestScope()?.signal;
+  if (signal?.aborted) throw abortError(signal);
+  const maxBytes = opts.maxBytes ?? Infinity;
+  if (!(maxBytes >= 0)) throw new RangeError('maxBytes must be a non-negative number');
+  const meter = new Meter(maxBytes);
+  // The sink learns of the failure from the stream's state; this keeps a late 'error' from being unhandled.
+  meter.on('error', () => {});
+  const onAbort = () => meter.destroy(abortError(signal!));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  // Also catches a source destroyed without an error, which would otherwise leave the sink waiting forever.
+  const stopWatching = finished(body, { writable: false }, (err) => {
+    if (err) meter.destroy(err);
+  });
+  body.pipe(meter);
+  try {
+    try {
+      await sink(meter);
+    } catch (e) {
+      // The reason the transfer stopped is what the caller answers with, not a failure of the sink's cleanup
+      // afterwards (an S3 server refusing to abort the multipart upload, say).
+      throw meter.errored ?? e;
+    }
+    if (meter.errored) throw meter.errored;
+    return { size: meter.received, sha256: meter.sha256() };
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    stopWatching();
+    body.unpipe(meter);
+  }
+}
