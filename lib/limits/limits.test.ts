@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { requireTestRedis } from '../testkit/redis.js';
+import { requireTestRedis } from '../../test/kit/redis.js';
 import { MemoryLimits } from './memory.js';
 import { RedisLimits } from './redis.js';
 import type { BackoffPolicy, Limits, LimitsLog } from './limits.js';

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { GraphQLArgument, GraphQLEnumType, GraphQLField, GraphQLInputObjectType, GraphQLInputType, GraphQLSchema } from 'graphql';
-import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
-import { createUser, type TestAccountType } from '../../lib/testkit/users.js';
+import { startTestApp, call, gql, type TestApp } from '../kit/app.js';
+import { createUser, type TestAccountType } from '../kit/users.js';
 import { ROUTES } from '../../rest-compat/routes/index.js';
 import { pathParams, type Route } from '../../rest-compat/route-table.js';
 import { AccessClass, accessRegistry, satisfies } from '../../lib/access.js';
@@ -106,7 +106,7 @@ describe('access matrix: every route × every account type', () => {
   const tokens = new Map<string, string | undefined>();
   beforeAll(async () => {
     // Hundreds of calls from one address: the rate limit is not what this test is about.
-    t = await startTestApp({ RATE_LIMIT_BURST: '1000000', RATE_LIMIT_REFILL_PER_SEC: '1000000' });
+    t = await startTestApp({ RATE_LIMIT_BURST: '1000000', RATE_LIMIT_REFILL_PER_SEC: '1000000' }, { listen: true });
     for (const c of CALLERS) tokens.set(c.name, c.accountType ? (await createUser(t, { accountType: c.accountType })).accessToken : undefined);
   });
   afterAll(async () => t?.close());

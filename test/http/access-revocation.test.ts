@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { tableFromIPC } from 'apache-arrow';
-import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../lib/testkit/users.js';
-import { createTinyDataset } from '../../lib/testkit/datasets.js';
-import { expectError } from '../../lib/testkit/expect.js';
+import { startTestApp, call, gql, type TestApp } from '../kit/app.js';
+import { createUser, type TestUser } from '../kit/users.js';
+import { createTinyDataset } from '../kit/datasets.js';
+import { expectError } from '../kit/expect.js';
 
 type Job = { job_id: string; status: string; error: string | null };
 
@@ -82,7 +82,7 @@ describe('withdrawn access reaches job results and download URLs', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp({ JOBS_POLL_MS: '100' });
+    t = await startTestApp({ JOBS_POLL_MS: '100' }, { listen: true });
     [owner, requester, reader] = await Promise.all([
       createUser(t, { accountType: 'ACADEMIC' }),
       createUser(t, { accountType: 'ACADEMIC' }),

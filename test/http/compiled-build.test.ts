@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { build, staleBuildReason } from '../../scripts/build.js';
-import { call, createTestEngines, type TestEngines } from '../../lib/testkit/app.js';
-import { startServiceProcess, type ServiceProcess } from '../../lib/testkit/processes.js';
-import { syntheticTermCsv } from '../../lib/testkit/heavy-requests.js';
-import { paserkSecret } from '../../lib/testkit/keys.js';
+import { call, createTestEngines, type TestEngines } from '../kit/app.js';
+import { startServiceProcess, type ServiceProcess } from '../kit/processes.js';
+import { syntheticTermCsv } from '../kit/heavy-requests.js';
+import { paserkSecret } from '../kit/keys.js';
 
 const SUPERUSER = { email: 'compiled-build@example.org', password: 'a long enough passphrase' };
 

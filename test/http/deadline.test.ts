@@ -1,12 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
-import { createUser } from '../../lib/testkit/users.js';
-import { syntheticTermCsv } from '../../lib/testkit/heavy-requests.js';
+import { startTestApp, call, type TestApp } from '../kit/app.js';
+import { createUser } from '../kit/users.js';
+import { syntheticTermCsv } from '../kit/heavy-requests.js';
 
 describe('the request deadline', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ REQUEST_TIMEOUT_MS: '1000', RATE_LIMIT_BURST: '100000', RATE_LIMIT_REFILL_PER_SEC: '100000' });
+    t = await startTestApp({ REQUEST_TIMEOUT_MS: '1000', RATE_LIMIT_BURST: '100000', RATE_LIMIT_REFILL_PER_SEC: '100000' }, { listen: true });
   });
   afterAll(async () => t?.close());
 

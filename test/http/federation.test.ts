@@ -1,6 +1,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { createTestEngines, startTestApp, call, gql } from '../../lib/testkit/app.js';
-import { freePort, serveSubgraph } from '../../lib/testkit/processes.js';
+import { createTestEngines, startTestApp, call, gql } from '../kit/app.js';
+import { freePort, serveSubgraph } from '../kit/processes.js';
 
 describe('gateway over remote subgraphs', () => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -14,7 +14,7 @@ describe('gateway over remote subgraphs', () => {
     cleanups.push(() => subEngines.drop());
     const sub = await serveSubgraph('federation', subEngines);
     cleanups.push(() => sub.stop());
-    const t = await startTestApp({ SUBGRAPH_FEDERATION_URL: sub.url });
+    const t = await startTestApp({ SUBGRAPH_FEDERATION_URL: sub.url }, { listen: true });
     cleanups.push(() => t.close());
 
     const r = await gql(t.url, '{ federationPing { status name schema_hash } identityPing { subgraph } }');
@@ -33,7 +33,7 @@ describe('gateway over remote subgraphs', () => {
 
   it('keeps answering what it can when a remote subgraph is down, and names the missing part with 503', async () => {
     const port = await freePort();
-    const t = await startTestApp({ SUBGRAPH_FEDERATION_URL: `http://127.0.0.1:${port}/graphql` });
+    const t = await startTestApp({ SUBGRAPH_FEDERATION_URL: `http://127.0.0.1:${port}/graphql` }, { listen: true });
     cleanups.push(() => t.close());
 
     const fine = await gql(t.url, '{ identityPing { status } ontologyPing { status } }');

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
+import { startTestApp, call, gql, type TestApp } from '../kit/app.js';
 
 describe('/graphql and request logs', () => {
   let t: TestApp;
@@ -10,7 +10,7 @@ describe('/graphql and request logs', () => {
     stream.on('data', (chunk: Buffer) => {
       for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l));
     });
-    t = await startTestApp({ LOG_LEVEL: 'info' }, { logStream: stream });
+    t = await startTestApp({ LOG_LEVEL: 'info' }, { listen: true, logStream: stream });
   });
   afterAll(async () => t?.close());
 

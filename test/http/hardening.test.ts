@@ -2,12 +2,12 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { chmod, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { startTestApp, createTestEngines, call, gql, type TestApp, type TestEngines } from '../../lib/testkit/app.js';
-import { paserkSecret } from '../../lib/testkit/keys.js';
-import { expectError } from '../../lib/testkit/expect.js';
-import { createUser } from '../../lib/testkit/users.js';
-import { sendRaw } from '../../lib/testkit/request-fuzzer.js';
-import { COMPLETE_METADATA } from '../../lib/testkit/datasets.js';
+import { startTestApp, createTestEngines, call, gql, type TestApp, type TestEngines } from '../kit/app.js';
+import { paserkSecret } from '../kit/keys.js';
+import { expectError } from '../kit/expect.js';
+import { createUser } from '../kit/users.js';
+import { sendRaw } from '../kit/request-fuzzer.js';
+import { COMPLETE_METADATA } from '../kit/datasets.js';
 import { isUuidV7 } from '../../lib/ids.js';
 import { ROUTES } from '../../rest-compat/routes/index.js';
 import { pathParams } from '../../rest-compat/route-table.js';
@@ -56,7 +56,7 @@ describe('input from anyone', () => {
     const logs = new PassThrough();
     logs.on('data', (chunk: Buffer) => logLines.push(chunk.toString()));
     // The sweeps below send hundreds of requests that are answered at once: more than one client's default burst.
-    t = await startTestApp({ LOG_LEVEL: 'debug', RATE_LIMIT_BURST: '5000' }, { engines, logStream: logs });
+    t = await startTestApp({ LOG_LEVEL: 'debug', RATE_LIMIT_BURST: '5000' }, { listen: true, engines, logStream: logs });
   });
   afterAll(async () => {
     await t?.close();
@@ -241,7 +241,7 @@ describe('rate limit and CORS', () => {
       TOKEN_SECRET_KEY: paserkSecret(),
       RATE_LIMIT_BURST: '1',
       RATE_LIMIT_REFILL_PER_SEC: '0.01',
-    });
+    }, { listen: true });
     try {
       await call(t.url, 'GET', '/v1/federation/ping');
       const allowed = await call(t.url, 'GET', '/v1/federation/ping', { headers: { origin: 'https://neurodata.example.org' } });
@@ -260,7 +260,7 @@ describe('rate limit and CORS', () => {
 describe('production settings', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ NODE_ENV: 'production', API_DOMAIN: 'https://neurodata.example.org', TOKEN_SECRET_KEY: paserkSecret() });
+    t = await startTestApp({ NODE_ENV: 'production', API_DOMAIN: 'https://neurodata.example.org', TOKEN_SECRET_KEY: paserkSecret() }, { listen: true });
   });
   afterAll(async () => t?.close());
 

@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../lib/testkit/processes.js';
-import { startTestApp, call } from '../../lib/testkit/app.js';
+import { freePort } from '../kit/processes.js';
+import { startTestApp, call } from '../kit/app.js';
 
 const hasClickhouseServer = (() => {
   try {

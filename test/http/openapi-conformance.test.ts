@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../lib/testkit/users.js';
+import { startTestApp, call, type TestApp } from '../kit/app.js';
+import { createUser, type TestUser } from '../kit/users.js';
 
 type Json = Record<string, any>;
 
@@ -14,7 +14,7 @@ describe('/openapi.json is the contract of every route', () => {
   let su: TestUser;
   let doc: Json;
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_BURST: '1000000', RATE_LIMIT_REFILL_PER_SEC: '1000000' });
+    t = await startTestApp({ RATE_LIMIT_BURST: '1000000', RATE_LIMIT_REFILL_PER_SEC: '1000000' }, { listen: true });
     su = await createUser(t, { accountType: 'SUPERUSER' });
     doc = t.app.openapi as Json;
   });

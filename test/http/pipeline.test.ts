@@ -2,9 +2,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import net from 'node:net';
 import http from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
-import { paserkSecret } from '../../lib/testkit/keys.js';
-import { createUser } from '../../lib/testkit/users.js';
+import { startTestApp, call, type TestApp } from '../kit/app.js';
+import { paserkSecret } from '../kit/keys.js';
+import { createUser } from '../kit/users.js';
 import { isUuidV7 } from '../../lib/ids.js';
 
 /** A TCP server that accepts connections and never answers: a component that hangs. */
@@ -26,7 +26,7 @@ async function blackHole(): Promise<{ url: string; close: () => Promise<void> }>
 describe('request pipeline', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, { listen: true });
   });
   afterAll(async () => t?.close());
 
@@ -111,7 +111,7 @@ describe('request pipeline', () => {
 
 describe('request pipeline limits', () => {
   it('answers 429 with Retry-After and RateLimit headers when the bucket is empty', async () => {
-    const t = await startTestApp({ RATE_LIMIT_BURST: '3', RATE_LIMIT_REFILL_PER_SEC: '0.01' });
+    const t = await startTestApp({ RATE_LIMIT_BURST: '3', RATE_LIMIT_REFILL_PER_SEC: '0.01' }, { listen: true });
     try {
       const statuses: number[] = [];
       let last;
@@ -132,7 +132,7 @@ describe('request pipeline limits', () => {
   });
 
   it('answers 413 for a body over the limit without waiting for the rest of it', async () => {
-    const t = await startTestApp({ BODY_LIMIT_BYTES: '1000' });
+    const t = await startTestApp({ BODY_LIMIT_BYTES: '1000' }, { listen: true });
     try {
       const big = await call(t.url, 'POST', '/graphql', { body: { query: `{ federationPing { status } }`, pad: 'x'.repeat(5000) } });
       expect(big.status).toBe(413);
@@ -174,7 +174,7 @@ describe('request pipeline limits', () => {
   });
 
   it('holds callers without a token to a smaller body limit than signed-in callers, compressed or not', async () => {
-    const t = await startTestApp({ BODY_LIMIT_BYTES_ANONYMOUS: '20000' });
+    const t = await startTestApp({ BODY_LIMIT_BYTES_ANONYMOUS: '20000' }, { listen: true });
     try {
       const user = await createUser(t);
       const body = { query: '{ __typename }', pad: 'x'.repeat(50_000) };
@@ -194,7 +194,7 @@ describe('request pipeline limits', () => {
 
   it('answers 408 when the request exceeds the configured timeout, and aborts the work', async () => {
     const hole = await blackHole();
-    const t = await startTestApp({ REQUEST_TIMEOUT_MS: '300', HEALTH_TIMEOUT_MS: '20000', TYPESENSE_URL: hole.url, TYPESENSE_API_KEY: 'k' });
+    const t = await startTestApp({ REQUEST_TIMEOUT_MS: '300', HEALTH_TIMEOUT_MS: '20000', TYPESENSE_URL: hole.url, TYPESENSE_API_KEY: 'k' }, { listen: true });
     try {
       const started = Date.now();
       const r = await call(t.url, 'GET', '/health');
@@ -209,7 +209,7 @@ describe('request pipeline limits', () => {
   });
 
   it('allows only the configured origin in production', async () => {
-    const t = await startTestApp({ NODE_ENV: 'production', API_DOMAIN: 'https://neurodata.example.org', TOKEN_SECRET_KEY: paserkSecret() });
+    const t = await startTestApp({ NODE_ENV: 'production', API_DOMAIN: 'https://neurodata.example.org', TOKEN_SECRET_KEY: paserkSecret() }, { listen: true });
     try {
       const good = await call(t.url, 'GET', '/health', { headers: { origin: 'https://neurodata.example.org' } });
       expect(good.headers.get('access-control-allow-origin')).toBe('https://neurodata.example.org');

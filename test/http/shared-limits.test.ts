@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { startTestApp, call } from '../../lib/testkit/app.js';
+import { startTestApp, call } from '../kit/app.js';
 import { configFrom, type EnvName } from '../../lib/config.js';
-import { requireTestRedis } from '../../lib/testkit/redis.js';
+import { requireTestRedis } from '../kit/redis.js';
 import { openLimits } from '../../lib/limits/open-limits.js';
 import { fastifyOptions } from '../../gateway/app.js';
 import { registerPipeline } from '../../gateway/pipeline/index.js';
@@ -71,7 +71,7 @@ describe('request rate limit across gateway replicas', () => {
     });
     const t = await startTestApp(
       { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_BURST: '3', RATE_LIMIT_REFILL_PER_SEC: '0.01', LOG_LEVEL: 'warn' },
-      { logStream },
+      { listen: true, logStream },
     );
     cleanups.push(t.close);
     const statuses = [];

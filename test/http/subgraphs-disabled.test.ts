@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createUser } from '../../lib/testkit/users.js';
+import { createUser } from '../kit/users.js';
 import { ConfigError, loadConfig } from '../../lib/config.js';
-import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
+import { startTestApp, call, gql, type TestApp } from '../kit/app.js';
 
 /** The root fields the graph subgraph contributes (schema/supergraph.graphql, @join__field(graph: GRAPH)). */
 const GRAPH_FIELDS = ['graphPing', 'graphMetrics', 'graphMotifs', 'graphCompare', 'graphSummary', 'analyticsSummary', 'metaAnalysis'];
@@ -9,7 +9,7 @@ const GRAPH_FIELDS = ['graphPing', 'graphMetrics', 'graphMotifs', 'graphCompare'
 describe('SUBGRAPHS_DISABLED=graph', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ SUBGRAPHS_DISABLED: 'graph' });
+    t = await startTestApp({ SUBGRAPHS_DISABLED: 'graph' }, { listen: true });
   });
   afterAll(async () => t?.close());
 
@@ -93,7 +93,7 @@ describe('SUBGRAPHS_DISABLED', () => {
 describe('SUBGRAPHS_DISABLED=query', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ SUBGRAPHS_DISABLED: 'query' });
+    t = await startTestApp({ SUBGRAPHS_DISABLED: 'query' }, { listen: true });
   });
   afterAll(async () => t?.close());
 

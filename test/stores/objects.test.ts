@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { openObjects, type ObjectStore } from '../../lib/objects/objects.js';
-import { startTestApp, call } from '../../lib/testkit/app.js';
+import { startTestApp, call } from '../kit/app.js';
 
 const MiB = 1024 * 1024;
 
@@ -220,7 +220,7 @@ describe.each(['local', 's3'] as const)('object store (%s)', (kind) => {
   });
 
   it.runIf(kind === 's3')('backs the service: /health reports storage ok on S3', async () => {
-    const t = await startTestApp({ S3_BUCKET: 'neurodata', S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' });
+    const t = await startTestApp({ S3_BUCKET: 'neurodata', S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' }, { listen: true });
     try {
       const r = await call(t.url, 'GET', '/health');
       expect(r.body.components.storage.status).toBe('ok');

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { configFrom, type Config, type JobsConfig } from '../../../../lib/config.js';
 import { openRelational, type RelationalStore } from '../../../../lib/db/relational.js';
-import { createTestEngines, type TestEngines } from '../../../../lib/testkit/app.js';
+import { createTestEngines, type TestEngines } from '../../../../test/kit/app.js';
 import { BadInput } from '../../../../lib/errors.js';
 import { newId } from '../../../../lib/ids.js';
 import { JobStore, type HeldJob } from '../../store/job.store.js';
