@@ -1,13 +1,12 @@
 import 'reflect-metadata';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { InjectOptions } from 'fastify';
-import pg from 'pg';
-import { configFrom, engineEnvFromProcess, type Config, type EnvName } from '../../lib/config.js';
+import { configFrom, type Config, type EnvName } from '../../lib/config.js';
 import { createApp, type App, type AppOptions } from '../../gateway/app.js';
 import { OpenApiValidator } from '../../rest-compat/openapi/validator.js';
+import { createTestEngines, type TestEngines } from './engines.js';
+
+export { createTestEngines, type TestEngines };
 
 /**
  * The OpenAPI document of each running test app, by base URL: `call` holds every response it receives to the
@@ -39,51 +38,6 @@ export interface TestApp {
   stop(): Promise<void>;
   /** Stops the server and deletes its data. */
   close(): Promise<void>;
-}
-
-export interface TestEngines {
-  env: Partial<Record<EnvName, string>>;
-  dataDir: string;
-  drop(): Promise<void>;
-}
-
-let counter = 0;
-
-/**
- * Fresh engines for one test file: a temporary data directory (PGlite, chDB, objects) and, in server mode, a new
- * PostgreSQL database and a new ClickHouse database, so test files can run side by side.
- */
-export async function createTestEngines(): Promise<TestEngines> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'neurodata-test-'));
-  const env: Partial<Record<EnvName, string>> = { ...engineEnvFromProcess(), DATA_DIR: dataDir };
-  const suffix = `${process.pid}_${Date.now().toString(36)}_${counter++}`;
-  let dropDb: (() => Promise<void>) | undefined;
-  if (env.DATABASE_URL) {
-    const adminUrl = env.DATABASE_URL;
-    const dbName = `nd_test_${suffix}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${dbName}`;
-    env.DATABASE_URL = url.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    };
-  }
-  if (env.CLICKHOUSE_URL) env.CLICKHOUSE_DATABASE = `nd_test_${suffix}`;
-  return {
-    env,
-    dataDir,
-    async drop() {
-      await dropDb?.();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 export interface StartOptions extends AppOptions {
