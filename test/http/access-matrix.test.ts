@@ -106,7 +106,7 @@ describe('access matrix: every route × every account type', () => {
   const tokens = new Map<string, string | undefined>();
   beforeAll(async () => {
     // Hundreds of calls from one address: the rate limit is not what this test is about.
-    t = await startTestApp({ RATE_LIMIT_BURST: '1000000', RATE_LIMIT_REFILL_PER_SEC: '1000000' }, { listen: true });
+    t = await startTestApp({ RATE_LIMIT_BURST: '1000000', RATE_LIMIT_REFILL_PER_SEC: '1000000' });
     for (const c of CALLERS) tokens.set(c.name, c.accountType ? (await createUser(t, { accountType: c.accountType })).accessToken : undefined);
   });
   afterAll(async () => t?.close());

@@ -1,5 +1,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { createTestEngines, startTestApp, call, gql } from '../kit/app.js';
+import { eventually } from '../kit/eventually.js';
 import { freePort, serveSubgraph } from '../kit/processes.js';
 
 describe('gateway over remote subgraphs', () => {
@@ -14,7 +15,7 @@ describe('gateway over remote subgraphs', () => {
     cleanups.push(() => subEngines.drop());
     const sub = await serveSubgraph('federation', subEngines);
     cleanups.push(() => sub.stop());
-    const t = await startTestApp({ SUBGRAPH_FEDERATION_URL: sub.url }, { listen: true });
+    const t = await startTestApp({ SUBGRAPH_FEDERATION_URL: sub.url });
     cleanups.push(() => t.close());
 
     const r = await gql(t.url, '{ federationPing { status name schema_hash } identityPing { subgraph } }');
@@ -27,13 +28,12 @@ describe('gateway over remote subgraphs', () => {
     expect(rest.status).toBe(200);
     expect(rest.body.status).toBe('ok');
     const requestId = rest.headers.get('x-request-id')!;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(sub.logs()).toContain(requestId);
+    await eventually(() => sub.logs().includes(requestId), { what: `the subgraph's log line of request ${requestId}` });
   });
 
   it('keeps answering what it can when a remote subgraph is down, and names the missing part with 503', async () => {
     const port = await freePort();
-    const t = await startTestApp({ SUBGRAPH_FEDERATION_URL: `http://127.0.0.1:${port}/graphql` }, { listen: true });
+    const t = await startTestApp({ SUBGRAPH_FEDERATION_URL: `http://127.0.0.1:${port}/graphql` });
     cleanups.push(() => t.close());
 
     const fine = await gql(t.url, '{ identityPing { status } ontologyPing { status } }');

@@ -55,6 +55,7 @@ describe('who may see what of a dataset', () => {
     }).then(async (r) => ({ status: r.status, text: await r.text() }));
 
   beforeAll(async () => {
+    // On a port: the answers are read as the raw text a client receives, redirects unfollowed, to look for leaks.
     t = await startTestApp({}, { listen: true });
     [owner, maintainer, outsider, requester, regular, superuser] = await Promise.all([
       createUser(t, { accountType: 'ACADEMIC' }),

@@ -14,7 +14,7 @@ describe('/openapi.json is the contract of every route', () => {
   let su: TestUser;
   let doc: Json;
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_BURST: '1000000', RATE_LIMIT_REFILL_PER_SEC: '1000000' }, { listen: true });
+    t = await startTestApp({ RATE_LIMIT_BURST: '1000000', RATE_LIMIT_REFILL_PER_SEC: '1000000' });
     su = await createUser(t, { accountType: 'SUPERUSER' });
     doc = t.app.openapi as Json;
   });

@@ -25,6 +25,7 @@ async function blackHole(): Promise<{ url: string; close: () => Promise<void> }>
 
 describe('request pipeline', () => {
   let t: TestApp;
+  // On a port: the preflight and the compressed answers are checked as a client receives them.
   beforeAll(async () => {
     t = await startTestApp({}, { listen: true });
   });
@@ -111,7 +112,7 @@ describe('request pipeline', () => {
 
 describe('request pipeline limits', () => {
   it('answers 429 with Retry-After and RateLimit headers when the bucket is empty', async () => {
-    const t = await startTestApp({ RATE_LIMIT_BURST: '3', RATE_LIMIT_REFILL_PER_SEC: '0.01' }, { listen: true });
+    const t = await startTestApp({ RATE_LIMIT_BURST: '3', RATE_LIMIT_REFILL_PER_SEC: '0.01' });
     try {
       const statuses: number[] = [];
       let last;
@@ -132,6 +133,7 @@ describe('request pipeline limits', () => {
   });
 
   it('answers 413 for a body over the limit without waiting for the rest of it', async () => {
+    // On a port: the early answer to a body still on its way is a matter of the socket.
     const t = await startTestApp({ BODY_LIMIT_BYTES: '1000' }, { listen: true });
     try {
       const big = await call(t.url, 'POST', '/graphql', { body: { query: `{ federationPing { status } }`, pad: 'x'.repeat(5000) } });
@@ -174,7 +176,7 @@ describe('request pipeline limits', () => {
   });
 
   it('holds callers without a token to a smaller body limit than signed-in callers, compressed or not', async () => {
-    const t = await startTestApp({ BODY_LIMIT_BYTES_ANONYMOUS: '20000' }, { listen: true });
+    const t = await startTestApp({ BODY_LIMIT_BYTES_ANONYMOUS: '20000' });
     try {
       const user = await createUser(t);
       const body = { query: '{ __typename }', pad: 'x'.repeat(50_000) };
@@ -194,7 +196,7 @@ describe('request pipeline limits', () => {
 
   it('answers 408 when the request exceeds the configured timeout, and aborts the work', async () => {
     const hole = await blackHole();
-    const t = await startTestApp({ REQUEST_TIMEOUT_MS: '300', HEALTH_TIMEOUT_MS: '20000', TYPESENSE_URL: hole.url, TYPESENSE_API_KEY: 'k' }, { listen: true });
+    const t = await startTestApp({ REQUEST_TIMEOUT_MS: '300', HEALTH_TIMEOUT_MS: '20000', TYPESENSE_URL: hole.url, TYPESENSE_API_KEY: 'k' });
     try {
       const started = Date.now();
       const r = await call(t.url, 'GET', '/health');
@@ -209,7 +211,7 @@ describe('request pipeline limits', () => {
   });
 
   it('allows only the configured origin in production', async () => {
-    const t = await startTestApp({ NODE_ENV: 'production', API_DOMAIN: 'https://neurodata.example.org', TOKEN_SECRET_KEY: paserkSecret() }, { listen: true });
+    const t = await startTestApp({ NODE_ENV: 'production', API_DOMAIN: 'https://neurodata.example.org', TOKEN_SECRET_KEY: paserkSecret() });
     try {
       const good = await call(t.url, 'GET', '/health', { headers: { origin: 'https://neurodata.example.org' } });
       expect(good.headers.get('access-control-allow-origin')).toBe('https://neurodata.example.org');

@@ -10,6 +10,7 @@ describe('GET /health while heavy requests run', () => {
   beforeAll(async () => {
     // On the embedded engine the import's transaction has the one connection to itself, and the validation waits
     // for it; the generous timeout keeps a slow machine from turning that wait into a 408.
+    // On a port: heavy requests and health checks arrive over connections of their own, as from many clients.
     t = await startTestApp({ RATE_LIMIT_BURST: '100000', RATE_LIMIT_REFILL_PER_SEC: '100000', REQUEST_TIMEOUT_MS: '280000' }, { listen: true });
   });
   afterAll(async () => t?.close());

@@ -71,7 +71,7 @@ describe('request rate limit across gateway replicas', () => {
     });
     const t = await startTestApp(
       { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_BURST: '3', RATE_LIMIT_REFILL_PER_SEC: '0.01', LOG_LEVEL: 'warn' },
-      { listen: true, logStream },
+      { logStream },
     );
     cleanups.push(t.close);
     const statuses = [];

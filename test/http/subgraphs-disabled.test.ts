@@ -9,7 +9,7 @@ const GRAPH_FIELDS = ['graphPing', 'graphMetrics', 'graphMotifs', 'graphCompare'
 describe('SUBGRAPHS_DISABLED=graph', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ SUBGRAPHS_DISABLED: 'graph' }, { listen: true });
+    t = await startTestApp({ SUBGRAPHS_DISABLED: 'graph' });
   });
   afterAll(async () => t?.close());
 
@@ -37,12 +37,11 @@ describe('SUBGRAPHS_DISABLED=graph', () => {
       ['GET', '/v1/graph/compare?datasets=a,b'],
       ['GET', '/v1/analytics/graph/some-dataset/summary'],
     ]) {
-      // Plain fetch: the route is (rightly) not in /openapi.json, which call() holds every answer to.
-      const res = await fetch(`${t.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+      // The route is (rightly) not in /openapi.json, so call() has no documented answer to hold this one to.
+      const res = await call(t.url, method, path, method === 'POST' ? { body: {} } : {});
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/application\/json/);
-      const body = await res.json();
-      expect(typeof body.error, `${method} ${path}`).toBe('string');
+      expect(typeof res.body.error, `${method} ${path}`).toBe('string');
     }
     // The routes of enabled subgraphs are mounted.
     const search = await call(t.url, 'GET', '/v1/search/fulltext?q=worm');
@@ -93,7 +92,7 @@ describe('SUBGRAPHS_DISABLED', () => {
 describe('SUBGRAPHS_DISABLED=query', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ SUBGRAPHS_DISABLED: 'query' }, { listen: true });
+    t = await startTestApp({ SUBGRAPHS_DISABLED: 'query' });
   });
   afterAll(async () => t?.close());
 
@@ -103,9 +102,9 @@ describe('SUBGRAPHS_DISABLED=query', () => {
       ['GET', '/v1/jobs'],
       ['POST', '/v1/syql/plan'],
     ]) {
-      const res = await fetch(`${t.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+      const res = await call(t.url, method, path, method === 'POST' ? { body: {} } : {});
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect(typeof (await res.json()).error).toBe('string');
+      expect(typeof res.body.error).toBe('string');
     }
     const doc = await call(t.url, 'GET', '/openapi.json');
     const paths = Object.keys(doc.body.paths);

@@ -27,3 +27,26 @@ export async function eventually<T>(
   const detail = threw ? `last error: ${last instanceof Error ? last.message : String(last)}` : `last value: ${JSON.stringify(last)}`;
   throw new Error(`${what} did not happen within ${timeoutMs} ms (${detail})`, threw ? { cause: last } : undefined);
 }
+
+/**
+ * The converse, for what must not happen: checks `fn` every `intervalMs` for `forMs` and fails, naming `what`, at
+ * the first check that returns a falsy value or throws (a rolled-back write that must never appear).
+ */
+export async function consistently(
+  fn: () => unknown | Promise<unknown>,
+  opts: { forMs: number; intervalMs?: number; what?: string },
+): Promise<void> {
+  const { forMs, intervalMs = 100, what = 'the condition' } = opts;
+  const until = Date.now() + forMs;
+  for (;;) {
+    let ok: unknown;
+    try {
+      ok = await fn();
+    } catch (err) {
+      throw new Error(`${what} stopped holding: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    if (!ok) throw new Error(`${what} stopped holding (got ${JSON.stringify(ok)})`);
+    if (Date.now() >= until) return;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { openObjects, type ObjectStore } from '../../lib/objects/objects.js';
 import { startTestApp, call } from '../kit/app.js';
+import { eventually } from '../kit/eventually.js';
 
 const MiB = 1024 * 1024;
 
@@ -207,20 +208,21 @@ describe.each(['local', 's3'] as const)('object store (%s)', (kind) => {
     expect(Buffer.from(await r.arrayBuffer()).equals(bytes)).toBe(true);
     expect(r.headers.get('content-disposition')).toBe(`attachment; filename="neuron 1 _.swc"; filename*=UTF-8''neuron%201%20%C3%A9.swc`);
 
-    let status = r.status;
-    for (const deadline = Date.now() + 10_000; status === 200 && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      const again = await fetch(url!);
-      status = again.status;
-      await again.arrayBuffer();
-    }
+    const status = await eventually(
+      async () => {
+        const again = await fetch(url!);
+        await again.arrayBuffer();
+        return again.status === 200 ? undefined : again.status;
+      },
+      { timeoutMs: 10_000, intervalMs: 250, what: 'the pre-signed URL expiring' },
+    );
     expect(status).toBe(403);
     await expect(store.presignedGetUrl('datasets/p1/neuron.swc', { expiresInSeconds: 8 * 24 * 3600 })).rejects.toThrow(/expiresInSeconds/);
     await store.delete('datasets/p1/neuron.swc');
   });
 
   it.runIf(kind === 's3')('backs the service: /health reports storage ok on S3', async () => {
-    const t = await startTestApp({ S3_BUCKET: 'neurodata', S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' }, { listen: true });
+    const t = await startTestApp({ S3_BUCKET: 'neurodata', S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' });
     try {
       const r = await call(t.url, 'GET', '/health');
       expect(r.body.components.storage.status).toBe('ok');
