@@ -15,7 +15,12 @@ function expectCreated(res: { status: number; body: unknown }, status: number, w
 
 /** A vocabulary name nobody else in the run uses. */
 export function uniqueVocabulary(prefix = 'test'): string {
-  return `${prefix}_${newId().replace(/-/g, '').slice(0, 12)}`;
+  return `${prefix}_${randomPart()}`;
+}
+
+/** The random end of a new id (a UUID v7 begins with the time, which two calls in one millisecond share). */
+function randomPart(): string {
+  return newId().replace(/-/g, '').slice(-12);
 }
 
 export interface TestTerm {
@@ -35,7 +40,7 @@ export async function createTerm(
   superuser: TestUser,
   fields: { vocabulary?: string; code?: string; label?: string; [field: string]: unknown } = {},
 ): Promise<TestTerm> {
-  const code = fields.code ?? `T:${newId().slice(0, 8)}`;
+  const code = fields.code ?? `T:${randomPart()}`;
   const body = { ...fields, vocabulary: fields.vocabulary ?? uniqueVocabulary(), code, label: fields.label ?? `Term ${code}` };
   const res = await call(t.url, 'POST', '/v1/ontology/terms', { token: superuser.accessToken, body });
   expectCreated(res, 201, 'create term');
