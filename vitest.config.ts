@@ -14,7 +14,7 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    setupFiles: ['./lib/testkit/setup.ts'],
+    setupFiles: ['./test/kit/setup.ts'],
     env: { TZ: 'UTC' },
   },
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlCjs }] },

@@ -1,6 +1,6 @@
-import { startTestApp } from '../lib/testkit/app.js';
-import { createUser } from '../lib/testkit/users.js';
-import { pollHealth } from '../lib/testkit/heavy-requests.js';
+import { startTestApp } from '../test/kit/app.js';
+import { createUser } from '../test/kit/users.js';
+import { pollHealth } from '../test/kit/heavy-requests.js';
 import { percentile } from './lib.js';
 
 const DATASET = 'celegans_cook_2019_hermaphrodite';
@@ -16,7 +16,7 @@ const LOAD_MS = 20_000;
  * /health within its 2 s budget (HEALTH_TIMEOUT_MS) and 200 every time, the second user's query within 1 s.
  */
 export default async function fairnessBench(): Promise<void> {
-  const t = await startTestApp({ SEED_DATASETS: 'true', RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000' });
+  const t = await startTestApp({ SEED_DATASETS: 'true', RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000' }, { listen: true });
   try {
     const [heavyUser, smallUser] = await Promise.all([createUser(t, { accountType: 'ACADEMIC' }), createUser(t, { accountType: 'ACADEMIC' })]);
     const exec = async (token: string, query: string) => {

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
-import { startTestApp } from '../lib/testkit/app.js';
-import { createUser } from '../lib/testkit/users.js';
+import { startTestApp } from '../test/kit/app.js';
+import { createUser } from '../test/kit/users.js';
 import { systemClock } from '../lib/clock.js';
 import { createTokenVerifier } from '../subgraphs/identity/index.js';
 import { measure, report } from './lib.js';
@@ -10,7 +10,7 @@ import { measure, report } from './lib.js';
  * HTTP against GET /health through the same server, plus the verifier alone in-process.
  */
 export default async function identityBench(): Promise<void> {
-  const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000' });
+  const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000' }, { listen: true });
   const dispatcher = new Agent({ connections: 16 });
   const send = async (path: string, init: { method?: 'GET' | 'POST'; body?: string; token?: string } = {}) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };

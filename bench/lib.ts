@@ -70,4 +70,4 @@ export async function bareFastify(): Promise<{ url: string; close(): Promise<voi
   return { url: `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/ok`, close: () => bare.close() };
 }
 
-export { seededRandom } from '../lib/testkit/seeded-random.js';
+export { seededRandom } from '../lib/seeded-random.js';

@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { startTestApp } from '../lib/testkit/app.js';
+import { startTestApp } from '../test/kit/app.js';
 import { ontology } from '../subgraphs/ontology/index.js';
 import { bareFastify, goal, measure, report, type Figures, seededRandom } from './lib.js';
 
@@ -26,7 +26,7 @@ const TERM_READ_GOAL = 0.2;
  * exact lookup of the same batch; then reads and text search over HTTP against a bare Fastify route.
  */
 export default async function ontologyBench(): Promise<void> {
-  const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000' });
+  const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000' }, { listen: true });
   const bare = await bareFastify();
   const dispatcher = new Agent({ connections: 16 });
   const send = async (path: string, init: { method?: 'GET' | 'POST'; body?: string } = {}) => {

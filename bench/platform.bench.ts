@@ -3,7 +3,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { Agent, request } from 'undici';
-import { startTestApp } from '../lib/testkit/app.js';
+import { startTestApp } from '../test/kit/app.js';
 import { createGateway } from '../gateway/compose.js';
 import { bareFastify, goal, measure, report } from './lib.js';
 
@@ -18,7 +18,7 @@ const SMALL_QUERY = '{ identityPing { subgraph status } ontologyPing { status } 
 export default async function platformBench(): Promise<void> {
   const bare = await bareFastify();
   // A generous bucket: the benchmark measures the pipeline, not the limiter's refusals.
-  const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000' });
+  const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000' }, { listen: true });
   const floor = await gatewayAlone(t.app.composition);
   const dispatcher = new Agent({ connections: 16 });
   const get = async (url: string) => {

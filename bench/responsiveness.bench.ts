@@ -1,6 +1,6 @@
-import { startTestApp } from '../lib/testkit/app.js';
-import { createUser } from '../lib/testkit/users.js';
-import { pollHealth, startHeavyRequests } from '../lib/testkit/heavy-requests.js';
+import { startTestApp } from '../test/kit/app.js';
+import { createUser } from '../test/kit/users.js';
+import { pollHealth, startHeavyRequests } from '../test/kit/heavy-requests.js';
 import { percentile } from './lib.js';
 
 /**
@@ -9,7 +9,7 @@ import { percentile } from './lib.js';
  * allow. The baseline is /health on the same idle service in the same run; the goal is every answer within 200 ms.
  */
 export default async function responsivenessBench(): Promise<void> {
-  const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000', REQUEST_TIMEOUT_MS: '300000' });
+  const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000', REQUEST_TIMEOUT_MS: '300000' }, { listen: true });
   try {
     const su = await createUser(t, { accountType: 'SUPERUSER' });
     let idleDone: () => void = () => {};

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { sql, type SQL } from 'drizzle-orm';
-import { startTestApp } from '../lib/testkit/app.js';
+import { startTestApp } from '../test/kit/app.js';
 import type { Db } from '../lib/db/relational.js';
 import type { DatasetMetadata, RowCounts, TermValue } from '../subgraphs/neurodata/dataset.model.js';
 import { neurodata } from '../subgraphs/neurodata/index.js';
@@ -251,7 +251,7 @@ interface Workload {
 
 export default async function searchBench(): Promise<void> {
   const setupStarted = performance.now();
-  const t = await startTestApp();
+  const t = await startTestApp({}, { listen: true });
   try {
     const appSeconds = (performance.now() - setupStarted) / 1000;
     const db = t.app.stores.relational.db;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build, staleBuildReason } from '../scripts/build.js';
 import { PGLITE_TEMPLATE } from '../lib/db/relational.js';
-import { startServiceProcess } from '../lib/testkit/processes.js';
+import { startServiceProcess } from '../test/kit/processes.js';
 import { percentile } from './lib.js';
 
 /**

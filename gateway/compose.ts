@@ -42,18 +42,26 @@ export async function composeSupergraph(deps: SubgraphDeps): Promise<Composition
   }
   const schemas: Partial<Record<SubgraphName, GraphQLSchema>> = {};
   for (const name of names) schemas[name] = await SUBGRAPHS[name].buildSchema(deps);
-  const result = composeServices(
-    names.map((name) => ({
-      name,
-      url: deps.config.subgraphs.urls[name] ?? `local://${name}`,
-      typeDefs: parse(printSubgraphSchema(schemas[name]!)),
-    })),
-  );
+  const services = names.map((name) => ({ name, url: deps.config.subgraphs.urls[name] ?? `local://${name}`, sdl: printSubgraphSchema(schemas[name]!) }));
+  return { subgraphs: names, schemas: schemas as SubgraphSchemas, ...composeSdl(services) };
+}
+
+/**
+ * Composition is a function of the subgraphs' SDL and URLs alone, and the slowest step of building an app: a
+ * process that builds several apps from the same subgraphs (the tests) composes them once.
+ */
+const compositions = new Map<string, Pick<Composition, 'supergraphSdl' | 'apiSchema'>>();
+function composeSdl(services: { name: string; url: string; sdl: string }[]): Pick<Composition, 'supergraphSdl' | 'apiSchema'> {
+  const key = JSON.stringify(services);
+  const known = compositions.get(key);
+  if (known) return known;
+  const result = composeServices(services.map(({ name, url, sdl }) => ({ name, url, typeDefs: parse(sdl) })));
   if (result.errors) {
     throw new Error(`supergraph composition failed:\n${result.errors.map((e: GraphQLError) => e.message).join('\n')}`);
   }
-  const apiSchema = result.schema.toAPISchema().toGraphQLJSSchema();
-  return { subgraphs: names, schemas: schemas as SubgraphSchemas, supergraphSdl: result.supergraphSdl, apiSchema };
+  const composed = { supergraphSdl: result.supergraphSdl, apiSchema: result.schema.toAPISchema().toGraphQLJSSchema() };
+  compositions.set(key, composed);
+  return composed;
 }
 
 /** The API schema as SDL, for docs and diffing. */

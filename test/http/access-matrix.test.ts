@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { GraphQLArgument, GraphQLEnumType, GraphQLField, GraphQLInputObjectType, GraphQLInputType, GraphQLSchema } from 'graphql';
-import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
-import { createUser, type TestAccountType } from '../../lib/testkit/users.js';
+import { startTestApp, call, gql, type TestApp } from '../kit/app.js';
+import { createUser, type TestAccountType } from '../kit/users.js';
 import { ROUTES } from '../../rest-compat/routes/index.js';
 import { pathParams, type Route } from '../../rest-compat/route-table.js';
 import { AccessClass, accessRegistry, satisfies } from '../../lib/access.js';

@@ -1,9 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { tableFromIPC } from 'apache-arrow';
-import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../lib/testkit/users.js';
-import { createTinyDataset } from '../../lib/testkit/datasets.js';
-import { expectError } from '../../lib/testkit/expect.js';
+import { startTestApp, call, gql, type TestApp } from '../kit/app.js';
+import { createUser, type TestUser } from '../kit/users.js';
+import { createTinyDataset } from '../kit/datasets.js';
+import { expectError } from '../kit/expect.js';
+import { waitForJob } from '../kit/factories.js';
 
 type Job = { job_id: string; status: string; error: string | null };
 
@@ -24,15 +25,9 @@ describe('withdrawn access reaches job results and download URLs', () => {
 
   async function finishedJob(user: TestUser, submitted: { status: number; body: Job }): Promise<Job> {
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
-    for (let i = 0; i < 600; i++) {
-      const r = await get(user, `/v1/jobs/${submitted.body.job_id}`);
-      if (['succeeded', 'failed', 'cancelled'].includes(r.body.status)) {
-        expect(r.body.status, JSON.stringify(r.body)).toBe('succeeded');
-        return r.body;
-      }
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    throw new Error(`job ${submitted.body.job_id} did not finish`);
+    const job = await waitForJob(t, user, submitted.body.job_id, { timeoutMs: 30_000 });
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    return job as unknown as Job;
   }
 
   /** Everything a user may take away from a dataset: a SyQL and a graph job's results, a result URL, a file URL. */
@@ -82,7 +77,8 @@ describe('withdrawn access reaches job results and download URLs', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp({ JOBS_POLL_MS: '100' });
+    // On a port: job results are Arrow streams, read as bytes the way a client reads them.
+    t = await startTestApp({ JOBS_POLL_MS: '100' }, { listen: true });
     [owner, requester, reader] = await Promise.all([
       createUser(t, { accountType: 'ACADEMIC' }),
       createUser(t, { accountType: 'ACADEMIC' }),

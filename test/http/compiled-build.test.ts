@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { build, staleBuildReason } from '../../scripts/build.js';
-import { call, createTestEngines, type TestEngines } from '../../lib/testkit/app.js';
-import { startServiceProcess, type ServiceProcess } from '../../lib/testkit/processes.js';
-import { syntheticTermCsv } from '../../lib/testkit/heavy-requests.js';
-import { paserkSecret } from '../../lib/testkit/keys.js';
+import { call, createTestEngines, type TestEngines } from '../kit/app.js';
+import { startServiceProcess, type ServiceProcess } from '../kit/processes.js';
+import { syntheticTermCsv } from '../kit/heavy-requests.js';
+import { paserkSecret } from '../kit/keys.js';
 
 const SUPERUSER = { email: 'compiled-build@example.org', password: 'a long enough passphrase' };
 
@@ -21,7 +21,8 @@ describe('the compiled build (node dist/main.js)', () => {
       console.log(`${stale}: building it (npm run build)`);
       await build();
     }
-    engines = await createTestEngines();
+    // An empty database: the compiled build's own first start migrates it and imports the shipped vocabularies.
+    engines = await createTestEngines({ seeded: false });
     service = await startServiceProcess(process.execPath, ['dist/main.js'], {
       ...engines.env,
       NODE_ENV: 'production',

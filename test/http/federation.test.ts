@@ -1,6 +1,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { createTestEngines, startTestApp, call, gql } from '../../lib/testkit/app.js';
-import { freePort, serveSubgraph } from '../../lib/testkit/processes.js';
+import { createTestEngines, startTestApp, call, gql } from '../kit/app.js';
+import { eventually } from '../kit/eventually.js';
+import { freePort, serveSubgraph } from '../kit/processes.js';
 
 describe('gateway over remote subgraphs', () => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -27,8 +28,7 @@ describe('gateway over remote subgraphs', () => {
     expect(rest.status).toBe(200);
     expect(rest.body.status).toBe('ok');
     const requestId = rest.headers.get('x-request-id')!;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(sub.logs()).toContain(requestId);
+    await eventually(() => sub.logs().includes(requestId), { what: `the subgraph's log line of request ${requestId}` });
   });
 
   it('keeps answering what it can when a remote subgraph is down, and names the missing part with 503', async () => {

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
-import { createUser, type TestAccountType, type TestUser } from '../../lib/testkit/users.js';
-import { createDataset, createTinyDataset, uploadFile } from '../../lib/testkit/datasets.js';
-import { FLAVOURS, describeRequest, generateRequest, rng, seedOf, sendRaw, type FuzzPools } from '../../lib/testkit/request-fuzzer.js';
+import { startTestApp, call, type TestApp } from '../kit/app.js';
+import { createUser, type TestAccountType, type TestUser } from '../kit/users.js';
+import { createDataset, createTinyDataset, uploadFile } from '../kit/datasets.js';
+import { FLAVOURS, describeRequest, generateRequest, rng, seedOf, sendRaw, type FuzzPools } from '../kit/request-fuzzer.js';
 import { testFuzzSettings } from '../../lib/config.js';
 
 type Json = Record<string, any>;
@@ -33,7 +33,7 @@ describe('generated requests from /openapi.json', () => {
       FEDERATION_TIMEOUT_MS: '1000',
       FEDERATION_RETRIES: '0',
       FEDERATION_PING_INTERVAL_SEC: '0',
-    });
+    }, { listen: true });
     for (const c of CALLERS) callers.set(c.name, c.accountType ? await createUser(t, { accountType: c.accountType }) : undefined);
     const owner = callers.get('Academic')!;
     // Records the generated requests can find: the callers' own, and another Academic's that they may not change.

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
+import { startTestApp, call, gql, type TestApp } from '../kit/app.js';
+import { eventually } from '../kit/eventually.js';
 
 describe('/graphql and request logs', () => {
   let t: TestApp;
@@ -27,9 +28,9 @@ describe('/graphql and request logs', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(page.body).toContain('/docs/assets/graphiql.min.js');
     expect(page.body).not.toMatch(/https?:\/\/(unpkg|cdn|jsdelivr)/);
-    const asset = await fetch(`${t.url}/docs/assets/graphiql.min.js`);
+    const asset = await call(t.url, 'GET', '/docs/assets/graphiql.min.js');
     expect(asset.status).toBe(200);
-    expect((await asset.text()).length).toBeGreaterThan(10_000);
+    expect(String(asset.body).length).toBeGreaterThan(10_000);
   });
 
   it('reports a GraphQL validation error with its code', async () => {
@@ -40,11 +41,9 @@ describe('/graphql and request logs', () => {
   it('writes one structured line per request, carrying the request id and no credentials', async () => {
     const r = await call(t.url, 'GET', '/v1/federation/ping', { headers: { authorization: 'Bearer v4.public.not-a-real-token-SECRET123' } });
     const id = r.headers.get('x-request-id');
-    await new Promise((res) => setTimeout(res, 100));
-    const mine = lines.filter((l) => l.requestId === id);
-    const done = mine.find((l) => l.msg === 'request completed');
+    const done = await eventually(() => lines.find((l) => l.requestId === id && l.msg === 'request completed'), { what: 'the request log line' });
     expect(done).toMatchObject({ method: 'GET', path: '/v1/federation/ping', status: 200, requestId: id });
-    expect(typeof done!.durationMs).toBe('number');
+    expect(typeof done.durationMs).toBe('number');
     expect(JSON.stringify(lines)).not.toContain('SECRET123');
   });
 });

@@ -3,8 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../lib/testkit/processes.js';
-import { startTestApp, call } from '../../lib/testkit/app.js';
+import { freePort } from '../kit/processes.js';
+import { startTestApp, call } from '../kit/app.js';
+import { eventually } from '../kit/eventually.js';
 
 const hasClickhouseServer = (() => {
   try {
@@ -80,11 +81,13 @@ describe('GET /health', () => {
     expect(before.body.components.column_db.status).toBe('ok');
 
     execFileSync('bash', [script, 'stop', dir], { stdio: 'ignore' });
-    let after = await call(t.url, 'GET', '/health');
-    for (let i = 0; i < 20 && after.status === 200; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      after = await call(t.url, 'GET', '/health');
-    }
+    const after = await eventually(
+      async () => {
+        const r = await call(t.url, 'GET', '/health');
+        return r.status === 200 ? undefined : r;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, what: '/health noticing the stopped ClickHouse server' },
+    );
     expect(after.status).toBe(503);
     expect(after.body.status).toBe('degraded');
     expect(after.body.components.column_db.status).toBe('error');

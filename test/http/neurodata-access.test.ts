@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../lib/testkit/users.js';
-import { connectomeFile, createConnectome, createDataset, uploadFile } from '../../lib/testkit/datasets.js';
+import { startTestApp, call, type TestApp } from '../kit/app.js';
+import { createUser, type TestUser } from '../kit/users.js';
+import { connectomeFile, createConnectome, createDataset, uploadFile } from '../kit/datasets.js';
 import { neurodata } from '../../subgraphs/neurodata/index.js';
 
 type Kind = 'metadata' | 'data' | 'modify' | 'administer';
@@ -55,7 +55,8 @@ describe('who may see what of a dataset', () => {
     }).then(async (r) => ({ status: r.status, text: await r.text() }));
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // On a port: the answers are read as the raw text a client receives, redirects unfollowed, to look for leaks.
+    t = await startTestApp({}, { listen: true });
     [owner, maintainer, outsider, requester, regular, superuser] = await Promise.all([
       createUser(t, { accountType: 'ACADEMIC' }),
       createUser(t, { accountType: 'ACADEMIC' }),

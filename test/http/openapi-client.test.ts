@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../lib/testkit/users.js';
+import { startTestApp, call, type TestApp } from '../kit/app.js';
+import { createUser, type TestUser } from '../kit/users.js';
 
 interface Recorded {
   path: string;

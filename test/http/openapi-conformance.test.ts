@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../lib/testkit/users.js';
+import { startTestApp, call, type TestApp } from '../kit/app.js';
+import { createUser, type TestUser } from '../kit/users.js';
 
 type Json = Record<string, any>;
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { OPENAPI_FILE } from '../../gateway/openapi-file.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
+import { startTestApp, call, type TestApp } from '../kit/app.js';
 import { ROUTES } from '../../rest-compat/routes/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -11,7 +11,7 @@ const CHROMIUM = '/usr/bin/chromium';
 describe('GET /openapi.json and /docs', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, { listen: true });
   });
   afterAll(async () => t?.close());
 

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../lib/testkit/users.js';
+import { startTestApp, call, gql, type TestApp } from '../kit/app.js';
+import { createUser, type TestUser } from '../kit/users.js';
 
 const aliases = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
 

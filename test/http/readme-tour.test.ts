@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { README } from '../../gateway/env-docs.js';
-import { startTestApp } from '../../lib/testkit/app.js';
+import { startTestApp } from '../kit/app.js';
 
 const ROOT = path.dirname(README);
 
@@ -35,7 +35,7 @@ describe('README tour', () => {
   let dir: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ SEED_DATASETS: 'true', SERVICE_SECRET: 'local-service-secret', JOBS_STOP_WAIT_MS: '500' });
+    t = await startTestApp({ SEED_DATASETS: 'true', SERVICE_SECRET: 'local-service-secret', JOBS_STOP_WAIT_MS: '500' }, { listen: true });
     // A working directory like a clone's: the tour reads data/ and node_modules/, and writes its files beside them.
     dir = await mkdtemp(path.join(os.tmpdir(), 'readme-tour-'));
     await symlink(path.join(ROOT, 'data'), path.join(dir, 'data'));

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, type TestApp } from '../../lib/testkit/app.js';
-import { createUser } from '../../lib/testkit/users.js';
-import { createDataset, uploadFile } from '../../lib/testkit/datasets.js';
-import { pollHealth, startHeavyRequests } from '../../lib/testkit/heavy-requests.js';
+import { startTestApp, type TestApp } from '../kit/app.js';
+import { createUser } from '../kit/users.js';
+import { createDataset, uploadFile } from '../kit/datasets.js';
+import { pollHealth, startHeavyRequests } from '../kit/heavy-requests.js';
 
 // How fast /health answers is measured by `npm run bench -- responsiveness`; a test only checks that it answers.
 describe('GET /health while heavy requests run', () => {
@@ -10,7 +10,8 @@ describe('GET /health while heavy requests run', () => {
   beforeAll(async () => {
     // On the embedded engine the import's transaction has the one connection to itself, and the validation waits
     // for it; the generous timeout keeps a slow machine from turning that wait into a 408.
-    t = await startTestApp({ RATE_LIMIT_BURST: '100000', RATE_LIMIT_REFILL_PER_SEC: '100000', REQUEST_TIMEOUT_MS: '280000' });
+    // On a port: heavy requests and health checks arrive over connections of their own, as from many clients.
+    t = await startTestApp({ RATE_LIMIT_BURST: '100000', RATE_LIMIT_REFILL_PER_SEC: '100000', REQUEST_TIMEOUT_MS: '280000' }, { listen: true });
   });
   afterAll(async () => t?.close());
 

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createUser } from '../../lib/testkit/users.js';
+import { createUser } from '../kit/users.js';
 import { ConfigError, loadConfig } from '../../lib/config.js';
-import { startTestApp, call, gql, type TestApp } from '../../lib/testkit/app.js';
+import { startTestApp, call, gql, type TestApp } from '../kit/app.js';
 
 /** The root fields the graph subgraph contributes (schema/supergraph.graphql, @join__field(graph: GRAPH)). */
 const GRAPH_FIELDS = ['graphPing', 'graphMetrics', 'graphMotifs', 'graphCompare', 'graphSummary', 'analyticsSummary', 'metaAnalysis'];
@@ -37,12 +37,11 @@ describe('SUBGRAPHS_DISABLED=graph', () => {
       ['GET', '/v1/graph/compare?datasets=a,b'],
       ['GET', '/v1/analytics/graph/some-dataset/summary'],
     ]) {
-      // Plain fetch: the route is (rightly) not in /openapi.json, which call() holds every answer to.
-      const res = await fetch(`${t.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+      // The route is (rightly) not in /openapi.json, so call() has no documented answer to hold this one to.
+      const res = await call(t.url, method, path, method === 'POST' ? { body: {} } : {});
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/application\/json/);
-      const body = await res.json();
-      expect(typeof body.error, `${method} ${path}`).toBe('string');
+      expect(typeof res.body.error, `${method} ${path}`).toBe('string');
     }
     // The routes of enabled subgraphs are mounted.
     const search = await call(t.url, 'GET', '/v1/search/fulltext?q=worm');
@@ -109,9 +108,9 @@ describe('SUBGRAPHS_DISABLED=query', () => {
       ['GET', '/v1/jobs'],
       ['POST', '/v1/syql/plan'],
     ]) {
-      const res = await fetch(`${t.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+      const res = await call(t.url, method, path, method === 'POST' ? { body: {} } : {});
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect(typeof (await res.json()).error).toBe('string');
+      expect(typeof res.body.error).toBe('string');
     }
     const doc = await call(t.url, 'GET', '/openapi.json');
     const paths = Object.keys(doc.body.paths);

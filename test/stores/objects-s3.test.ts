@@ -8,9 +8,9 @@ import { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { tableFromIPC } from 'apache-arrow';
 import { openObjects, type ObjectStore } from '../../lib/objects/objects.js';
-import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
-import { createUser } from '../../lib/testkit/users.js';
-import { createTinyDataset } from '../../lib/testkit/datasets.js';
+import { startTestApp, call, type TestApp } from '../kit/app.js';
+import { createUser } from '../kit/users.js';
+import { createTinyDataset } from '../kit/datasets.js';
 
 // What the contract suite (objects.test.ts) cannot see from outside the adapter: how the bytes travel to an S3
 // server, and the service itself keeping its objects there. s3rver checks a pre-signed URL's expiry but not its

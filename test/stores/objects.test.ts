@@ -6,7 +6,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { openObjects, type ObjectStore } from '../../lib/objects/objects.js';
-import { startTestApp, call } from '../../lib/testkit/app.js';
+import { startTestApp, call } from '../kit/app.js';
+import { eventually } from '../kit/eventually.js';
 
 const MiB = 1024 * 1024;
 
@@ -207,13 +208,14 @@ describe.each(['local', 's3'] as const)('object store (%s)', (kind) => {
     expect(Buffer.from(await r.arrayBuffer()).equals(bytes)).toBe(true);
     expect(r.headers.get('content-disposition')).toBe(`attachment; filename="neuron 1 _.swc"; filename*=UTF-8''neuron%201%20%C3%A9.swc`);
 
-    let status = r.status;
-    for (const deadline = Date.now() + 10_000; status === 200 && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      const again = await fetch(url!);
-      status = again.status;
-      await again.arrayBuffer();
-    }
+    const status = await eventually(
+      async () => {
+        const again = await fetch(url!);
+        await again.arrayBuffer();
+        return again.status === 200 ? undefined : again.status;
+      },
+      { timeoutMs: 10_000, intervalMs: 250, what: 'the pre-signed URL expiring' },
+    );
     expect(status).toBe(403);
     await expect(store.presignedGetUrl('datasets/p1/neuron.swc', { expiresInSeconds: 8 * 24 * 3600 })).rejects.toThrow(/expiresInSeconds/);
     await store.delete('datasets/p1/neuron.swc');

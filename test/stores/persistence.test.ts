@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { createTestEngines, startTestApp } from '../../lib/testkit/app.js';
+import { createTestEngines, startTestApp } from '../kit/app.js';
 import { ch } from '../../lib/column/sql.js';
 import { ensureInstanceId } from '../../lib/db/instance.js';
 

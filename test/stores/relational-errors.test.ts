@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { startTestApp, call, type TestApp } from '../../lib/testkit/app.js';
-import { createUser } from '../../lib/testkit/users.js';
+import { startTestApp, call, type TestApp } from '../kit/app.js';
+import { createUser } from '../kit/users.js';
 
 describe('the relational store after a failed statement', () => {
   let t: TestApp;

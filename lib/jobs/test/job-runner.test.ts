@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { configFrom, type Config, type JobsConfig } from '../../config.js';
 import { openRelational, type RelationalStore } from '../../db/relational.js';
-import { createTestEngines, type TestEngines } from '../../testkit/app.js';
+import { createTestEngines, type TestEngines } from '../../../test/kit/app.js';
 import { BadInput } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { JobStore, type HeldJob } from '../job.store.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestEngines, gql, startTestApp, type TestApp, type TestEngines } from '../../../lib/testkit/app.js';
-import { createTinyDataset } from '../../../lib/testkit/datasets.js';
-import { expectError } from '../../../lib/testkit/expect.js';
-import { startService, type ServiceProcess } from '../../../lib/testkit/processes.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { call, createTestEngines, gql, startTestApp, type TestApp, type TestEngines } from '../../../test/kit/app.js';
+import { createTinyDataset } from '../../../test/kit/datasets.js';
+import { expectError } from '../../../test/kit/expect.js';
+import { startService, type ServiceProcess } from '../../../test/kit/processes.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 
 /**
  * Three real clusters on loopback, each with its own data directory (and, in server mode, its own PostgreSQL and
@@ -66,7 +66,7 @@ describe('a federation of three clusters', () => {
         FEDERATION_SEARCH_TIMEOUT_MS: '4000',
         FEDERATION_RETRIES: '1',
         FEDERATION_PING_INTERVAL_SEC: '0',
-      }),
+      }, { listen: true }),
       startCluster('cluster-b', 'Zebrafish hindbrain reticulospinal connectome'),
       startCluster('cluster-c', 'Drosophila mushroom body olfactory connectome', { SUBGRAPHS_DISABLED: 'graph' }),
     ]);

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestApp, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { call, startTestApp, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { ClusterStore } from '../store/cluster.store.js';
 
 /** A stand-in cluster that answers the federation ping, and can be made to stop answering. */
@@ -47,7 +47,7 @@ describe('scheduled monitoring of active clusters', () => {
     stream.on('data', (d) => (logs += d));
     t = await startTestApp(
       { LOG_LEVEL: 'info', FEDERATION_PING_INTERVAL_SEC: '1', FEDERATION_ALLOW_HTTP: 'true', FEDERATION_ALLOWED_NETWORKS: '127.0.0.0/8', FEDERATION_TIMEOUT_MS: '1000' },
-      { logStream: stream },
+      { listen: true, logStream: stream },
     );
     superuser = await createUser(t, { accountType: 'SUPERUSER' });
   }, 120_000);

@@ -6,7 +6,7 @@ import { distribution, morphometrics, type NeuronMorphometrics } from './morphom
 import { MAX_DEFAULT_SHOLL_RADII } from './sholl.js';
 import { expectAgrees } from './testing.js';
 import { finiteOrRefused } from './morphometrics.task.js';
-import { badInputMessage } from '../../../lib/testkit/expect.js';
+import { badInputMessage } from '../../../test/kit/expect.js';
 
 /** Computed by fixtures/morphometrics_reference.py, keyed by path under data/morphology/. */
 const REFERENCE = JSON.parse(readFileSync(new URL('./fixtures/morphometrics_reference.json', import.meta.url), 'utf8')) as {

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, gql } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { connectomeFile, createDataset, createTinyDataset, uploadFile } from '../../../lib/testkit/datasets.js';
+import { startTestApp, call, gql } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { connectomeFile, createDataset, createTinyDataset, uploadFile } from '../../../test/kit/datasets.js';
 
 const COOK = 'celegans_cook_2019_male';
 const WITVLIET = Array.from({ length: 8 }, (_, i) => `celegans_witvliet_2020_${i + 1}`);

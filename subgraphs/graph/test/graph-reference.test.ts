@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFile } from 'node:fs/promises';
-import { startTestApp, call } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { startTestApp, call } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 
 /*
  * Every graph route against NetworkX and python-igraph (test/reference/make_reference.py, run on the shipped CSV

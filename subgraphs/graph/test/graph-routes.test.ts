@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fxp from 'fast-xml-parser';
-import { startTestApp, call, gql } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { createConnectome, createTinyDataset } from '../../../lib/testkit/datasets.js';
+import { startTestApp, call, gql } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { createConnectome, createTinyDataset } from '../../../test/kit/datasets.js';
 import { TRIAD_CODES } from '../../../lib/triad-codes.js';
 import { graph } from '../index.js';
 
@@ -16,7 +16,7 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
   let restricted: { id: string; slug: string };
 
   beforeAll(async () => {
-    t = await startTestApp({ SEED_DATASETS: 'true' });
+    t = await startTestApp({ SEED_DATASETS: 'true' }, { listen: true });
     [academic, other, regular] = await Promise.all([createUser(t, { accountType: 'ACADEMIC' }), createUser(t, { accountType: 'ACADEMIC' }), createUser(t, { accountType: 'REGULAR' })]);
     restricted = await createTinyDataset(t, academic, { visibility: 'restricted' });
   });

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { startTestApp, call, gql } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { connectomeFile, createTinyDataset } from '../../../lib/testkit/datasets.js';
+import { startTestApp, call, gql } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { connectomeFile, createTinyDataset } from '../../../test/kit/datasets.js';
 import { byClass, expectSound } from '../../../lib/plot/test/svg-tree.js';
 import { studiesOf, TABLES, type TableName } from '../meta/fixtures/tables.js';
 
@@ -31,7 +31,7 @@ describe('POST /v1/meta-analysis', () => {
   let regular: TestUser;
 
   beforeAll(async () => {
-    t = await startTestApp({ SEED_DATASETS: 'true' });
+    t = await startTestApp({ SEED_DATASETS: 'true' }, { listen: true });
     [academic, other, regular] = await Promise.all([createUser(t, { accountType: 'ACADEMIC' }), createUser(t, { accountType: 'ACADEMIC' }), createUser(t, { accountType: 'REGULAR' })]);
   });
   afterAll(async () => t?.close());

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { startTestApp, call, gql } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { createDataset, uploadFile } from '../../../lib/testkit/datasets.js';
+import { startTestApp, call, gql } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { createDataset, uploadFile } from '../../../test/kit/datasets.js';
 import { expectAgrees } from '../morphometrics/testing.js';
 
 /** fixtures/morphometrics_reference.py's values for every shipped SWC file, keyed by path under data/morphology/. */

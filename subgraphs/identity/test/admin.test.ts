@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startTestApp, createTestEngines, call } from '../../../lib/testkit/app.js';
+import { startTestApp, createTestEngines, call } from '../../../test/kit/app.js';
 import { configFrom } from '../../../lib/config.js';
 import { runAdmin } from '../../../gateway/admin.js';
 

@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser } from '../../../lib/testkit/users.js';
+import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js';
+import { createUser } from '../../../test/kit/users.js';
 import { ManualClock } from '../../../lib/clock.js';
-import { expectError } from '../../../lib/testkit/expect.js';
+import { expectError } from '../../../test/kit/expect.js';
 
 const register = (t: TestApp, body: Record<string, unknown>) => call(t.url, 'POST', '/v1/user/auth/register', { body });
 const login = (t: TestApp, email: string, password: string) => call(t.url, 'POST', '/v1/user/auth/login', { body: { email, password } });

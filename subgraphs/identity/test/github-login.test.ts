@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { startTestApp, call, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { followToService, startTestOidcProvider, type TestOidcProvider } from './oidc-provider.fixture.js';
 import { startTestCodeHostingApi, type TestCodeHostingApi, type TestCodeHostingUser } from './code-hosting-api.fixture.js';
 
@@ -59,7 +59,7 @@ describe('GitHub-style sign-in (OAuth 2.0 + PKCE, user and emails API)', () => {
       OAUTH_GITHUB_AUTHORIZATION_URL: metadata.authorization_endpoint,
       OAUTH_GITHUB_TOKEN_URL: metadata.token_endpoint,
       OAUTH_GITHUB_API_URL: api.url,
-    });
+    }, { listen: true });
   });
   afterAll(async () => {
     await t?.close();

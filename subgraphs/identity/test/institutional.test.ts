@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { AccessClass, requireClass } from '../../../lib/access.js';
 import { buildRequestContext } from '../../../lib/auth/context-builder.js';
@@ -67,7 +67,7 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
         OIDC_ORCID_ISSUER: op.issuer,
         OIDC_ORCID_CLIENT_ID: 'neurodata-orcid',
       },
-      { clock },
+      { listen: true, clock },
     );
     verifier = await createTokenVerifier({ config: t.config, stores: t.app.stores, clock, log: t.app.http.log });
   });
@@ -361,7 +361,7 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
 describe('login providers that are not configured', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, { listen: true });
   });
   afterAll(async () => t?.close());
 

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser } from '../../../lib/testkit/users.js';
-import { expectError } from '../../../lib/testkit/expect.js';
+import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js';
+import { createUser } from '../../../test/kit/users.js';
+import { expectError } from '../../../test/kit/expect.js';
 
 const patch = (t: TestApp, token: string, body: Record<string, unknown>) => call(t.url, 'PATCH', '/v1/user/profile', { body, token });
 

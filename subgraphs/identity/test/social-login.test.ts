@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { ConfigError, configFrom } from '../../../lib/config.js';
 import { displayNameFrom, verifiedEmail } from '../social-login.service.js';
@@ -54,7 +54,7 @@ describe('social sign-in against a real OpenID provider (general OIDC and GitLab
         OIDC_GITLAB_ISSUER: op.issuer,
         OIDC_GITLAB_CLIENT_ID: 'neurodata-gitlab',
       },
-      { clock },
+      { listen: true, clock },
     );
   });
   afterAll(async () => {
@@ -326,7 +326,7 @@ describe('social sign-in against a real OpenID provider (general OIDC and GitLab
 describe('social login providers that are not configured', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, { listen: true });
   });
   afterAll(async () => t?.close());
 

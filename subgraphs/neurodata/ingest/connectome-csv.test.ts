@@ -4,7 +4,7 @@ import { packagePath } from '../../../lib/package-root.js';
 import { CONNECTION_COLUMNS, NEURON_COLUMNS } from '../store/clickhouse/columns.js';
 import { isAfterByCodePoint, parseConnectionsCsv, parseNeuronsCsv, type ParsedConnections, type ParsedNeurons } from './connectome-csv.js';
 import { MAX_LISTED_PROBLEMS } from '../../../lib/file-problems.js';
-import { badInputMessage } from '../../../lib/testkit/expect.js';
+import { badInputMessage } from '../../../test/kit/expect.js';
 
 const CONNECTOMES = packagePath('data', 'connectomes');
 const DATASETS = readdirSync(CONNECTOMES, { withFileTypes: true })

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { packagePath } from '../../../lib/package-root.js';
 import { MORPHOLOGY_COLUMNS } from '../store/clickhouse/columns.js';
 import { encodeMorphologyRow, parseSwc, type MorphologySummary } from './swc.js';
-import { badInputMessage } from '../../../lib/testkit/expect.js';
+import { badInputMessage } from '../../../test/kit/expect.js';
 
 /** Summaries computed by fixtures/swc_reference.py, keyed by path under data/morphology/. */
 const REFERENCE = JSON.parse(readFileSync(new URL('./fixtures/swc_reference.json', import.meta.url), 'utf8')) as Record<string, Record<string, number | null>>;

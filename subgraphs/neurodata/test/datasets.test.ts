@@ -3,10 +3,10 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Cite } from '@citation-js/core';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
-import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { COMPLETE_METADATA, connectomeCounts, connectomeFile, createConnectome, createDataset, uploadFile } from '../../../lib/testkit/datasets.js';
-import { expectError } from '../../../lib/testkit/expect.js';
+import { startTestApp, call, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { COMPLETE_METADATA, connectomeCounts, connectomeFile, createConnectome, createDataset, uploadFile } from '../../../test/kit/datasets.js';
+import { expectError } from '../../../test/kit/expect.js';
 
 
 describe('datasets: create, upload, publish, change, publish again', () => {
@@ -17,7 +17,7 @@ describe('datasets: create, upload, publish, change, publish again', () => {
   const as = (u: TestUser, method: string, url: string, body?: unknown) => call(t.url, method, url, { token: u.accessToken, body });
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, { listen: true });
     owner = await createUser(t, { accountType: 'ACADEMIC' });
     reader = await createUser(t, { accountType: 'ACADEMIC' });
     regular = await createUser(t, { accountType: 'REGULAR' });

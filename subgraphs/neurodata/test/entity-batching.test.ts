@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, gql, call, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { startTestApp, gql, call, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 
 /** The gateway's debug line for each fetch of a subgraph, read from the app's log stream. */
 function fetchLog() {

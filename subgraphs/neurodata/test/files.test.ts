@@ -5,11 +5,11 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import S3rver from 's3rver';
 import jsonld, { type JsonLdDocument, type Options } from 'jsonld';
-import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { connectomeFile, createConnectome, createDataset } from '../../../lib/testkit/datasets.js';
+import { startTestApp, call, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { connectomeFile, createConnectome, createDataset } from '../../../test/kit/datasets.js';
 import { packagePath } from '../../../lib/package-root.js';
-import { expectError } from '../../../lib/testkit/expect.js';
+import { expectError } from '../../../test/kit/expect.js';
 
 type RemoteDocument = Awaited<ReturnType<NonNullable<Options.Expand['documentLoader']>>>;
 const S = 'http://schema.org/';
@@ -27,7 +27,7 @@ describe('dataset files: multipart and SWC uploads, JSON-LD', () => {
   let t: TestApp;
   let owner: TestUser;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, { listen: true });
     owner = await createUser(t, { accountType: 'ACADEMIC' });
   });
   afterAll(async () => t?.close());
@@ -140,7 +140,7 @@ describe('dataset files: multipart and SWC uploads, JSON-LD', () => {
 
 describe('upload limits', () => {
   it('refuses a file over UPLOAD_MAX_BYTES with 413, whether its size is declared or not, and keeps nothing of it', async () => {
-    const t = await startTestApp({ UPLOAD_MAX_BYTES: '2000' });
+    const t = await startTestApp({ UPLOAD_MAX_BYTES: '2000' }, { listen: true });
     try {
       const owner = await createUser(t, { accountType: 'ACADEMIC' });
       const d = await createDataset(t, owner, { title: 'Small files only' });
@@ -168,7 +168,7 @@ describe('compressed uploads', () => {
   let t: TestApp;
   let owner: TestUser;
   beforeAll(async () => {
-    t = await startTestApp({ UPLOAD_MAX_BYTES: '100000' });
+    t = await startTestApp({ UPLOAD_MAX_BYTES: '100000' }, { listen: true });
     owner = await createUser(t, { accountType: 'ACADEMIC' });
   });
   afterAll(async () => t?.close());
@@ -260,7 +260,7 @@ describe('download URLs on S3', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));
     s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'neurodata', configs: [] }] });
     const { port } = await s3.run();
-    t = await startTestApp({ S3_BUCKET: 'neurodata', S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' });
+    t = await startTestApp({ S3_BUCKET: 'neurodata', S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' }, { listen: true });
   });
   afterAll(async () => {
     await t?.close();

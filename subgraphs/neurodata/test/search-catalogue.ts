@@ -1,6 +1,6 @@
-import type { TestApp } from '../../../lib/testkit/app.js';
-import type { TestUser } from '../../../lib/testkit/users.js';
-import { createTinyDataset } from '../../../lib/testkit/datasets.js';
+import type { TestApp } from '../../../test/kit/app.js';
+import type { TestUser } from '../../../test/kit/users.js';
+import { createTinyDataset } from '../../../test/kit/datasets.js';
 
 /**
  * The datasets the search tests find, whatever the engine: three that mention "thalamocortical" in the title, a

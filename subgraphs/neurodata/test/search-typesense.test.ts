@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { testTypesense } from '../../../lib/config.js';
-import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { createTinyDataset } from '../../../lib/testkit/datasets.js';
+import { startTestApp, call, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { createTinyDataset } from '../../../test/kit/datasets.js';
 import { createSearchCatalogue } from './search-catalogue.js';
 import { neurodata } from '../index.js';
 

@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { createTinyDataset } from '../../../lib/testkit/datasets.js';
+import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { createTinyDataset } from '../../../test/kit/datasets.js';
 import { createSearchCatalogue } from './search-catalogue.js';
-import { expectError } from '../../../lib/testkit/expect.js';
+import { expectError } from '../../../test/kit/expect.js';
 import { sql } from 'drizzle-orm';
 import { neurodata } from '../index.js';
 import { FEDERATED_SEARCH_DOCUMENT } from '../search/federated-search.js';
@@ -23,7 +23,7 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
   const CLUSTER = 'search-test-cluster';
 
   beforeAll(async () => {
-    t = await startTestApp({ CLUSTER_NAME: CLUSTER });
+    t = await startTestApp({ CLUSTER_NAME: CLUSTER }, { listen: true });
     [owner, outsider, regular, admin] = await Promise.all([
       createUser(t, { accountType: 'ACADEMIC' }),
       createUser(t, { accountType: 'ACADEMIC' }),
@@ -282,7 +282,7 @@ describe('dataset search over the shipped connectomes and morphologies', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ SEED_DATASETS: 'true' });
+    t = await startTestApp({ SEED_DATASETS: 'true' }, { listen: true });
   });
   afterAll(async () => t?.close());
 

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readdir } from 'node:fs/promises';
-import { startTestApp, call } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { CONNECTOMES_DIR, connectomeCounts } from '../../../lib/testkit/datasets.js';
+import { startTestApp, call } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { CONNECTOMES_DIR, connectomeCounts } from '../../../test/kit/datasets.js';
 import { neurodata } from '../index.js';
 
 describe('the shipped datasets', () => {

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { startTestApp, type TestApp } from '../../../lib/testkit/app.js';
+import { startTestApp, type TestApp } from '../../../test/kit/app.js';
 import { newId } from '../../../lib/ids.js';
 import { SUGGEST_NEAREST_NAMES, TermStore, type Suggestion } from '../store/term.store.js';
 import { asciiTrigrams, nearestNames, trigramDistance, trigramSimilarity, wordSimilarity } from '../trigram-candidates.js';

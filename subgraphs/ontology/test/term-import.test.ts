@@ -1,10 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startTestApp, call, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { startTestApp, call, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { SEED_DIR } from '../seed.js';
-import { expectError } from '../../../lib/testkit/expect.js';
+import { expectError } from '../../../test/kit/expect.js';
 
 
 let seq = 0;

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { ontology } from '../index.js';
-import { expectError } from '../../../lib/testkit/expect.js';
+import { expectError } from '../../../test/kit/expect.js';
 
 
 interface Result {

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, gql, type TestApp } from '../../../lib/testkit/app.js';
+import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js';
 import { isUuidV7 } from '../../../lib/ids.js';
 import { LocalGraphQLDataSource } from '@apollo/gateway';
-import { expectError } from '../../../lib/testkit/expect.js';
+import { expectError } from '../../../test/kit/expect.js';
 
 
 /** Reads run against the vocabularies the service seeds on its first start (data/ontology). */

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { tableFromIPC } from 'apache-arrow';
-import { call, createTestEngines, startTestApp, type TestApp, type TestEngines } from '../../../lib/testkit/app.js';
-import { groupAlive, startService, type ServiceProcess } from '../../../lib/testkit/processes.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { call, createTestEngines, startTestApp, type TestApp, type TestEngines } from '../../../test/kit/app.js';
+import { groupAlive, startService, type ServiceProcess } from '../../../test/kit/processes.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 
 const COOK = 'celegans_cook_2019_male';
 /** Tens of millions of rows: still running seconds after it started, on either engine set. */
@@ -93,14 +93,14 @@ describe('jobs survive kill -9 of the server that runs them', () => {
   };
   /** A test app on the same engines (same data directory: the signing keys, so the user's token still verifies). */
   const restart = async (maxAttempts: string): Promise<TestApp> => {
-    const t = await startTestApp({ ...LEASES, JOBS_MAX_ATTEMPTS: maxAttempts }, { engines });
+    const t = await startTestApp({ ...LEASES, JOBS_MAX_ATTEMPTS: maxAttempts }, { listen: true, engines });
     apps.push(t);
     return t;
   };
 
   beforeAll(async () => {
     engines = await createTestEngines();
-    const t1 = await startTestApp({ SEED_DATASETS: 'true' }, { engines });
+    const t1 = await startTestApp({ SEED_DATASETS: 'true' }, { listen: true, engines });
     try {
       user = await createUser(t1, { accountType: 'ACADEMIC' });
     } finally {

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { tableFromIPC as arrowTable } from 'apache-arrow';
 import { tableFromIPC as flechetteTable } from '@uwdata/flechette';
-import { startTestApp, call } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { createTinyDataset } from '../../../lib/testkit/datasets.js';
+import { startTestApp, call } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { createTinyDataset } from '../../../test/kit/datasets.js';
 
 const COOK = 'celegans_cook_2019_male';
 const CONNECTIONS = `MATCH (a:Neuron)-[c:Synapse]->(b:Neuron) IN "${COOK}"@latest WHERE c.weight >= $min RETURN a.id AS pre, b.id AS post, c.type AS type, c.weight AS weight, b.x AS x ORDER BY pre, post, type`;
@@ -37,7 +37,7 @@ describe('jobs: SyQL and graph jobs, progress, Arrow results, cancel, delete, re
   const finished = (j: Job) => ['succeeded', 'failed', 'cancelled'].includes(j.status);
 
   beforeAll(async () => {
-    t = await startTestApp({ SEED_DATASETS: 'true', JOBS_POLL_MS: '100' });
+    t = await startTestApp({ SEED_DATASETS: 'true', JOBS_POLL_MS: '100' }, { listen: true });
     [academic, other] = await Promise.all([createUser(t, { accountType: 'ACADEMIC' }), createUser(t, { accountType: 'ACADEMIC' })]);
   });
   afterAll(async () => t?.close());

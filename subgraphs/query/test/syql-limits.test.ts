@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, type TestEngines } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
+import { startTestApp, call, type TestEngines } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
 
 const HERMAPHRODITE = 'celegans_cook_2019_hermaphrodite';
 const MALE = 'celegans_cook_2019_male';

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { startTestApp, call, gql } from '../../../lib/testkit/app.js';
-import { createUser, type TestUser } from '../../../lib/testkit/users.js';
-import { connectomeFile, createTinyDataset } from '../../../lib/testkit/datasets.js';
+import { startTestApp, call, gql } from '../../../test/kit/app.js';
+import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { connectomeFile, createTinyDataset } from '../../../test/kit/datasets.js';
 
 const COOK = 'celegans_cook_2019_male';
 

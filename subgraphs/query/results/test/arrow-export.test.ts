@@ -10,7 +10,7 @@ import { openColumn, type ColumnStore } from '../../../../lib/column/column.js';
 import { ch, type ChQuery } from '../../../../lib/column/sql.js';
 import { openObjects, type ObjectStore } from '../../../../lib/objects/objects.js';
 import { createDownloadSigner } from '../../../../lib/objects/signed-url.js';
-import { createTestEngines, type TestEngines } from '../../../../lib/testkit/app.js';
+import { createTestEngines, type TestEngines } from '../../../../test/kit/app.js';
 import { closeWorkerPool } from '../../../../lib/workers/pool.js';
 import { jobResultHandler } from '../../../../rest-compat/job-results.js';
 import type { RunOperation } from '../../../../rest-compat/login-redirect.js';

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../lib/seeded-random.js';
 
 /**
  * Generated hostile requests from an OpenAPI document, for the test that no input answers 5xx

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { identity } from '../../subgraphs/identity/index.js';
-import { newId } from '../ids.js';
+import { newId } from '../../lib/ids.js';
 import { call, type TestApp } from './app.js';
 
 export type TestAccountType = 'REGULAR' | 'ACADEMIC' | 'SERVICE' | 'SUPERUSER';

@@ -1,4 +1,4 @@
-import type { TestApp } from './app.js';
+import { isInProcess, type TestApp } from './app.js';
 
 /** A CSV of `rows` terms in a ten-way tree, in the current import form (code,label,uri,parent_code). */
 export function syntheticTermCsv(rows: number, prefix = 'T'): string {
@@ -28,6 +28,7 @@ async function timed(name: string, run: () => Promise<Response>): Promise<HeavyO
  * the limits allow. Resolves with each one's status and duration.
  */
 export function startHeavyRequests(t: TestApp, opts: { superuserToken: string; importRows?: number; validateTerms?: number }): Promise<HeavyOutcome[]> {
+  if (isInProcess(t.url)) throw new Error('startHeavyRequests sends its requests over connections: start the app with { listen: true }');
   const json = { 'content-type': 'application/json' };
   const terms = Array.from({ length: opts.validateTerms ?? 10_000 }, (_, i) => `zzq unknown value ${i} ${(i * 7919).toString(36)}`);
   const aliases = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
@@ -52,6 +53,7 @@ export function startHeavyRequests(t: TestApp, opts: { superuserToken: string; i
 
 /** Polls GET /health one request at a time until `until` settles; returns each answer's latency and status. */
 export async function pollHealth(url: string, until: Promise<unknown>, pauseMs = 25): Promise<{ ms: number; status: number; at: number; body?: unknown }[]> {
+  if (isInProcess(url)) throw new Error('pollHealth sends its requests over a connection: start the app with { listen: true }');
   let done = false;
   const stop = () => {
     done = true;

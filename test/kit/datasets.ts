@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { packagePath } from '../package-root.js';
+import { packagePath } from '../../lib/package-root.js';
 import { call, type TestApp } from './app.js';
 import type { TestUser } from './users.js';
 

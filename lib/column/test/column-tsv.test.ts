@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFrom, engineEnvFromProcess } from '../config.js';
-import { openColumn, type ColumnStore } from './column.js';
-import { ch } from './sql.js';
+import { configFrom, engineEnvFromProcess } from '../../config.js';
+import { openColumn, type ColumnStore } from '../column.js';
+import { ch } from '../sql.js';
 
 // chDB without CLICKHOUSE_URL, the server with it.
 let column: ColumnStore;

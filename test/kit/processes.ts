@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT } from '../../lib/package-root.js';
 import type { TestEngines } from './app.js';
 
 /** A loopback port nothing listens on right now. */

@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { requireTestRedis } from '../testkit/redis.js';
-import { MemoryLimits } from './memory.js';
-import { RedisLimits } from './redis.js';
-import type { BackoffPolicy, Limits, LimitsLog } from './limits.js';
+import { requireTestRedis } from '../../../test/kit/redis.js';
+import { MemoryLimits } from '../memory.js';
+import { RedisLimits } from '../redis.js';
+import type { BackoffPolicy, Limits, LimitsLog } from '../limits.js';
 
 /** Every key of this file's run lives under its own prefix, so runs and files never share counters. */
 const PREFIX = `nd-test-limits-${randomUUID()}:`;
