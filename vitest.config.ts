@@ -9,8 +9,12 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'data/**'],
-    // Each test file gets its own process: chDB allows one data directory per process.
+    // Child processes rather than threads: chDB is a native library with process-wide state. Test files take turns
+    // in each process without re-importing the service's modules (isolate off), which halves the suite's CPU time;
+    // chDB opens one data directory per process at a time, so the kit closes whatever a file left running
+    // (test/kit/setup.ts).
     pool: 'forks',
+    isolate: false,
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -256,8 +256,9 @@ async function startPgliteWorker(dataDir: string, template: string): Promise<Eng
     await rm(socketDir, { recursive: true, force: true });
     throw e;
   }
-  // PGlite's initdb sets the modes of the files it creates (0666) past the umask: narrow them once, after it.
-  if (fresh) await narrowModes(dataDir);
+  // PGlite sets the modes of the files it creates past the umask: initdb's (0666) on a first start, and the relation
+  // caches (pg_internal.init, 0644) it writes again on every start. Narrow them after each start.
+  if (onDisk) await narrowModes(dataDir);
   worker.removeAllListeners('exit');
   worker.removeAllListeners('error');
   worker.on('error', () => {});

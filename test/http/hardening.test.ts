@@ -233,6 +233,27 @@ describe('input from anyone', () => {
     expect(entries.map((e) => e.file)).toContain(path.join('keys', 'token.k4.secret'));
     expect(entries.filter((e) => (e.mode & 0o077) !== 0)).toEqual([]);
   });
+
+});
+
+describe('the data directory after a restart', () => {
+  // Not beside the app above: chDB opens one data directory per process at a time.
+  it('keeps everything readable by the service user only after a restart on the same data directory', async () => {
+    const again = await startTestApp({}, { engines: await createTestEngines() });
+    try {
+      await again.stop();
+      const restarted = await startTestApp({}, { engines: again.engines });
+      try {
+        await call(restarted.url, 'GET', '/health');
+        const entries = await modes(again.engines.dataDir);
+        expect(entries.filter((e) => (e.mode & 0o077) !== 0)).toEqual([]);
+      } finally {
+        await restarted.stop();
+      }
+    } finally {
+      await again.engines.drop();
+    }
+  });
 });
 
 describe('rate limit and CORS', () => {

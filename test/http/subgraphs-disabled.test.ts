@@ -62,13 +62,9 @@ describe('SUBGRAPHS_DISABLED=graph', () => {
 
   it('offers no graph analyses as jobs either: the route is gone like the other graph routes', async () => {
     const user = await createUser(t, { accountType: 'ACADEMIC' });
-    const res = await fetch(`${t.url}/v1/jobs/graph`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
-      body: JSON.stringify({ dataset_id: 'celegans_varshney_2011' }),
-    });
+    const res = await call(t.url, 'POST', '/v1/jobs/graph', { token: user.accessToken, body: { dataset_id: 'celegans_varshney_2011' } });
     expect(res.status).toBe(404);
-    expect(typeof (await res.json()).error).toBe('string');
+    expect(typeof res.body.error).toBe('string');
     const doc = await call(t.url, 'GET', '/openapi.json');
     expect(Object.keys(doc.body.paths)).not.toContain('/v1/jobs/graph');
   });

@@ -53,6 +53,19 @@ export interface StartOptions extends AppOptions {
 
 let appCounter = 0;
 
+/**
+ * Apps started and not yet stopped. Test files share worker processes (vitest's isolate off), and chDB opens one
+ * data directory per process at a time: an app a failed test left running would break the next file's apps.
+ */
+const running = new Set<() => Promise<void>>();
+
+/** Closes the apps a test file left running (the kit's setup calls it after each file). */
+export async function closeLeftoverApps(): Promise<void> {
+  const left = [...running];
+  running.clear();
+  await Promise.allSettled(left.map((close) => close()));
+}
+
 /** Starts the whole service on fresh engines (unless `engines` is given), in-process unless `listen` is set. */
 export async function startTestApp(
   overrides: Partial<Record<EnvName, string>> = {},
@@ -80,21 +93,17 @@ export async function startTestApp(
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    running.delete(close);
     contracts.delete(url);
     inProcess.delete(url);
     await app.close();
   };
-  return {
-    app,
-    config,
-    engines,
-    url,
-    stop,
-    async close() {
-      await stop();
-      if (!given) await engines.drop();
-    },
+  const close = async () => {
+    await stop();
+    if (!given) await engines.drop();
   };
+  running.add(close);
+  return { app, config, engines, url, stop, close };
 }
 
 /** Whether `base` is an app started without a socket (its URL works with `call` and `gql`, not with `fetch`). */
