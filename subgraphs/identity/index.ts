@@ -12,7 +12,7 @@ import { PasetoTokenVerifier } from './token.service.js';
 import { AuthResolver, ProfileResolver } from './account.resolver.js';
 import { InstitutionalResolver } from './institutional.resolver.js';
 import { SocialLoginResolver } from './social-login.resolver.js';
-import { identityServices } from './services.js';
+import { buildIdentityServices } from './services.js';
 
 export const SUBGRAPH_NAME = 'identity' as const;
 
@@ -44,7 +44,7 @@ function foreignKeyLookup(foreign: ForeignKeys) {
 /** The identity subgraph: accounts, sessions and tokens, institutional and social login. */
 export const identity = defineSubgraph({
   name: SUBGRAPH_NAME,
-  services: identityServices,
+  services: buildIdentityServices,
   resolvers: (s) => [
     pingOf(SUBGRAPH_NAME),
     new AuthResolver(s.accounts, s.auth, s.verificationKeys),

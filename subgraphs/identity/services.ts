@@ -25,7 +25,7 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /** Every service of the identity subgraph over these stores: the one place they are wired. */
-export function identityServices(deps: SubgraphDeps) {
+export function buildIdentityServices(deps: SubgraphDeps) {
   const db = deps.stores.relational.db;
   const accountStore = new AccountStore(db);
   // Keys load on first use: a gateway that composes a remote identity subgraph never needs them.
@@ -68,4 +68,4 @@ export function identityServices(deps: SubgraphDeps) {
   };
 }
 
-export type IdentityServices = ReturnType<typeof identityServices>;
+export type IdentityServices = Awaited<ReturnType<typeof buildIdentityServices>>;
