@@ -1,18 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { PublicProtocol } from 'paseto';
-import { ImportPublicKeyFactory, type PublicKey } from 'paseto/v4/public';
 import { defineSubgraph, pingOf, type HandleOf, type SubgraphDeps } from '../../lib/subgraph.js';
 import type { ForeignKeys, TokenVerifier, Viewer } from '../../lib/auth/viewer.js';
 import type { Config } from '../../lib/config.js';
 import { isUuid } from '../../lib/ids.js';
 import { signChallenge, type ChallengeClaims } from './cluster-challenge.js';
-import { keyConfigProblems, loadSigningKey, loadVerificationKeys } from './token.keys.js';
+import { keyConfigProblems, loadSigningKey } from './token.keys.js';
 import { bootstrapSuperUserProblems, emailKeyForLogin } from './account.rules.js';
-import { PasetoTokenVerifier } from './token.service.js';
 import { AuthResolver, ProfileResolver } from './account.resolver.js';
 import { InstitutionalResolver } from './institutional.resolver.js';
 import { SocialLoginResolver } from './social-login.resolver.js';
-import { identityServices } from './services.js';
+import { buildIdentityServices } from './services.js';
 
 export const SUBGRAPH_NAME = 'identity' as const;
 
@@ -24,27 +21,10 @@ export { paserkPublicId } from './token.keys.js';
 /** The address of the account that owns the datasets shipped with the service; nobody can log in as it. */
 export const CURATOR_EMAIL = 'shipped-data@curator.invalid';
 
-const importer = new PublicProtocol(ImportPublicKeyFactory);
-
-/** Other clusters' keys as key objects; an imported key is kept (by its PASERK) since keys do not change. */
-function foreignKeyLookup(foreign: ForeignKeys) {
-  const imported = new Map<string, Promise<PublicKey>>();
-  return async (kid: string) => {
-    const found = await foreign.keyFor(kid);
-    if (!found) return null;
-    let key = imported.get(found.paserk);
-    if (!key) {
-      key = importer.ImportPublicKey(found.paserk as `k4.public.${string}`);
-      imported.set(found.paserk, key);
-    }
-    return { key: await key, issuer: found.issuer };
-  };
-}
-
 /** The identity subgraph: accounts, sessions and tokens, institutional and social login. */
 export const identity = defineSubgraph({
   name: SUBGRAPH_NAME,
-  services: identityServices,
+  services: buildIdentityServices,
   resolvers: (s) => [
     pingOf(SUBGRAPH_NAME),
     new AuthResolver(s.accounts, s.auth, s.verificationKeys),
@@ -64,8 +44,7 @@ export const identity = defineSubgraph({
      * adds the keys of other clusters (the federation subgraph's).
      */
     async tokenVerifier(foreign?: ForeignKeys): Promise<TokenVerifier> {
-      const s = await services();
-      return new PasetoTokenVerifier(await loadVerificationKeys(deps.config), deps.clock, s.accountStore, foreign && foreignKeyLookup(foreign));
+      return (await services()).tokenVerifier(foreign);
     },
     /**
      * Account administration for tools and tests (admin CLI, first-start bootstrap, the test kit): create a

@@ -1,4 +1,7 @@
 import DataLoader from 'dataloader';
+import { PublicProtocol } from 'paseto';
+import { ImportPublicKeyFactory, type PublicKey } from 'paseto/v4/public';
+import type { ForeignKeys, TokenVerifier } from '../../lib/auth/viewer.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
 import { isUuid } from '../../lib/ids.js';
 import { AccountStore } from './store/account.store.js';
@@ -13,7 +16,7 @@ import { LoginFlowService } from './login-flow.service.js';
 import { InstitutionalService } from './institutional.service.js';
 import { SocialLoginService } from './social-login.service.js';
 import { loadSigningKey, loadVerificationKeys, type SigningKey, type VerificationKeys } from './token.keys.js';
-import { TokenChecker, TokenSigner } from './token.service.js';
+import { PasetoTokenVerifier, TokenChecker, TokenSigner } from './token.service.js';
 import { toPublicProfile } from './account.resolver.js';
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -24,8 +27,25 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   }));
 }
 
+const importer = new PublicProtocol(ImportPublicKeyFactory);
+
+/** Other clusters' keys as key objects; an imported key is kept (by its PASERK) since keys do not change. */
+function foreignKeyLookup(foreign: ForeignKeys) {
+  const imported = new Map<string, Promise<PublicKey>>();
+  return async (kid: string) => {
+    const found = await foreign.keyFor(kid);
+    if (!found) return null;
+    let key = imported.get(found.paserk);
+    if (!key) {
+      key = importer.ImportPublicKey(found.paserk as `k4.public.${string}`);
+      imported.set(found.paserk, key);
+    }
+    return { key: await key, issuer: found.issuer };
+  };
+}
+
 /** Every service of the identity subgraph over these stores: the one place they are wired. */
-export function identityServices(deps: SubgraphDeps) {
+export function buildIdentityServices(deps: SubgraphDeps) {
   const db = deps.stores.relational.db;
   const accountStore = new AccountStore(db);
   // Keys load on first use: a gateway that composes a remote identity subgraph never needs them.
@@ -57,6 +77,9 @@ export function identityServices(deps: SubgraphDeps) {
   return {
     accountStore,
     verificationKeys,
+    /** The access-token verifier over the keys configured now; `foreign` adds other clusters' keys. */
+    tokenVerifier: async (foreign?: ForeignKeys): Promise<TokenVerifier> =>
+      new PasetoTokenVerifier(await loadVerificationKeys(deps.config), deps.clock, accountStore, foreign && foreignKeyLookup(foreign)),
     accounts,
     /** Account administration for tools (admin CLI, first-start bootstrap, the test kit): not behind the login throttle. */
     admin: new AccountService(accountStore, deps.config, deps.clock),
@@ -68,4 +91,4 @@ export function identityServices(deps: SubgraphDeps) {
   };
 }
 
-export type IdentityServices = ReturnType<typeof identityServices>;
+export type IdentityServices = Awaited<ReturnType<typeof buildIdentityServices>>;

@@ -15,14 +15,13 @@ import { actorOf, toDataset } from './dataset.mappers.js';
 import { seedShippedDatasets, type SeedReport } from './seed.js';
 import { REINDEX_BATCH } from './search/search-engine.js';
 import type { RowCounts } from './dataset.model.js';
-import { neurodataServices, type NeurodataServices } from './services.js';
+import { buildNeurodataServices, type NeurodataServices } from './services.js';
 
 export const SUBGRAPH_NAME = 'neurodata' as const;
 
 export { DATA_TABLES, NEURON_COLUMNS, CONNECTION_COLUMNS, MORPHOLOGY_COLUMNS, type DataTable } from './store/clickhouse/columns.js';
 export type { DatasetAccess, DatasetRole } from './dataset-access.rules.js';
 export { migrateColumnTables } from './store/clickhouse/migrations.js';
-export type { NeurodataServices } from './services.js';
 export type { DataRead } from '../../lib/objects/signed-url.js';
 export type { CatalogueEntry } from './dataset.service.js';
 export type { TermValue, RowCounts } from './dataset.model.js';
@@ -47,7 +46,7 @@ export const neurodata = defineSubgraph({
   name: SUBGRAPH_NAME,
   /** The shipped datasets' metadata is checked against the ontology's shipped vocabularies, and owned by an account. */
   startsAfter: ['identity', 'ontology'],
-  services: neurodataServices,
+  services: buildNeurodataServices,
   resolvers: (s) => [
     pingOf(SUBGRAPH_NAME),
     new DatasetResolver(s.datasets, s.lineage),

@@ -20,8 +20,8 @@ import { DatasetSearchService } from './search/search.service.js';
 import { searchFederationOf } from './search/federated-search.js';
 import { openSearchEngine } from './search/search-engine.js';
 
-/** Builds every service of the subgraph from its dependencies: the one place they are wired. */
-export async function neurodataServices(deps: SubgraphDeps) {
+/** Every service of the neurodata subgraph over these stores: the one place they are wired. */
+export async function buildNeurodataServices(deps: SubgraphDeps) {
   const db = deps.stores.relational.db;
   const ontologyTerms = ontology.use(deps);
   const accounts = identity.use(deps);
@@ -73,4 +73,4 @@ export async function neurodataServices(deps: SubgraphDeps) {
   };
 }
 
-export type NeurodataServices = Awaited<ReturnType<typeof neurodataServices>>;
+export type NeurodataServices = Awaited<ReturnType<typeof buildNeurodataServices>>;

@@ -1,9 +1,7 @@
-import DataLoader from 'dataloader';
-import { defineSubgraph, pingOf, type HandleOf, type SubgraphDeps } from '../../lib/subgraph.js';
-import { TermStore, type NameMatch, type Suggestion, type TermRef } from './store/term.store.js';
-import { TermService, type TermRecord } from './term.service.js';
-import { TermImportService } from './term-import.service.js';
-import { TermValidationService, checkMetadataTerms, type MetadataTermValues, type MetadataTermField } from './term-validation.service.js';
+import { defineSubgraph, pingOf, type HandleOf } from '../../lib/subgraph.js';
+import { buildOntologyServices } from './services.js';
+import type { NameMatch, Suggestion, TermRef } from './store/term.store.js';
+import { checkMetadataTerms, type MetadataTermValues, type MetadataTermField } from './term-validation.service.js';
 import { TermResolver, toTerm } from './term.resolver.js';
 import { TermImportResolver } from './term-import.resolver.js';
 import { TermValidationResolver } from './term-validation.resolver.js';
@@ -15,29 +13,10 @@ export type { MetadataTermValues, MetadataTermField } from './term-validation.se
 export type { TermRef, NameMatch, Suggestion } from './store/term.store.js';
 export type { SeedStep } from './seed.js';
 
-function services(deps: SubgraphDeps) {
-  const store = new TermStore(deps.stores.relational.db);
-  const terms = new TermService(store, deps.clock, deps.log.child({ component: 'TermService' }));
-  // One loader per request context, so a page of datasets that reference terms costs one query.
-  const loaders = new WeakMap<object, DataLoader<string, TermRecord | null>>();
-  const termLoader = (ctx: object) => {
-    let l = loaders.get(ctx);
-    if (!l) loaders.set(ctx, (l = new DataLoader((ids: readonly string[]) => terms.getMany(ids))));
-    return l;
-  };
-  return {
-    store,
-    terms,
-    termLoader,
-    imports: new TermImportService(store, deps.clock, deps.log.child({ component: 'TermImportService' })),
-    validation: new TermValidationService(store),
-  };
-}
-
 /** The ontology subgraph: vocabularies and terms; `Term` is an entity other subgraphs can reference by id. */
 export const ontology = defineSubgraph({
   name: SUBGRAPH_NAME,
-  services,
+  services: buildOntologyServices,
   resolvers: (s) => [pingOf(SUBGRAPH_NAME), new TermResolver(s.terms), new TermImportResolver(s.imports), new TermValidationResolver(s.validation)],
   referenceResolvers: (s) => ({
     Term: {

@@ -1,0 +1,28 @@
+import DataLoader from 'dataloader';
+import type { SubgraphDeps } from '../../lib/subgraph.js';
+import { TermStore } from './store/term.store.js';
+import { TermService, type TermRecord } from './term.service.js';
+import { TermImportService } from './term-import.service.js';
+import { TermValidationService } from './term-validation.service.js';
+
+/** Every service of the ontology subgraph over these stores: the one place they are wired. */
+export function buildOntologyServices(deps: SubgraphDeps) {
+  const store = new TermStore(deps.stores.relational.db);
+  const terms = new TermService(store, deps.clock, deps.log.child({ component: 'TermService' }));
+  // One loader per request context, so a page of datasets that reference terms costs one query.
+  const loaders = new WeakMap<object, DataLoader<string, TermRecord | null>>();
+  const termLoader = (ctx: object) => {
+    let l = loaders.get(ctx);
+    if (!l) loaders.set(ctx, (l = new DataLoader((ids: readonly string[]) => terms.getMany(ids))));
+    return l;
+  };
+  return {
+    store,
+    terms,
+    termLoader,
+    imports: new TermImportService(store, deps.clock, deps.log.child({ component: 'TermImportService' })),
+    validation: new TermValidationService(store),
+  };
+}
+
+export type OntologyServices = Awaited<ReturnType<typeof buildOntologyServices>>;
