@@ -8,12 +8,12 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { Config, SubgraphName } from '../lib/config.js';
 import { isUuid, newId } from '../lib/ids.js';
 import { systemClock, type Clock } from '../lib/clock.js';
-import { openStores, closeStores, type Stores } from '../lib/stores.js';
+import { openStores, type Stores } from '../lib/stores.js';
 import type { RequestContext } from '../lib/context.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import { registerPipeline } from './pipeline/index.js';
-import { fastifyOptions, maskServerErrors } from './app.js';
+import { closeHost, fastifyOptions, maskServerErrors } from './app.js';
 import { SUBGRAPHS, startSubgraphs } from './subgraphs.js';
 import { prepareStart } from './startup.js';
 import { createTokenVerifier } from './token-verifier.js';
@@ -80,14 +80,6 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
   return {
     http,
     stores,
-    async close() {
-      try {
-        await http.close();
-        await apollo.stop();
-      } finally {
-        await started.stop();
-        await closeStores(stores);
-      }
-    },
+    close: () => closeHost(http, apollo, started, stores),
   };
 }
