@@ -361,7 +361,7 @@ describe('institutional verification and ORCID iD linking against a real OpenID 
 describe('login providers that are not configured', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({}, { listen: true });
+    t = await startTestApp();
   });
   afterAll(async () => t?.close());
 

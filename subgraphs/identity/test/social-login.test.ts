@@ -326,7 +326,7 @@ describe('social sign-in against a real OpenID provider (general OIDC and GitLab
 describe('social login providers that are not configured', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({}, { listen: true });
+    t = await startTestApp();
   });
   afterAll(async () => t?.close());
 
