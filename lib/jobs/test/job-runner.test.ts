@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { configFrom, type Config, type JobsConfig } from '../../config.js';
 import { openRelational, type RelationalStore } from '../../db/relational.js';
 import { createTestEngines, type TestEngines } from '../../../test/kit/app.js';
+import { eventually } from '../../../test/kit/eventually.js';
 import { BadInput } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { JobStore, type HeldJob } from '../job.store.js';
@@ -14,12 +15,23 @@ import type { JobExecutor, JobOutcome, JobRecord, JobRun } from '../job.model.js
 
 const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 
-/** Polls until `check` holds (no fixed sleeps): the runners work on their own timers. */
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
+/** Waits until `check` holds: the runners work on their own timers. */
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) => eventually(check, { what, timeoutMs, intervalMs: 10 });
+
+/**
+ * The job store, counting the runners' calls: "several polls later" is a number of claims or heartbeats, whatever
+ * the machine's speed.
+ */
+class CountingJobStore extends JobStore {
+  claims = 0;
+  heartbeats = 0;
+  override claim(...args: Parameters<JobStore['claim']>) {
+    this.claims++;
+    return super.claim(...args);
+  }
+  override heartbeat(...args: Parameters<JobStore['heartbeat']>) {
+    this.heartbeats++;
+    return super.heartbeat(...args);
   }
 }
 
@@ -97,7 +109,7 @@ describe(JobRunner.name, () => {
   let engines: TestEngines;
   let config: Config;
   let relational: RelationalStore;
-  let store: JobStore;
+  let store: CountingJobStore;
   const runners: JobRunner[] = [];
   const cleanups: (() => unknown)[] = [];
   const deletedResults: string[] = [];
@@ -141,7 +153,7 @@ describe(JobRunner.name, () => {
     });
     relational = await openRelational(config.relational);
     await relational.migrate();
-    store = new JobStore(relational.db);
+    store = new CountingJobStore(relational.db);
   });
 
   afterEach(async () => {
@@ -199,8 +211,9 @@ describe(JobRunner.name, () => {
     const r = runner({ graph: held.executor }, { concurrency: 2 });
     await r.start();
     await until(() => held.calls.size === 2, 'two jobs started');
-    // Several polls later, still two: the others wait queued.
-    await new Promise((res) => setTimeout(res, 200));
+    // Several heartbeats (and polls, twice as often) later, still two: the others wait queued.
+    const heartbeats = store.heartbeats;
+    await until(() => store.heartbeats >= heartbeats + 3, 'three more heartbeats');
     expect(held.calls.size).toBe(2);
     expect(await countRunning()).toBe(2);
     expect(await statusOf(ids[4])).toBe('queued');
@@ -226,7 +239,9 @@ describe(JobRunner.name, () => {
     const b = runner({ syql: held.executor }, { concurrency: 4, perUser: 2 });
     await Promise.all([a.start(), b.start()]);
     await until(() => held.calls.has(otherJob) && held.calls.size === 3, "the other user's job and two of the busy user's started");
-    await new Promise((res) => setTimeout(res, 200));
+    // Both runners claim again, and again nothing of the busy user's starts.
+    const claims = store.claims;
+    await until(() => store.claims >= claims + 4, 'four more claims');
     expect([...held.calls.keys()].sort()).toEqual([busyJobs[0], busyJobs[1], otherJob].sort());
     // Each finished job of the busy user lets exactly one more of theirs start.
     const finished = new Set<string>();

@@ -16,7 +16,7 @@ const graphql = (base: string, query: string, ip: string) => call(base, 'POST', 
 describe('login throttling per email and client address', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ TRUST_PROXY: '127.0.0.1' }, { listen: true });
+    t = await startTestApp({ TRUST_PROXY: '127.0.0.1' });
   });
   afterAll(async () => t?.close());
 
@@ -63,7 +63,7 @@ describe('password-check budget per client address', () => {
   const clock = new ManualClock(new Date());
   beforeAll(async () => {
     // Five checks at once, one more every 10 s.
-    t = await startTestApp({ TRUST_PROXY: '127.0.0.1', PASSWORD_CHECK_BURST: '5', PASSWORD_CHECK_REFILL_PER_MIN: '6' }, { listen: true, clock });
+    t = await startTestApp({ TRUST_PROXY: '127.0.0.1', PASSWORD_CHECK_BURST: '5', PASSWORD_CHECK_REFILL_PER_MIN: '6' }, { clock });
   });
   afterAll(async () => t?.close());
 
@@ -118,7 +118,7 @@ describe('login throttling across instances', () => {
   });
 
   it('locks an address for an email at every instance that shares REDIS_URL', async () => {
-    const t = await startTestApp(shared, { listen: true });
+    const t = await startTestApp(shared);
     try {
       const email = uniqueEmail();
       for (let i = 0; i < 5; i++) expect((await login(t.url, email, `guess-${i}`, '203.0.113.50')).status).toBe(401);
@@ -135,7 +135,7 @@ describe('login throttling across instances', () => {
   }, 120_000);
 
   it('a gateway passes the client address on to a remotely served identity subgraph', async () => {
-    const t = await startTestApp({ ...shared, SUBGRAPH_IDENTITY_URL: identity.url }, { listen: true });
+    const t = await startTestApp({ ...shared, SUBGRAPH_IDENTITY_URL: identity.url });
     try {
       const email = uniqueEmail();
       const password = 'the owner knows this';

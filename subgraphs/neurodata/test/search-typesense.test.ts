@@ -3,6 +3,7 @@ import { testTypesense } from '../../../lib/config.js';
 import { startTestApp, call, type TestApp } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { createTinyDataset } from '../../../test/kit/datasets.js';
+import { eventually } from '../../../test/kit/eventually.js';
 import { createSearchCatalogue } from './search-catalogue.js';
 import { neurodata } from '../index.js';
 
@@ -24,13 +25,16 @@ describe.skipIf(!settings)('dataset search on Typesense: the contract the Postgr
    * awaited until it holds.
    */
   const until = async (query: string, holds: (body: Hit) => boolean, user?: TestUser): Promise<Answer> => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const r = await search(query, user);
-      if (r.status === 200 && holds(r.body)) return r;
-      if (Date.now() > deadline) return r;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    let last: Answer | undefined;
+    const answered = async () => {
+      last = await search(query, user);
+      return last.status === 200 && holds(last.body) ? last : undefined;
+    };
+    // The last answer when it never holds: the caller's assertion shows what the index said.
+    return eventually(answered, { timeoutMs: 10_000, intervalMs: 100, what: `an answer to ${query} that holds` }).catch((err: unknown) => {
+      if (!last) throw err;
+      return last;
+    });
   };
 
   beforeAll(async () => {

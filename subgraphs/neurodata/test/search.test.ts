@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { createTinyDataset } from '../../../test/kit/datasets.js';
+import { createTerm } from '../../../test/kit/factories.js';
 import { createSearchCatalogue } from './search-catalogue.js';
 import { expectError } from '../../../test/kit/expect.js';
 import { sql } from 'drizzle-orm';
@@ -170,11 +171,10 @@ describe('dataset search: ranking, highlights, facets, ontology terms, typos, ac
   it('reads a deprecated term as its replacement, and finds datasets annotated before the deprecation', async () => {
     const as = (method: string, url: string, body?: unknown) => call(t.url, method, url, { token: admin.accessToken, body });
     const ring = (await as('GET', '/v1/ontology/terms?vocabulary=brain_region&q=WBbt:0006749')).body.items[0];
-    const old = await as('POST', '/v1/ontology/terms', { vocabulary: 'brain_region', code: 'TEST:0001', label: 'old ring neuropil', parent_id: ring.id });
-    const successor = await as('POST', '/v1/ontology/terms', { vocabulary: 'brain_region', code: 'TEST:0002', label: 'new ring neuropil', parent_id: ring.id });
-    expect([old.status, successor.status]).toEqual([201, 201]);
+    const old = await createTerm(t, admin, { vocabulary: 'brain_region', code: 'TEST:0001', label: 'old ring neuropil', parent_id: ring.id });
+    const successor = await createTerm(t, admin, { vocabulary: 'brain_region', code: 'TEST:0002', label: 'new ring neuropil', parent_id: ring.id });
     await createTinyDataset(t, owner, { slug: 'old_annotation', title: 'Annotated with a term deprecated later', brain_regions: ['TEST:0001'] });
-    expect((await as('DELETE', `/v1/ontology/terms/${old.body.id}?replaced_by=${successor.body.id}`)).status).toBe(200);
+    expect((await as('DELETE', `/v1/ontology/terms/${old.id}?replaced_by=${successor.id}`)).status).toBe(200);
     const byNew = await search('brain_region=TEST:0002');
     expect(slugs(byNew.body)).toEqual(['old_annotation']);
     const byOld = await search('brain_region=TEST:0001');

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { createTerm, uniqueVocabulary } from '../../../test/kit/factories.js';
 import { ontology } from '../index.js';
 import { expectError } from '../../../test/kit/expect.js';
 
@@ -75,11 +76,11 @@ describe('POST /v1/ontology/terms/validate', () => {
   });
 
   it('reports deprecated terms as deprecated, with the replacement as first suggestion', async () => {
-    const v = `validation_${Date.now().toString(36)}`;
-    const create = (code: string, label: string) => call(t.url, 'POST', '/v1/ontology/terms', { token: su.accessToken, body: { vocabulary: v, code, label } });
-    const old = (await create('OLD:1', 'Posterior parietal association areas')).body;
-    const current = (await create('NEW:1', 'Posterior parietal cortex')).body;
-    const orphan = (await create('OLD:2', 'Retired area')).body;
+    const v = uniqueVocabulary('validation');
+    const create = (code: string, label: string) => createTerm(t, su, { vocabulary: v, code, label });
+    const old = await create('OLD:1', 'Posterior parietal association areas');
+    const current = await create('NEW:1', 'Posterior parietal cortex');
+    const orphan = await create('OLD:2', 'Retired area');
     await call(t.url, 'DELETE', `/v1/ontology/terms/${old.id}?replaced_by=${current.id}`, { token: su.accessToken });
     await call(t.url, 'DELETE', `/v1/ontology/terms/${orphan.id}`, { token: su.accessToken });
 

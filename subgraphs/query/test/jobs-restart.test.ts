@@ -3,6 +3,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { call, createTestEngines, startTestApp, type TestApp, type TestEngines } from '../../../test/kit/app.js';
 import { groupAlive, startService, type ServiceProcess } from '../../../test/kit/processes.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { eventually } from '../../../test/kit/eventually.js';
 
 const COOK = 'celegans_cook_2019_male';
 /** Tens of millions of rows: still running seconds after it started, on either engine set. */
@@ -33,8 +34,7 @@ const finished = (j: Job) => ['succeeded', 'failed', 'cancelled'].includes(j.sta
 /** kill -9 of the service's whole process group (node, tsx's esbuild, PGlite's and the pool's threads die with node). */
 async function killHard(service: ServiceProcess): Promise<void> {
   process.kill(-service.pid, 'SIGKILL');
-  for (let i = 0; i < 200 && groupAlive(service.pid); i++) await sleep(25);
-  expect(groupAlive(service.pid), 'the killed process group is gone').toBe(false);
+  await eventually(() => !groupAlive(service.pid), { timeoutMs: 5000, what: 'the killed process group gone' });
 }
 
 // "A job survives kill -9 of the server": the real service (node --import tsx main.ts) runs a job, is killed with
@@ -67,16 +67,15 @@ describe('jobs survive kill -9 of the server that runs them', () => {
     return r.body;
   };
   /** Polls the job until `done`; every state seen is pushed to `seen`. */
-  const waitFor = async (base: string, id: string, done: (j: Job) => boolean, timeoutMs: number, seen: Job[] = []): Promise<Job> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const j = await get(base, id);
-      seen.push(j);
-      if (done(j)) return j;
-      if (Date.now() > deadline) throw new Error(`job ${id} did not reach the state within ${timeoutMs} ms: ${JSON.stringify(j)}`);
-      await sleep(50);
-    }
-  };
+  const waitFor = (base: string, id: string, done: (j: Job) => boolean, timeoutMs: number, seen: Job[] = []): Promise<Job> =>
+    eventually(
+      async () => {
+        const j = await get(base, id);
+        seen.push(j);
+        return done(j) ? j : undefined;
+      },
+      { timeoutMs, intervalMs: 50, what: `job ${id} reaching the state` },
+    );
 
   /** The service as an operator starts it, on this file's engines, running jobs in process. */
   const spawnService = async (maxAttempts: string): Promise<ServiceProcess> => {

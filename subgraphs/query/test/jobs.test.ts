@@ -5,6 +5,7 @@ import { tableFromIPC as flechetteTable } from '@uwdata/flechette';
 import { startTestApp, call } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { createTinyDataset } from '../../../test/kit/datasets.js';
+import { waitForJob } from '../../../test/kit/factories.js';
 
 const COOK = 'celegans_cook_2019_male';
 const CONNECTIONS = `MATCH (a:Neuron)-[c:Synapse]->(b:Neuron) IN "${COOK}"@latest WHERE c.weight >= $min RETURN a.id AS pre, b.id AS post, c.type AS type, c.weight AS weight, b.x AS x ORDER BY pre, post, type`;
@@ -24,16 +25,8 @@ describe('jobs: SyQL and graph jobs, progress, Arrow results, cancel, delete, re
     del: (path: string) => call(t.url, 'DELETE', path, { token: user.accessToken }),
   });
 
-  async function waitFor(user: TestUser, id: string, done: (j: Job) => boolean, seen: Job[] = []): Promise<Job> {
-    for (let i = 0; i < 1200; i++) {
-      const r = await as(user).get(`/v1/jobs/${id}`);
-      expect(r.status).toBe(200);
-      seen.push(r.body);
-      if (done(r.body)) return r.body;
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    throw new Error(`job ${id} did not reach the state in time: ${JSON.stringify(seen.at(-1))}`);
-  }
+  const waitFor = async (user: TestUser, id: string, done: (j: Job) => boolean): Promise<Job> =>
+    (await waitForJob(t, user, id, { done: (j) => done(j as Job) })) as Job;
   const finished = (j: Job) => ['succeeded', 'failed', 'cancelled'].includes(j.status);
 
   beforeAll(async () => {
@@ -46,8 +39,7 @@ describe('jobs: SyQL and graph jobs, progress, Arrow results, cancel, delete, re
     const submitted = await as(academic).post('/v1/jobs', { query: CONNECTIONS, parameters: { min: 2 } });
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
     expect(submitted.body).toMatchObject({ status: 'queued', kind: 'syql', input: { pins: { [`"${COOK}"@latest`]: 1 } } });
-    const seen: Job[] = [];
-    const job = await waitFor(academic, submitted.body.job_id, finished, seen);
+    const job = await waitFor(academic, submitted.body.job_id, finished);
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     expect(job.progress).toBe(1);
     expect(job.result_url).toBe(`/v1/jobs/${job.job_id}/result`);
@@ -119,8 +111,7 @@ describe('jobs: SyQL and graph jobs, progress, Arrow results, cancel, delete, re
     expect(direct.status).toBe(200);
     const submitted = await as(academic).post('/v1/jobs/graph', { analysis: 'full-analysis', dataset_id: COOK, curve_max_hops: 4 });
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
-    const seen: Job[] = [];
-    const job = await waitFor(academic, submitted.body.job_id, finished, seen);
+    const job = await waitFor(academic, submitted.body.job_id, finished);
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     const { status: _s, job: _j, ...answer } = direct.body;
     expect(job.result_meta!.analysis).toEqual({ ...answer, status: 'complete', job: null });

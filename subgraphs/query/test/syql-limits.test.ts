@@ -1,6 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startTestApp, call, type TestEngines } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
+import { eventually } from '../../../test/kit/eventually.js';
+import { waitForJob } from '../../../test/kit/factories.js';
 
 const HERMAPHRODITE = 'celegans_cook_2019_hermaphrodite';
 const MALE = 'celegans_cook_2019_male';
@@ -19,20 +21,12 @@ describe('SyQL and jobs: limits, fairness and hostile values', () => {
   let other: TestUser;
   let superuser: TestUser;
   const syql = (path: string, body: unknown, user = academic) => call(t.url, 'POST', `/v1/syql/${path}`, { token: user.accessToken, body });
-  const until = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   let prober: TestUser;
   /** Waits until a query with `queryId` runs (a cancel of it no longer answers 404). */
   async function running(queryId: string) {
-    let last: unknown;
-    for (let i = 0; i < 200; i++) {
-      // Probing as a user without such a query: 403 once one runs, 404 before; it never cancels it.
-      const probe = await syql('cancel', { query_id: queryId }, prober);
-      last = [probe.status, probe.body];
-      if (probe.status === 403) return;
-      await until(25);
-    }
-    throw new Error(`${queryId} never started: ${JSON.stringify(last)}`);
+    // Probing as a user without such a query: 403 once one runs, 404 before; it never cancels it.
+    await eventually(async () => (await syql('cancel', { query_id: queryId }, prober)).status === 403, { timeoutMs: 30_000, what: `${queryId} running` });
   }
 
   beforeAll(async () => {
@@ -78,9 +72,15 @@ describe('SyQL and jobs: limits, fairness and hostile values', () => {
     const mine = syql('exec', { query: LONG, query_id: 'shared-id' });
     await running('shared-id');
     const theirs = syql('exec', { query: LONG, query_id: 'shared-id' }, other);
-    // Both run: the second is not refused as a conflict with the first.
-    await until(200);
-    const cancelTheirs = await syql('cancel', { query_id: 'shared-id' }, other);
+    // Both run: the second is not refused as a conflict with the first. Until theirs runs, their cancel meets only
+    // mine, which is not theirs to stop (403).
+    const cancelTheirs = await eventually(
+      async () => {
+        const r = await syql('cancel', { query_id: 'shared-id' }, other);
+        return r.status === 403 ? undefined : r;
+      },
+      { timeoutMs: 30_000, what: 'their query running beside mine' },
+    );
     expect(cancelTheirs.status, JSON.stringify(cancelTheirs.body)).toBe(200);
     const theirsDone = await theirs;
     expect(theirsDone.status).toBe(409);
@@ -169,11 +169,7 @@ describe('SyQL and jobs: limits, fairness and hostile values', () => {
       // Jobs are not held to the interactive memory limit's message: whichever limit stops it is named.
       const submitted = await call(small.url, 'POST', '/v1/jobs', { token: superuser.accessToken, body: { query: HEAVY } });
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
-      let job: Job = submitted.body;
-      for (let i = 0; i < 600 && !['succeeded', 'failed', 'cancelled'].includes(job.status); i++) {
-        await until(100);
-        job = (await call(small.url, 'GET', `/v1/jobs/${job.job_id}`, { token: superuser.accessToken })).body;
-      }
+      const job = (await waitForJob(small, superuser, submitted.body.job_id)) as Job;
       expect(job.status, JSON.stringify(job)).toBe('failed');
       expect(job.error).not.toMatch(/internal error/);
       expect(job.error).toMatch(/JOBS_MAX_EXECUTION_SECONDS|SYQL_MAX_MEMORY_MB/);

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { startTestApp, call, gql } from '../../../test/kit/app.js';
+import { eventually } from '../../../test/kit/eventually.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { connectomeFile, createTinyDataset } from '../../../test/kit/datasets.js';
 
@@ -99,8 +100,14 @@ LIMIT 100`;
     const query = `MATCH (a)-[:Synapse*1..3]->(b)-[:Synapse*1..3]->(c)-[:Synapse*1..3]->(d) IN "${COOK}" RETURN count(*)`;
     const started = Date.now();
     const running = syql('exec', { query, query_id: 'long-one' });
-    await new Promise((r) => setTimeout(r, 300));
-    const foreign = await syql('cancel', { query_id: 'long-one' }, other.accessToken);
+    // Another user's cancel answers 404 until the query runs, then 403: it never stops it.
+    const foreign = await eventually(
+      async () => {
+        const r = await syql('cancel', { query_id: 'long-one' }, other.accessToken);
+        return r.status === 404 ? undefined : r;
+      },
+      { timeoutMs: 30_000, what: 'the long query running' },
+    );
     const mine = await syql('cancel', { query_id: 'long-one' });
     const done = await running;
     expect(foreign.status).toBe(403);
