@@ -273,8 +273,24 @@ interface Edge {
   type: string;
 }
 
+/**
+ * The reference's answers are pure functions of the immutable test data, asked again for every binding the naive
+ * evaluator tries: computed once per dataset and arguments (the callers only read them).
+ */
+const memo = new WeakMap<Data, Map<string, unknown>>();
+function once<T>(d: Data, key: string, compute: () => T): T {
+  let m = memo.get(d);
+  if (!m) memo.set(d, (m = new Map()));
+  if (!m.has(key)) m.set(key, compute());
+  return m.get(key) as T;
+}
+
 /** The relationships a single hop matches, as (left node, right node). */
 function hop(d: Data, kinds: ('chemical' | 'electrical')[], direction: 'right' | 'left' | 'both'): Edge[] {
+  return once(d, `hop ${kinds.join(',')} ${direction}`, () => hopOnce(d, kinds, direction));
+}
+
+function hopOnce(d: Data, kinds: ('chemical' | 'electrical')[], direction: 'right' | 'left' | 'both'): Edge[] {
   const out: Edge[] = [];
   for (const c of d.conns) {
     if (!kinds.includes(c.synapse_type)) continue;
@@ -290,6 +306,10 @@ function hop(d: Data, kinds: ('chemical' | 'electrical')[], direction: 'right' |
 
 /** Each (start, end) pair joined by a walk of min..max hops, with the fewest such hops. */
 function paths(d: Data, kinds: ('chemical' | 'electrical')[], direction: 'right' | 'left' | 'both', min: number, max: number) {
+  return once(d, `paths ${kinds.join(',')} ${direction} ${min} ${max}`, () => pathsOnce(d, kinds, direction, min, max));
+}
+
+function pathsOnce(d: Data, kinds: ('chemical' | 'electrical')[], direction: 'right' | 'left' | 'both', min: number, max: number) {
   const next = new Map<string, Set<string>>();
   for (const e of hop(d, kinds, direction)) {
     if (!next.has(e.from)) next.set(e.from, new Set());
