@@ -185,6 +185,7 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
   session.query(`USE ${ident(database).text}`);
   // Connections for parallel statements, kept open between them.
   const idle: InstanceType<typeof Session>[] = [];
+  let closed = false;
   const onOwnConnection = async <T>(work: (c: InstanceType<typeof Session>) => Promise<T>): Promise<T> => {
     let c = idle.pop();
     if (!c) {
@@ -194,7 +195,9 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
     try {
       return await work(c);
     } finally {
-      if (idle.length < PARALLEL_IDLE_CONNECTIONS) idle.push(c);
+      // A statement that ends after the store closed must not keep its connection: the process could open no other
+      // data directory while it lives.
+      if (!closed && idle.length < PARALLEL_IDLE_CONNECTIONS) idle.push(c);
       else c.close();
     }
   };
@@ -266,6 +269,7 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
       await control.queryAsync('/* ping */ SELECT 1', { format: 'CSV' });
     },
     async close() {
+      closed = true;
       for (const c of idle.splice(0)) c.close();
       control?.close();
       session.close();
