@@ -48,19 +48,19 @@ export async function composeSupergraph(deps: SubgraphDeps): Promise<Composition
 
 /**
  * Composition is a function of the subgraphs' SDL and URLs alone, and the slowest step of building an app: a
- * process that builds several apps from the same subgraphs (the tests) composes them once.
+ * process that builds several apps from the same subgraphs (the tests) composes them once. Only the latest is kept,
+ * so a process whose subgraphs change does not accumulate compositions.
  */
-const compositions = new Map<string, Pick<Composition, 'supergraphSdl' | 'apiSchema'>>();
+let latest: { key: string; composed: Pick<Composition, 'supergraphSdl' | 'apiSchema'> } | undefined;
 function composeSdl(services: { name: string; url: string; sdl: string }[]): Pick<Composition, 'supergraphSdl' | 'apiSchema'> {
   const key = JSON.stringify(services);
-  const known = compositions.get(key);
-  if (known) return known;
+  if (latest?.key === key) return latest.composed;
   const result = composeServices(services.map(({ name, url, sdl }) => ({ name, url, typeDefs: parse(sdl) })));
   if (result.errors) {
     throw new Error(`supergraph composition failed:\n${result.errors.map((e: GraphQLError) => e.message).join('\n')}`);
   }
   const composed = { supergraphSdl: result.supergraphSdl, apiSchema: result.schema.toAPISchema().toGraphQLJSSchema() };
-  compositions.set(key, composed);
+  latest = { key, composed };
   return composed;
 }
 
