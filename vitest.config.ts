@@ -1,9 +1,13 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { useMemoryScratch } from './test/kit/scratch-dir.js';
 
 // Node loads graphql's CommonJS build for every package (it has no "exports" map); Vite would give the project's own
 // files the ES module build instead, and graphql refuses schemas made by the other copy. One copy for everyone.
 const graphqlCjs = createRequire(import.meta.url).resolve('graphql');
+
+// Set before the test processes start, so they inherit it.
+useMemoryScratch();
 
 export default defineConfig({
   test: {

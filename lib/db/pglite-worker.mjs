@@ -12,8 +12,10 @@ import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 // `template` is given only for a data directory PGlite has not initialised yet (lib/db/relational.ts).
-const { dataDir, socketPath, template } = workerData;
+// `modules`: PGlite's WebAssembly, compiled once by the host process (lib/db/relational.ts).
+const { dataDir, socketPath, template, modules } = workerData;
 const OPTIONS = {
+  ...modules,
   extensions: { pg_trgm, unaccent },
   // PostgreSQL's default of 128 MB of shared buffers is resident as soon as PGlite starts. PGlite reads its files
   // through the operating system's page cache, so a smaller pool costs little: 32 MB keeps about 100 MB off the idle

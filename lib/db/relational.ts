@@ -3,7 +3,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -223,7 +223,24 @@ async function launchWorker(dataDir: string, socketPath: string, state: 'empty' 
   return runWorker({ dataDir, socketPath, template: state === 'existing' ? null : { file: template, load: false } });
 }
 
-async function runWorker(workerData: { dataDir: string; socketPath: string; template: { file: string; load: boolean } | null }): Promise<Worker> {
+/**
+ * PGlite's WebAssembly, compiled once per process. Compiling it (9 MB, optimised on V8's background threads) costs
+ * more CPU than the rest of a start together; a compiled module passes to a worker thread without a copy, so a
+ * process that opens databases more than once (the tests, a restart within the process) compiles it once.
+ */
+let compiled: Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module }> | undefined;
+function pgliteModules() {
+  compiled ??= (async () => {
+    const dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const [pglite, initdb] = await Promise.all(['pglite.wasm', 'initdb.wasm'].map(async (f) => WebAssembly.compile(await readFile(path.join(dir, f)))));
+    return { pgliteWasmModule: pglite, initdbWasmModule: initdb };
+  })();
+  compiled.catch(() => (compiled = undefined));
+  return compiled;
+}
+
+async function runWorker(opts: { dataDir: string; socketPath: string; template: { file: string; load: boolean } | null }): Promise<Worker> {
+  const workerData = { ...opts, modules: await pgliteModules() };
   const worker = new Worker(WORKER_FILE, { workerData });
   worker.unref();
   try {

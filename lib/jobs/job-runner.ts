@@ -149,11 +149,10 @@ export class JobRunner {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = null;
     localRunners.get(this.store.db)?.delete(this);
-    const settled = (async () => {
-      // A claim under way may still hand over jobs, which are then this runner's to run.
-      await this.pumping;
-      await Promise.allSettled([...this.running.values()].map((r) => r.done));
-    })();
+    // A claim under way ends first, whatever waitMs says: what it hands over is this runner's to run, and once stop
+    // returns this runner claims nothing more (a claim still in flight could take a job queued after the stop).
+    await this.pumping;
+    const settled = Promise.allSettled([...this.running.values()].map((r) => r.done));
     await Promise.race([settled, sleep(waitMs)]);
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = null;
