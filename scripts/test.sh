@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole suite twice, both at once: on the embedded engines (PGlite, chDB, local objects) and on real servers
-# (PostgreSQL with a fresh database per test file, a ClickHouse server); then the neurodata tests on a ClickHouse
-# cluster. `scripts/test.sh embedded|server` runs one engine set.
+# (PostgreSQL with a fresh database per test file, a ClickHouse server); beside them, the neurodata tests on a
+# ClickHouse cluster. `scripts/test.sh embedded|server` runs one engine set.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-both}
@@ -12,11 +12,14 @@ ch_dir=""
 cluster_dir=""
 
 cleanup() {
-  # A server-mode set-up that gave up still lets the embedded run finish, and shows it.
-  if [ -n "${embedded_pid:-}" ] && kill -0 "$embedded_pid" 2> /dev/null; then
-    wait "$embedded_pid"
-    cat "$results/embedded.log"
-  fi
+  # A server-mode set-up that gave up still lets the runs under way finish, and shows them.
+  for name in embedded cluster; do
+    pid_var="${name}_pid"
+    if [ -n "${!pid_var:-}" ] && kill -0 "${!pid_var}" 2> /dev/null; then
+      wait "${!pid_var}"
+      cat "$results/$name.log"
+    fi
+  done
   [ -n "$ch_dir" ] && scripts/clickhouse-server.sh stop "$ch_dir" && rm -rf "$ch_dir"
   [ -n "$cluster_dir" ] && scripts/clickhouse-cluster.sh stop "$cluster_dir" && rm -rf "$cluster_dir"
 }
@@ -32,6 +35,7 @@ extra=("$@")
 # Both engine sets at once: the server run spends much of its time waiting on PostgreSQL and ClickHouse, which the
 # embedded run fills. The embedded run's output is shown when it ends, so the two do not interleave.
 embedded_pid=""
+cluster_pid=""
 if [ "$mode" = both ]; then
   (run embedded -u DATABASE_URL -u CLICKHOUSE_URL > "$results/embedded.log" 2>&1; exit $status) &
   embedded_pid=$!
@@ -78,22 +82,31 @@ if [ "$mode" = both ] || [ "$mode" = server ]; then
       echo "ZooKeeper is not installed (apt-get install zookeeper): the ClickHouse cluster tests are skipped"
     fi
   fi
+  # The service itself on the cluster (CLICKHOUSE_CLUSTER: local shards behind Distributed tables): the neurodata
+  # tests once more, unless a subset of tests was asked for. Beside the other runs: most of its time is waiting on
+  # ZooKeeper for ON CLUSTER DDL, which the others fill.
+  if [ -n "$cluster_url" ] && [ ${#extra[@]} -eq 0 ]; then
+    (
+      extra=(subgraphs/neurodata/test test/http/neurodata-access.test.ts)
+      run cluster DATABASE_URL="$db_url" CLICKHOUSE_URL="$cluster_url" CLICKHOUSE_CLUSTER="${TEST_CLICKHOUSE_CLUSTER:-neurodata_test}" \
+        TEST_CLICKHOUSE_CLUSTER_URL="$cluster_url" TEST_CLICKHOUSE_CLUSTER="${TEST_CLICKHOUSE_CLUSTER:-neurodata_test}" > "$results/cluster.log" 2>&1
+      exit $status
+    ) &
+    cluster_pid=$!
+  fi
   run server DATABASE_URL="$db_url" CLICKHOUSE_URL="$ch_url" TEST_CLICKHOUSE_DIR="$ch_dir" \
     TEST_CLICKHOUSE_CLUSTER_URL="$cluster_url" TEST_CLICKHOUSE_CLUSTER="${TEST_CLICKHOUSE_CLUSTER:-neurodata_test}"
-  # The service itself on the cluster (CLICKHOUSE_CLUSTER: local shards behind Distributed tables): the neurodata
-  # tests once more, unless a subset of tests was asked for.
-  if [ -n "$cluster_url" ] && [ ${#extra[@]} -eq 0 ]; then
-    extra=(subgraphs/neurodata/test test/http/neurodata-access.test.ts)
-    run cluster DATABASE_URL="$db_url" CLICKHOUSE_URL="$cluster_url" CLICKHOUSE_CLUSTER="${TEST_CLICKHOUSE_CLUSTER:-neurodata_test}" \
-      TEST_CLICKHOUSE_CLUSTER_URL="$cluster_url" TEST_CLICKHOUSE_CLUSTER="${TEST_CLICKHOUSE_CLUSTER:-neurodata_test}"
-  fi
 fi
 
-if [ -n "$embedded_pid" ]; then
-  wait "$embedded_pid" || status=1
-  cat "$results/embedded.log"
-  rm -f "$results/embedded.log"
-fi
+for name in cluster embedded; do
+  pid_var="${name}_pid"
+  if [ -n "${!pid_var:-}" ]; then
+    wait "${!pid_var}" || status=1
+    cat "$results/$name.log"
+    rm -f "$results/$name.log"
+    eval "${name}_pid="
+  fi
+done
 
 node -e '
 const fs = require("fs"); let p = 0, f = 0, s = 0;
