@@ -47,11 +47,8 @@ export interface RestHost {
  */
 export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{ openapi: Record<string, unknown> }> {
   const { config, run, makeContext } = host;
-  const sofaRoutes = buildSofaRoutes(host.apiSchema, graphqlRoutes(host.routes), ({ document, variables, operationName, context }) =>
-    run({ query: document, variables, operationName }, context),
-  );
-  const openapi = host.openApiDocument(sofaRoutes);
-  mountSofaRoutes(app, sofaRoutes, makeContext, new OpenApiValidator(openapi));
+  const { sofaRoutes, openapi, validator } = restLayerOf(host);
+  mountSofaRoutes(app, sofaRoutes, makeContext, validator, ({ document, variables, operationName, context }) => run({ query: document, variables, operationName }, context));
 
   const runOperation: RunOperation = async (request, query, variables = {}) => run({ query, variables }, await makeContext(request));
   const downloadSigner = createDownloadSigner(await loadDownloadSigningSecret(config.dataDir));
@@ -83,6 +80,22 @@ export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{
     return reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(asset.body);
   });
   return { openapi };
+}
+
+/**
+ * What the REST layer builds from the API schema and the route table alone: sofa's routers, the OpenAPI document
+ * and its validator (which compiles each operation's schemas on first use). A process that builds several apps over
+ * the same composition (the tests) builds it once; only the latest is kept, so a process whose composition changes
+ * accumulates nothing.
+ */
+let latest: { apiSchema: GraphQLSchema; routes: string; built: { sofaRoutes: MountedRoute[]; openapi: Record<string, unknown>; validator: OpenApiValidator } } | undefined;
+function restLayerOf(host: RestHost) {
+  const routes = JSON.stringify(host.routes);
+  if (latest?.apiSchema === host.apiSchema && latest.routes === routes) return latest.built;
+  const sofaRoutes = buildSofaRoutes(host.apiSchema, graphqlRoutes(host.routes));
+  const openapi = host.openApiDocument(sofaRoutes);
+  latest = { apiSchema: host.apiSchema, routes, built: { sofaRoutes, openapi, validator: new OpenApiValidator(openapi) } };
+  return latest.built;
 }
 
 async function mountHandler(app: FastifyInstance, route: HandlerRoute, handler: Handler | undefined, host: RestHost): Promise<void> {

@@ -28,11 +28,18 @@ export interface MountedRoute {
 }
 
 /**
+ * How a request's operation runs: through the gateway of the app that made its context. The routers depend only on
+ * the API schema and the route table, so the apps of one process (the tests) share them (mount.ts), and each
+ * request brings its app's way of running operations.
+ */
+const executors = new WeakMap<RequestContext, ExecuteOperation>();
+
+/**
  * Answers the table's GraphQL routes through sofa-api. A field may serve several routes (current and alternate
  * forms), but sofa gives each field one route, so rows are split into groups with each field at most once, and
  * each group gets a sofa router over a schema pruned to its own fields: nothing else is reachable through it.
  */
-export function buildSofaRoutes(apiSchema: GraphQLSchema, routes: GraphqlRoute[], execute: ExecuteOperation): MountedRoute[] {
+export function buildSofaRoutes(apiSchema: GraphQLSchema, routes: GraphqlRoute[]): MountedRoute[] {
   const groups: GraphqlRoute[][] = [];
   for (const route of routes) {
     const group = groups.find((g) => !g.some((r) => r.field === route.field));
@@ -53,8 +60,11 @@ export function buildSofaRoutes(apiSchema: GraphQLSchema, routes: GraphqlRoute[]
         group.map((r) => [r.field, { method: r.method, path: colonPath(r.path, r.rename), responseStatus: (r.status ?? 200) as 200, tags: [r.tag], description: r.summary }]),
       ),
       context: (serverContext: { ctx: RequestContext }) => serverContext.ctx as never,
-      execute: (async (args: { document: DocumentNode; variableValues?: Record<string, unknown>; operationName?: string; contextValue: RequestContext }) =>
-        execute({ document: args.document, variables: args.variableValues ?? {}, operationName: args.operationName ?? undefined, context: args.contextValue })) as never,
+      execute: (async (args: { document: DocumentNode; variableValues?: Record<string, unknown>; operationName?: string; contextValue: RequestContext }) => {
+        const execute = executors.get(args.contextValue);
+        if (!execute) throw new Error('a REST request reached sofa without its app');
+        return execute({ document: args.document, variables: args.variableValues ?? {}, operationName: args.operationName ?? undefined, context: args.contextValue });
+      }) as never,
       errorHandler: restErrorResponse as never,
     });
     const router = createSofaRouter(sofa);
@@ -107,6 +117,7 @@ export function mountSofaRoutes(
   mounted: MountedRoute[],
   makeContext: (request: FastifyRequest) => Promise<RequestContext>,
   validator: OpenApiValidator,
+  execute: ExecuteOperation,
 ): void {
   for (const m of mounted) {
     const gate = accessGate(m.route, makeContext);
@@ -116,6 +127,7 @@ export function mountSofaRoutes(
       ...(gate ? { onRequest: gate } : {}),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const ctx = await makeContext(request);
+        executors.set(ctx, execute);
         const params = request.params as Record<string, string>;
         const rename = m.route.rename ?? {};
         let sofaUrl = m.sofaPath;
