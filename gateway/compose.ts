@@ -4,6 +4,7 @@ import { printSubgraphSchema } from '@apollo/subgraph';
 import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { SUBGRAPH_NAMES, disableVendorTelemetry, type Config, type SubgraphName } from '../lib/config.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
+import { mergeResolvers, type SubgraphResolvers } from '../schema/federation.js';
 import type { RequestContext } from '../lib/context.js';
 import { ServiceUnavailable } from '../lib/errors.js';
 import { SUBGRAPHS } from './subgraphs.js';
@@ -20,6 +21,8 @@ export interface Composition {
   /** The subgraphs composed (every one but those SUBGRAPHS_DISABLED names), in composition order. */
   subgraphs: SubgraphName[];
   schemas: SubgraphSchemas;
+  /** What this app's in-process subgraphs run on (their schemas are shared by the apps of a process). */
+  resolvers: SubgraphResolvers;
   supergraphSdl: string;
   /** The public API schema (what /graphql and the REST layer see). */
   apiSchema: GraphQLSchema;
@@ -41,9 +44,22 @@ export async function composeSupergraph(deps: SubgraphDeps): Promise<Composition
     if (!OPTIONAL.includes(name)) throw new Error(`the ${name} subgraph cannot be left out of the supergraph (only ${OPTIONAL.join(', ')})`);
   }
   const schemas: Partial<Record<SubgraphName, GraphQLSchema>> = {};
-  for (const name of names) schemas[name] = await SUBGRAPHS[name].buildSchema(deps);
-  const services = names.map((name) => ({ name, url: deps.config.subgraphs.urls[name] ?? `local://${name}`, sdl: printSubgraphSchema(schemas[name]!) }));
-  return { subgraphs: names, schemas: schemas as SubgraphSchemas, ...composeSdl(services) };
+  const resolvers: SubgraphResolvers[] = [];
+  for (const name of names) {
+    const built = await SUBGRAPHS[name].buildSchema(deps);
+    schemas[name] = built.schema;
+    resolvers.push(built.resolvers);
+  }
+  const services = names.map((name) => ({ name, url: deps.config.subgraphs.urls[name] ?? `local://${name}`, sdl: sdlOf(schemas[name]!) }));
+  return { subgraphs: names, schemas: schemas as SubgraphSchemas, resolvers: mergeResolvers(resolvers), ...composeSdl(services) };
+}
+
+/** Subgraph schemas are shared by the apps of a process, and so is their printed SDL. */
+const sdls = new WeakMap<GraphQLSchema, string>();
+function sdlOf(schema: GraphQLSchema): string {
+  let sdl = sdls.get(schema);
+  if (sdl === undefined) sdls.set(schema, (sdl = printSubgraphSchema(schema)));
+  return sdl;
 }
 
 /**
@@ -114,7 +130,7 @@ export function createGateway(composition: Composition, urls: Partial<Record<Sub
       if (url) return loggedFetches(name, new ForwardingRemoteDataSource(name, url));
       const schema = composition.schemas[name as SubgraphName];
       if (!schema) throw new Error(`the ${name} subgraph is not composed`);
-      return loggedFetches(name, new CachingLocalDataSource(schema));
+      return loggedFetches(name, new CachingLocalDataSource(schema, composition.resolvers));
     },
   });
 }

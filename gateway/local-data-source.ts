@@ -1,6 +1,7 @@
 import { execute, parse, validate, validateSchema, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { LruCache } from '../lib/lru.js';
+import { withResolvers, type SubgraphResolvers } from '../schema/federation.js';
 
 type SubgraphResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
 
@@ -16,8 +17,13 @@ export const SUBGRAPH_DOCUMENTS_MAX = 500;
 export class CachingLocalDataSource<TContext extends Record<string, unknown> = Record<string, unknown>> implements GraphQLDataSource<TContext> {
   private readonly documents: LruCache<string, DocumentNode>;
 
+  /**
+   * `resolvers`: the app's, which each operation's context is marked with (the schema is shared by the apps of a
+   * process); none for a schema whose resolvers need nothing of the context.
+   */
   constructor(
     readonly schema: GraphQLSchema,
+    private readonly resolvers?: SubgraphResolvers,
     maxDocuments = SUBGRAPH_DOCUMENTS_MAX,
   ) {
     this.documents = new LruCache(maxDocuments);
@@ -44,7 +50,7 @@ export class CachingLocalDataSource<TContext extends Record<string, unknown> = R
       document,
       variableValues: request.variables,
       operationName: request.operationName,
-      contextValue: context,
+      contextValue: this.resolvers ? withResolvers(context, this.resolvers) : context,
     })) as SubgraphResponse;
   }
 }

@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import { openStores, type Stores } from '../lib/stores.js';
 import type { RequestContext } from '../lib/context.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
+import { withResolvers } from '../schema/federation.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import { registerPipeline } from './pipeline/index.js';
 import { closeHost, fastifyOptions, maskServerErrors } from './app.js';
@@ -45,7 +46,7 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
   const apiSchema = () => (api ??= composeSupergraph({ ...schemaOnlyDeps(), config }).then((c) => c.apiSchema));
   const deps: SubgraphDeps = { config, stores, clock: opts.clock ?? systemClock, log: http.log, apiSchema };
   const started = await startSubgraphs(deps, [name], enabledSubgraphs(config));
-  const schema = await SUBGRAPHS[name].buildSchema(deps);
+  const { schema, resolvers } = await SUBGRAPHS[name].buildSchema(deps);
   const verifier = await createTokenVerifier(deps);
   const apollo = new ApolloServer<RequestContext>({
     schema,
@@ -61,7 +62,8 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
   await apollo.start();
   const handler = fastifyApolloHandler(apollo, {
     context: async (request) =>
-      buildRequestContext(
+      withResolvers(
+        await buildRequestContext(
         // request.ip is the client's when TRUST_PROXY lists the gateway, which forwards it in X-Forwarded-For.
         {
           requestId: request.id,
@@ -71,7 +73,9 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
           signal: request.abort.signal,
           log: request.log,
         },
-        verifier,
+          verifier,
+        ),
+        resolvers,
       ),
   });
   http.route({ method: ['GET', 'POST'], url: '/graphql', handler });

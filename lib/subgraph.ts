@@ -5,7 +5,7 @@ import type { Config, SubgraphName } from './config.js';
 import type { Stores } from './stores.js';
 import type { Clock } from './clock.js';
 import type { JobKind } from './jobs/job-kind.js';
-import { buildFederatedSchema } from '../schema/federation.js';
+import { buildFederatedSchema, type FederatedSchema } from '../schema/federation.js';
 import { pingResolver } from '../schema/health.types.js';
 
 /** What a subgraph gets to build its services: configuration, the opened stores, a clock and a logger. */
@@ -67,7 +67,8 @@ export interface Subgraph<S = unknown, H = unknown> {
   services(deps: SubgraphDeps): Promise<S>;
   /** Its handle for other subgraphs over `deps.stores` (one per set of stores). */
   use(deps: SubgraphDeps): H;
-  buildSchema(deps: SubgraphDeps): Promise<GraphQLSchema>;
+  /** Its schema (shared by the apps of a process) and the resolvers this set of stores runs it on. */
+  buildSchema(deps: SubgraphDeps): Promise<FederatedSchema>;
   jobKinds(deps: SubgraphDeps): Promise<readonly JobKind[]>;
   checkConfig(config: Config): Promise<string[]>;
   onStart(deps: SubgraphDeps): Promise<void>;

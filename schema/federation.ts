@@ -18,24 +18,97 @@ export interface FederatedSchemaOptions {
 }
 
 /**
- * type-graphql classes -> an Apollo Federation 2 subgraph schema. The type-graphql schema is printed with its
- * directives and rebuilt by @apollo/subgraph, keeping the resolvers (with their auth checks and middlewares).
+ * The resolver objects of one app (its subgraphs' resolver instances by class, and their reference resolvers by
+ * `Type.field`): what a request's operations run on. A subgraph's schema is built from classes alone and shared
+ * by the apps of a process (the tests build many); each request's context carries its app's resolvers
+ * (`withResolvers`), and the schema's resolvers find them there.
  */
-export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promise<GraphQLSchema> {
+export interface SubgraphResolvers {
+  instances: Map<unknown, object>;
+  references: Map<string, (...args: unknown[]) => unknown>;
+}
+
+const RESOLVERS = Symbol('subgraph resolvers');
+
+/** Marks `context` as a request of the app whose resolvers these are (idempotent); returns it. */
+export function withResolvers<T extends object>(context: T, resolvers: SubgraphResolvers): T {
+  (context as { [RESOLVERS]?: SubgraphResolvers })[RESOLVERS] = resolvers;
+  return context;
+}
+
+function resolversOf(context: unknown): SubgraphResolvers {
+  const r = (context as { [RESOLVERS]?: SubgraphResolvers } | null | undefined)?.[RESOLVERS];
+  if (!r) throw new Error('a subgraph operation ran without its app\'s resolvers (withResolvers)');
+  return r;
+}
+
+/** Several subgraphs' resolvers as one app's. */
+export function mergeResolvers(parts: SubgraphResolvers[]): SubgraphResolvers {
+  return { instances: new Map(parts.flatMap((p) => [...p.instances])), references: new Map(parts.flatMap((p) => [...p.references])) };
+}
+
+export interface FederatedSchema {
+  /** Shared by every app of the process with the same resolver classes: run it with `withResolvers`. */
+  schema: GraphQLSchema;
+  resolvers: SubgraphResolvers;
+}
+
+/**
+ * Schemas by their resolver classes: building one (type-graphql, printing, @apollo/subgraph) costs a fifth of a
+ * second, and a process that starts many apps (the tests) needs the same few. Keyed by the classes in order, which
+ * are module-level, so the map holds one entry per subgraph.
+ */
+const built = new Map<string, { schema: Promise<GraphQLSchema> }>();
+const classIds = new WeakMap<object, number>();
+let nextClassId = 0;
+const classKey = (classes: unknown[]) =>
+  classes
+    .map((c) => {
+      let id = classIds.get(c as object);
+      if (id === undefined) classIds.set(c as object, (id = nextClassId++));
+      return id;
+    })
+    .join(',');
+
+/**
+ * type-graphql classes -> an Apollo Federation 2 subgraph schema. The type-graphql schema is printed with its
+ * directives and rebuilt by @apollo/subgraph, keeping the resolvers (with their auth checks and middlewares), each
+ * of which finds the instance it runs on in the request's context (`withResolvers`).
+ */
+export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promise<FederatedSchema> {
   const byClass = new Map<unknown, object>(opts.instances.map((i) => [i.constructor, i]));
+  const references = new Map<string, (...args: unknown[]) => unknown>();
+  for (const [type, fields] of Object.entries(opts.referenceResolvers ?? {})) {
+    for (const [field, fn] of Object.entries(fields as Record<string, (...args: unknown[]) => unknown>)) references.set(`${type}.${field}`, fn);
+  }
+  const classes = [...byClass.keys()];
+  const key = `${classKey(classes)}|${[...references.keys()].join(',')}|${classKey(opts.orphanedTypes ?? [])}`;
+  let entry = built.get(key);
+  if (!entry) {
+    entry = { schema: buildShared(classes, [...references.keys()], opts.orphanedTypes) };
+    built.set(key, entry);
+    entry.schema.catch(() => built.delete(key));
+  }
+  return { schema: await entry.schema, resolvers: { instances: byClass, references } };
+}
+
+async function buildShared(classes: unknown[], references: string[], orphanedTypes: Function[] | undefined): Promise<GraphQLSchema> {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  const resolvers = [...byClass.keys()] as NonEmptyArray<Function>;
+  const resolvers = classes as NonEmptyArray<Function>;
   if (!resolvers.length) throw new Error('a subgraph needs at least one resolver');
-  const container: ContainerType = {
-    get: (cls) => {
-      const instance = byClass.get(cls);
-      if (!instance) throw new Error(`no instance registered for ${(cls as Function).name}`);
-      return instance;
-    },
+  const container = ({ context }: { context: unknown }): ContainerType => {
+    const { instances } = resolversOf(context);
+    return {
+      get: (cls) => {
+        const instance = instances.get(cls);
+        if (!instance) throw new Error(`no instance registered for ${(cls as Function).name}`);
+        return instance;
+      },
+    };
   };
   const schema = await buildSchema({
     resolvers,
-    orphanedTypes: opts.orphanedTypes,
+    orphanedTypes,
     container,
     authChecker,
     scalarsMap,
@@ -45,10 +118,11 @@ export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promis
   registerAccess(schema);
   const typeDefs = parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`);
   const resolverMap = createResolversMap(schema) as GraphQLResolverMap<unknown>;
-  if (opts.referenceResolvers) {
-    for (const [type, fields] of Object.entries(opts.referenceResolvers)) {
-      resolverMap[type] = { ...(resolverMap[type] as object), ...(fields as object) } as never;
-    }
+  for (const coordinate of references) {
+    const [type, field] = coordinate.split('.');
+    // `__resolveReference(reference, context, info)`: the context is the second argument.
+    const dispatch = (...args: unknown[]) => resolversOf(args[1]).references.get(coordinate)!(...args);
+    resolverMap[type] = { ...(resolverMap[type] as object), [field]: dispatch } as never;
   }
   return buildSubgraphSchema({ typeDefs, resolvers: resolverMap });
 }

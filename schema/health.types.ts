@@ -18,7 +18,16 @@ export class SubgraphPing {
  * A resolver class with one root field, `<name>Ping`, so every subgraph has something to compose and the gateway
  * can tell which subgraphs answer.
  */
+const pingResolvers = new Map<string, Function>();
+
+/** The `<name>Ping` resolver class of a subgraph: one class per name, so its schema is built once per process. */
 export function pingResolver(subgraph: string): Function {
+  let cls = pingResolvers.get(subgraph);
+  if (!cls) pingResolvers.set(subgraph, (cls = definePingResolver(subgraph)));
+  return cls;
+}
+
+function definePingResolver(subgraph: string): Function {
   @Resolver()
   class PingResolver {
     // Nullable, so a subgraph that is down costs only its own field, not the whole response.

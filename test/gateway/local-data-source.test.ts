@@ -6,7 +6,7 @@ const schema = buildSchema('type Query { hello(name: String): String }');
 
 /** The data source, and a way to send it an operation as the gateway does. */
 function source(max?: number) {
-  const s = new CachingLocalDataSource(schema as GraphQLSchema, max);
+  const s = new CachingLocalDataSource(schema as GraphQLSchema, undefined, max);
   const run = (query: string, variables?: Record<string, unknown>) =>
     s.process({ kind: 'incoming operation', request: { query, variables }, context: {}, incomingRequestContext: {} } as never);
   return { s, run };

@@ -3,6 +3,7 @@ import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js'
 import { isUuidV7 } from '../../../lib/ids.js';
 import { LocalGraphQLDataSource } from '@apollo/gateway';
 import { expectError } from '../../../test/kit/expect.js';
+import { withResolvers } from '../../../schema/federation.js';
 
 
 /** Reads run against the vocabularies the service seeds on its first start (data/ontology). */
@@ -169,13 +170,15 @@ describe('ontology reads on the seeded vocabularies', () => {
       const ca1 = await byCode('brain_region', 'MBA:382');
       const mouse = await byCode('species', 'NCBITaxon:10090');
       const source = new LocalGraphQLDataSource(t.app.composition.schemas.ontology);
+      // The schema is shared by the apps of a process; the context says whose resolvers run.
+      const context = withResolvers({}, t.app.composition.resolvers);
       const r = await source.process({
         kind: 'incoming operation',
         request: {
           query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Term { code label } } }',
           variables: { r: [{ __typename: 'Term', id: ca1.id }, { __typename: 'Term', id: mouse.id }, { __typename: 'Term', id: 'not-a-uuid' }] },
         },
-        context: {},
+        context,
         incomingRequestContext: {} as never,
       } as never);
       expect(r.errors).toBeUndefined();
