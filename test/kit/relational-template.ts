@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
@@ -108,9 +109,18 @@ async function seededPgliteDir(): Promise<string> {
   return dir;
 }
 
-/** Fills `dataDir` (a PGlite data directory that does not exist yet) with the seeded template. */
+/**
+ * Fills `dataDir` (a PGlite data directory that does not exist yet) with the seeded template. The system's `cp`
+ * copies its thousand files for a tenth of the CPU that Node's `fs.cp` spends (which stats, copies and sets modes
+ * file by file through the thread pool, about half a second per test app); Node's is the fallback.
+ */
 export async function copySeededPglite(dataDir: string): Promise<void> {
-  await cp(await seededPgliteDir(), dataDir, { recursive: true });
+  const template = await seededPgliteDir();
+  const copied = await new Promise<boolean>((resolve) => execFile('cp', ['-R', '-p', template, dataDir], (err) => resolve(!err)));
+  if (!copied) {
+    await rm(dataDir, { recursive: true, force: true });
+    await cp(template, dataDir, { recursive: true });
+  }
   // As the service leaves a new data directory: readable by its owner only.
   await narrowModes(dataDir);
 }
