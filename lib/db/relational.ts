@@ -39,9 +39,14 @@ const WORKER_FILE = fileURLToPath(new URL('./pglite-worker.mjs', import.meta.url
  */
 export const PGLITE_TEMPLATE = packagePath('node_modules', '.cache', 'neurodata', `pglite-${pgliteVersion()}-initdb.tar`);
 
+/** The folder of PGlite's entry point, where its WebAssembly files lie too. */
+function pgliteDist(): string {
+  return path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+}
+
 function pgliteVersion(): string {
   // PGlite's exports map hides its package.json, so find it above the entry point.
-  let dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  let dir = pgliteDist();
   for (; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
     const file = path.join(dir, 'package.json');
     if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
@@ -230,12 +235,15 @@ async function launchWorker(dataDir: string, socketPath: string, state: 'empty' 
  */
 let compiled: Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module }> | undefined;
 function pgliteModules() {
-  compiled ??= (async () => {
-    const dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-    const [pglite, initdb] = await Promise.all(['pglite.wasm', 'initdb.wasm'].map(async (f) => WebAssembly.compile(await readFile(path.join(dir, f)))));
-    return { pgliteWasmModule: pglite, initdbWasmModule: initdb };
-  })();
-  compiled.catch(() => (compiled = undefined));
+  if (!compiled) {
+    const compiling = (async () => {
+      const [pglite, initdb] = await Promise.all(['pglite.wasm', 'initdb.wasm'].map(async (f) => WebAssembly.compile(await readFile(path.join(pgliteDist(), f)))));
+      return { pgliteWasmModule: pglite, initdbWasmModule: initdb };
+    })();
+    // A failed compile (files missing mid-reinstall) is tried again by the next start.
+    compiling.catch(() => compiled === compiling && (compiled = undefined));
+    compiled = compiling;
+  }
   return compiled;
 }
 

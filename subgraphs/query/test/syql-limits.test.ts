@@ -3,6 +3,7 @@ import { startTestApp, call, type TestEngines } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { eventually } from '../../../test/kit/eventually.js';
 import { waitForJob } from '../../../test/kit/factories.js';
+import { engineEnvFromProcess } from '../../../lib/config.js';
 
 const HERMAPHRODITE = 'celegans_cook_2019_hermaphrodite';
 const MALE = 'celegans_cook_2019_male';
@@ -17,7 +18,7 @@ const HEAVY = `MATCH (a)--(b)--(c)--(d)--(e) IN "${MALE}" RETURN count(*)`;
  * their memory limit ends them (measured: 5 s alone on 2 cores). A larger memory limit would keep that query
  * running for minutes after its cancel, whatever the test does.
  */
-const SERVER = Boolean(process.env.CLICKHOUSE_URL);
+const SERVER = Boolean(engineEnvFromProcess().CLICKHOUSE_URL);
 const LONG = SERVER
   ? `MATCH (a)-[:Synapse*1..3]->(b)-[:Synapse*1..3]->(c)-[:Synapse*1..3]->(d)-[:Synapse*1..3]->(e) IN "${MALE}" RETURN count(*)`
   : `MATCH (a)-->(b)-->(c)-->(d)-->(e)-->(f)-->(g) IN "${MALE}" RETURN count(*)`;
