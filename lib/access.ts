@@ -1,7 +1,7 @@
 import { Authorized, Extensions, type AuthCheckerFn } from 'type-graphql';
 import type { RequestContext } from './context.js';
 import { Forbidden, Unauthenticated } from './errors.js';
-import type { Viewer } from './auth/viewer.js';
+import type { TokenScope, Viewer } from './auth/viewer.js';
 
 /** The access classes of spec section 5.6, from least to most privileged. */
 export enum AccessClass {
@@ -36,8 +36,7 @@ export const accessRegistry = new Map<string, AccessClass>();
  */
 export const remoteCallerFields = new Set<string>();
 
-/** What a personal API token may be made for: reading; reading and computing; that and changing datasets. */
-export type TokenScope = 'read' | 'compute' | 'write';
+export type { TokenScope };
 export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'compute', 'write'];
 
 /**

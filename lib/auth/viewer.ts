@@ -1,4 +1,5 @@
-import type { TokenScope } from '../access.js';
+/** What a personal API token may be made for: reading; reading and computing; that and changing datasets. */
+export type TokenScope = 'read' | 'compute' | 'write';
 
 /** Account types of spec section 3. */
 export type AccountType = 'REGULAR' | 'ACADEMIC' | 'SERVICE' | 'SUPERUSER';

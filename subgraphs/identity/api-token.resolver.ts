@@ -1,8 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../lib/access.js';
 import type { RequestContext } from '../../lib/context.js';
-import type { ApiTokenService } from './api-token.service.js';
-import type { ApiTokenRecord } from './store/api-token.store.js';
+import type { ApiTokenRecord, ApiTokenService } from './api-token.service.js';
 import { ApiToken, ApiTokenListArgs, ApiTokenPage, ApiTokenScopeValue, CreateApiTokenInput, CreatedApiToken } from './api-token.types.js';
 
 export const toApiToken = (r: ApiTokenRecord): ApiToken => ({

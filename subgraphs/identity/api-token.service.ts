@@ -6,6 +6,8 @@ import { BadInput, Conflict, Forbidden, NotFound, Unauthenticated } from '../../
 import { isUuid, newId } from '../../lib/ids.js';
 import type { TokenScope } from '../../lib/access.js';
 import type { ApiTokenRecord, ApiTokenStore } from './store/api-token.store.js';
+
+export type { ApiTokenRecord } from './store/api-token.store.js';
 import {
   API_TOKENS_PER_ACCOUNT,
   apiTokenRefusal,
