@@ -116,7 +116,15 @@ export function buildOpenApi(input: OpenApiInput): Json {
     components: {
       schemas: { ...sortKeys(schemas.components), Error: errorSchema },
       responses: errorResponseComponents(),
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'PASETO v4.public' } },
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'PASETO v4.public access token, or a personal API token (ndt_…)',
+          description:
+            "A 15-minute access token from POST /v1/user/auth/login, or a personal API token from POST /v1/user/tokens (or the /tokens page). An API token's scope must cover the operation's x-token-scope (read < compute < write); operations marked login refuse API tokens.",
+        },
+      },
     },
   };
 }
