@@ -126,8 +126,8 @@ const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').re
 /** Whether the element of `locator` has the focus. */
 export const isFocused = (locator: Locator): Promise<boolean> => locator.evaluate((el) => el === el.ownerDocument.activeElement);
 
-/** The element's text with runs of white space collapsed ('' when it is absent). */
+/** The element's text as rendered (innerText), runs of white space collapsed; '' when it is absent. */
 export async function textOf(locator: Locator): Promise<string> {
   if ((await locator.count()) === 0) return '';
-  return ((await locator.first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  return (await locator.first().innerText()).replace(/\s+/g, ' ').trim();
 }
