@@ -35,7 +35,7 @@ export function field(spec: FieldSpec, errors: FormErrors): SafeHtml {
   return html`<div class="field${error ? ' field-invalid' : ''}">
   <label for="${id}">${spec.label}</label>
   ${spec.hint ? html`<p class="hint" id="${id}-hint">${spec.hint}</p>` : ''}
-  ${error ? html`<p class="field-error" id="${id}-error"><span class="visually-hidden">Error: </span>${error}</p>` : ''}
+  ${error ? html`<p class="field-error" id="${id}-error"><span class="visually-hidden">Error: </span>${sentence(error)}</p>` : ''}
   <input id="${id}" name="${spec.name}" type="${type}"${spec.autocomplete ? html` autocomplete="${spec.autocomplete}"` : ''}${
     type !== 'password' && spec.value ? html` value="${spec.value}"` : ''
   }${spec.required ? raw(' required') : ''}${spec.minlength ? html` minlength="${spec.minlength}"` : ''}${spec.maxlength ? html` maxlength="${spec.maxlength}"` : ''}${
@@ -51,7 +51,7 @@ export function field(spec: FieldSpec, errors: FormErrors): SafeHtml {
 export function errorSummary(errors: FormErrors, labels: Record<string, string>): SafeHtml {
   if (!hasErrors(errors)) return html``;
   const items = [
-    ...(errors.form ? [html`<li>${errors.form}</li>`] : []),
+    ...(errors.form ? [html`<li>${sentence(errors.form)}</li>`] : []),
     ...Object.entries(errors.fields).map(([name, message]) => html`<li><a href="#${fieldId(name)}">${labels[name] ?? name}: ${message}</a></li>`),
   ];
   return html`<div class="error-summary" role="alert" tabindex="-1" autofocus data-error-summary aria-labelledby="error-summary-title">
@@ -64,6 +64,9 @@ export function errorSummary(errors: FormErrors, labels: Record<string, string>)
 export function postForm(action: string, csrf: string, inner: SafeHtml, attrs: SafeHtml = html``): SafeHtml {
   return html`<form method="post" action="${action}" novalidate${attrs}>${csrfField(csrf)}${inner}</form>`;
 }
+
+/** The service's messages start in lower case (they continue a field name); on their own they start a sentence. */
+export const sentence = (message: string): string => message.charAt(0).toUpperCase() + message.slice(1);
 
 export const fieldId = (name: string): string => `f-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 

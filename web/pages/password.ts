@@ -39,7 +39,7 @@ export const passwordPage: WebPage = {
       if (error) {
         const { status, message } = errorOf(request, error, 'password change failed');
         const failed: FormErrors =
-          status === 403 ? { fields: { current_password: message } } : errorsFromMessage(message, { new_password: 'new_password', current_password: 'current_password', password: 'new_password' });
+          status === 403 ? { fields: { current_password: 'this is not your current password' } } : errorsFromMessage(message, { new_password: 'new_password', current_password: 'current_password', password: 'new_password' });
         return renderPassword(kit, request, reply, hasPassword, failed, status);
       }
       return kit.redirectWithFlash(reply, '/account', {

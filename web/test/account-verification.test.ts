@@ -6,12 +6,16 @@ import { freePort } from '../../test/kit/processes.js';
 import { createUser } from '../../test/kit/users.js';
 import { startTestOidcProvider, type TestOidcProvider } from '../../subgraphs/identity/test/oidc-provider.fixture.js';
 
+/** ORCID's own documentation example iD (Josiah Carberry), which has a valid check digit. */
+const ORCID_ID = '0000-0002-1825-0097';
+
 /** People at the test provider, with the claims a CILogon-style federation releases. */
 const IDENTITIES = {
   'alice@example.edu': { email: 'Alice@example.edu', email_verified: true, name: 'Alice Example', idp_name: 'Example University', affiliation: 'faculty@example.edu' },
   'bob@example.edu': { email: 'bob@example.edu', email_verified: true, name: 'Bob Example', idp_name: 'Example University', affiliation: 'student@example.edu' },
   'carol@example.edu': { email: 'carol@example.edu', email_verified: true, name: 'Carol Example', idp_name: 'Example University', affiliation: 'staff@example.edu' },
   'erin@example.edu': { email: 'erin@example.edu', email_verified: true, name: 'Erin Example' },
+  [ORCID_ID]: { given_name: 'Josiah', family_name: 'Carberry' },
 };
 
 describe.skipIf(!hasChromium)('the account page and the sign-in page with a login provider, in a browser', () => {
@@ -28,7 +32,7 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
       startTestOidcProvider({
         identities: IDENTITIES,
         loginPage: true,
-        scopes: { email: ['email', 'email_verified'], profile: ['name'], 'org.cilogon.userinfo': ['idp_name', 'affiliation'] },
+        scopes: { openid: ['sub', 'given_name', 'family_name'], email: ['email', 'email_verified'], profile: ['name'], 'org.cilogon.userinfo': ['idp_name', 'affiliation'] },
         clients: [
           {
             client_id: 'web-institutional',
@@ -36,6 +40,7 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
             token_endpoint_auth_method: 'client_secret_post',
             redirect_uris: [`${publicUrl}/v1/user/authenticate/institutional/callback`],
           },
+          { client_id: 'web-orcid', token_endpoint_auth_method: 'none', redirect_uris: [`${publicUrl}/v1/user/authenticate/orcid/callback`] },
           { client_id: 'web-social', client_secret: 'web-social-secret', token_endpoint_auth_method: 'client_secret_post', redirect_uris: [`${publicUrl}/v1/user/authenticate/social/callback`] },
         ],
       }),
@@ -50,6 +55,8 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
         OIDC_INSTITUTIONAL_CLIENT_ID: 'web-institutional',
         OIDC_INSTITUTIONAL_CLIENT_SECRET: 'web-institutional-secret',
         OIDC_INSTITUTIONAL_SCOPES: 'openid email org.cilogon.userinfo',
+        OIDC_ORCID_ISSUER: op.issuer,
+        OIDC_ORCID_CLIENT_ID: 'web-orcid',
         OIDC_SOCIAL_ISSUER: op.issuer,
         OIDC_SOCIAL_CLIENT_ID: 'web-social',
         OIDC_SOCIAL_CLIENT_SECRET: 'web-social-secret',
@@ -109,8 +116,12 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
 
   it('a verification started on the account page cannot be completed in another browser, and changes nothing', async () => {
     const u = await createUser(t);
-    const { page } = await openTab(browser, publicUrl);
+    const { page, allow } = await openTab(browser, publicUrl);
     await signIn(page, u.email, u.password);
+    // The link carries the browser's CSRF value: a link from elsewhere does not start anything.
+    allow(/status of 403/);
+    expect((await page.goto('/account/verify/institutional?csrf=from-another-site'))!.status()).toBe(403);
+    await page.goto('/account');
     // The first browser gets as far as the provider's login page, and stops there.
     const toProvider = page.waitForRequest((r) => r.url().startsWith(`${op.issuer}/auth`));
     await page.getByRole('link', { name: 'Verify my institution' }).click();
@@ -143,6 +154,15 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
     expect(await textOf(page.getByRole('status'))).toContain('Your account was created with single sign-on, and you are signed in.');
     expect(await textOf(page.locator('.details'))).toContain('erin@example.edu');
     expect(await textOf(page.locator('.identity-list'))).toMatch(/Password: none yet.*Single sign-on/);
+    // Its only way to sign in cannot be unlinked: the page asks first, then says why not.
+    let question = '';
+    page.once('dialog', (dialog) => {
+      question = dialog.message();
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Unlink Single sign-on' }).click();
+    await page.getByRole('alert').filter({ hasText: 'the only way to log in' }).waitFor();
+    expect(question).toContain('Unlink your Single sign-on account?');
 
     // The same login_code, sent to another browser as a link (to sign its user in to this account): refused
     // before it is exchanged.
@@ -152,5 +172,22 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
     expect(response!.status()).toBe(400);
     expect(await textOf(victim.page.locator('main'))).toContain('This sign-in was not started in this browser');
     expect((await victim.context.cookies()).map((c) => c.name)).not.toContain('nd_at');
+  });
+
+  it('links an ORCID iD from the account page and unlinks it, asking first', async () => {
+    const u = await createUser(t);
+    const { page } = await openTab(browser, publicUrl);
+    await signIn(page, u.email, u.password);
+    await page.getByRole('link', { name: 'Link ORCID' }).click();
+    await logInAtProvider(page, ORCID_ID);
+    await page.waitForURL(`${publicUrl}/account`);
+    expect(await textOf(page.getByRole('status'))).toContain(`Your ORCID iD ${ORCID_ID} is linked to this account.`);
+    expect(await textOf(page.locator('#orcid-title + p'))).toContain(`Linked: ${ORCID_ID}`);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Unlink ORCID iD' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your ORCID iD is no longer linked.' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Link ORCID' }).isVisible()).toBe(true);
+    expect((await call(t.url, 'GET', '/v1/user/authenticate/orcid', { token: u.accessToken })).body).toMatchObject({ linked: false });
   });
 });
