@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { call, startTestApp, type TestApp } from '../../test/kit/app.js';
 import { NARROW, expectNoHorizontalOverflow, hasChromium, isFocused, launchBrowser, openTab, textOf } from '../../test/kit/browser.js';
 import { createUser } from '../../test/kit/users.js';
+import { submitSignIn } from './pages.js';
 
 describe.skipIf(!hasChromium)('the sign-in, registration, account and password pages in a browser', () => {
   let t: TestApp;
@@ -16,12 +17,6 @@ describe.skipIf(!hasChromium)('the sign-in, registration, account and password p
     await t?.close();
   });
 
-  const signIn = async (page: Page, email: string, password: string) => {
-    await page.goto('/sign-in');
-    await page.getByLabel('Email address').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  };
   const uniqueEmail = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.org`;
   /** What has the focus: an input's id, or a link's or button's text. */
   const focused = (page: Page) => page.evaluate(() => {
@@ -53,7 +48,7 @@ describe.skipIf(!hasChromium)('the sign-in, registration, account and password p
 
     // The failed sign-in answers 401 with the form again, which the browser logs.
     allow(/status of 401/);
-    await signIn(page, email, 'not the password');
+    await submitSignIn(page, email, 'not the password');
     const summary = page.locator('[data-error-summary]');
     expect(await isFocused(summary)).toBe(true);
     expect(await textOf(summary)).toContain('wrong email or password');
@@ -68,7 +63,7 @@ describe.skipIf(!hasChromium)('the sign-in, registration, account and password p
     expect(await page.getByLabel('Email address').inputValue()).toBe(email);
     expect(await passwordField.inputValue()).toBe('');
 
-    await signIn(page, email, password);
+    await submitSignIn(page, email, password);
     await page.waitForURL('**/account');
     expect(await textOf(page.getByRole('status'))).toContain('You are signed in');
   });
@@ -77,7 +72,7 @@ describe.skipIf(!hasChromium)('the sign-in, registration, account and password p
     const u = await createUser(t);
     const { page, context, allow } = await openTab(browser, t.url);
     const newPassword = 'a brand new passphrase';
-    await signIn(page, u.email, u.password);
+    await submitSignIn(page, u.email, u.password);
     await page.waitForURL('**/account');
     await page.getByRole('link', { name: 'Change your password' }).click();
     await page.waitForURL('**/account/password');

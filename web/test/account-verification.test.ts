@@ -4,6 +4,7 @@ import { call, startTestApp, type TestApp } from '../../test/kit/app.js';
 import { allowOrigin, hasChromium, launchBrowser, openTab, textOf } from '../../test/kit/browser.js';
 import { freePort } from '../../test/kit/processes.js';
 import { createUser } from '../../test/kit/users.js';
+import { submitSignIn } from './pages.js';
 import { startTestOidcProvider, type TestOidcProvider } from '../../subgraphs/identity/test/oidc-provider.fixture.js';
 
 /** ORCID's own documentation example iD (Josiah Carberry), which has a valid check digit. */
@@ -71,10 +72,7 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
   });
 
   const signIn = async (page: Page, email: string, password: string) => {
-    await page.goto('/sign-in');
-    await page.getByLabel('Email address').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(page, email, password);
     await page.waitForURL(`${publicUrl}/account`);
   };
   /** The person at the provider's login page. */
@@ -82,6 +80,16 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
     await page.waitForURL(`${op.issuer}/interaction/**`);
     await page.getByLabel('Institutional login').fill(who);
     await page.getByRole('button', { name: 'Log in' }).click();
+  };
+  /** A second browser opens `providerUrl` and logs in as `who`: the service's answer at the callback. */
+  const completeInAnotherBrowser = async (providerUrl: string, who: string) => {
+    const other = await openTab(browser, publicUrl);
+    other.allow(/status of 400/);
+    const callback = other.page.waitForResponse((r) => r.url().startsWith(`${publicUrl}/v1/user/authenticate/institutional/callback`));
+    await other.page.goto(providerUrl);
+    await logInAtProvider(other.page, who);
+    const answer = await callback;
+    return { status: answer.status(), body: (await answer.json()) as { error: string } };
   };
   const standingOf = async (token: string) => (await call(t.url, 'GET', '/v1/user/authenticate/institutional', { token })).body;
 
@@ -103,14 +111,9 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
     expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
 
     // Another browser with the same provider URL: the callback has no binding (nor return) cookie there.
-    const other = await openTab(browser, publicUrl);
-    other.allow(/status of 400/);
-    const callback = other.page.waitForResponse((r) => r.url().startsWith(`${publicUrl}/v1/user/authenticate/institutional/callback`));
-    await other.page.goto(providerUrl);
-    await logInAtProvider(other.page, 'bob@example.edu');
-    const refused = await callback;
-    expect(refused.status()).toBe(400);
-    expect((await refused.json()).error).toMatch(/already used|another browser/);
+    const refused = await completeInAnotherBrowser(providerUrl, 'bob@example.edu');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/already used|another browser/);
     expect(await standingOf(u.accessToken)).toMatchObject({ account_type: 'ACADEMIC', email: 'Alice@example.edu' });
   });
 
@@ -128,14 +131,9 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
     const providerUrl = (await toProvider).url();
     await page.waitForURL(`${op.issuer}/interaction/**`);
 
-    const other = await openTab(browser, publicUrl);
-    other.allow(/status of 400/);
-    const callback = other.page.waitForResponse((r) => r.url().startsWith(`${publicUrl}/v1/user/authenticate/institutional/callback`));
-    await other.page.goto(providerUrl);
-    await logInAtProvider(other.page, 'carol@example.edu');
-    const refused = await callback;
-    expect(refused.status()).toBe(400);
-    expect((await refused.json()).error).toMatch(/started in another browser/);
+    const refused = await completeInAnotherBrowser(providerUrl, 'carol@example.edu');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/started in another browser/);
 
     expect(await standingOf(u.accessToken)).toMatchObject({ account_type: 'REGULAR', verified: false, institution: null });
     await page.goto('/account');
