@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { outsideRequestScope } from '../lib/request-scope.js';
 import { cookieOf, serializeCookie } from '../rest-compat/browser-cookies.js';
 import type { RunOperation } from '../rest-compat/login-redirect.js';
 
@@ -54,6 +55,8 @@ export function isAccessTokenFresh(token: string, now = Date.now()): boolean {
 /** How a refresh went: a new pair, refused (the session is over: sign in again), or failed for now (try later). */
 export type RefreshOutcome = { pair: TokenPair } | { refused: string } | { failed: true };
 
+const REFRESH_TIMEOUT_MS = 15_000;
+
 /** How long a settled refresh is remembered, so that requests a browser sent with the old cookie get the same pair. */
 const REMEMBER_SETTLED_MS = 60_000;
 
@@ -87,10 +90,18 @@ export class SessionRefresher {
   }
 
   private async rotate(request: FastifyRequest, refreshToken: string): Promise<RefreshOutcome> {
+    // Shared by every request that waits for it, so none of them may stop it: a browser that cancels the first
+    // request (a click while the page loads) must not abort a refresh the store may already have committed, whose
+    // token the next request would then present again and revoke the login with.
+    const detached = new AbortController();
+    setTimeout(() => detached.abort(new Error('session refresh timed out')), REFRESH_TIMEOUT_MS).unref();
+    const view = Object.create(request, { abort: { value: detached } }) as FastifyRequest;
     try {
-      const result = await this.run(request, `mutation refreshSession($refresh_token: String!) { refreshSession(refresh_token: $refresh_token) { ${TOKEN_PAIR_FIELDS} } }`, {
-        refresh_token: refreshToken,
-      });
+      const result = await outsideRequestScope(() =>
+        this.run(view, `mutation refreshSession($refresh_token: String!) { refreshSession(refresh_token: $refresh_token) { ${TOKEN_PAIR_FIELDS} } }`, {
+          refresh_token: refreshToken,
+        }),
+      );
       const error = result.errors?.[0];
       if (!error) return { pair: (result.data as { refreshSession: TokenPair }).refreshSession };
       if (error.extensions?.code === 'UNAUTHENTICATED') return { refused: error.message };
