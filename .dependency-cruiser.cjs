@@ -24,10 +24,24 @@ module.exports = {
     },
     {
       name: 'lib-is-shared-not-dependent',
-      comment: 'lib/ is shared code; it never depends on a subgraph, the gateway or the REST layer.',
+      comment: 'lib/ is shared code; it never depends on a subgraph, the gateway, the REST layer or the pages.',
       severity: 'error',
       from: { path: '^lib/' },
-      to: { path: '^(subgraphs|gateway|rest-compat)/' },
+      to: { path: '^(subgraphs|gateway|rest-compat|web)/' },
+    },
+    {
+      name: 'web-pages-only-execute-graphql',
+      comment: 'The browser pages reach the service through GraphQL operations and rest-compat exports only, like a REST handler.',
+      severity: 'error',
+      from: { path: '^web/(?!test/)' },
+      to: { path: '^(subgraphs|gateway|schema)/' },
+    },
+    {
+      name: 'web-is-mounted-by-the-rest-layer',
+      comment: "Only rest-compat/mount.ts mounts the pages; nothing else of the service depends on them.",
+      severity: 'error',
+      from: { path: '^(gateway|subgraphs|schema|rest-compat)/', pathNot: '^rest-compat/mount\\.ts$' },
+      to: { path: '^web/' },
     },
     {
       name: 'no-circular',

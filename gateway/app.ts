@@ -47,6 +47,8 @@ export interface App {
 /** Log redaction: credentials never reach the logs. */
 export const REDACT = [
   'req.headers.authorization',
+  // The web pages' session cookies hold tokens (web/session.ts).
+  'req.headers.cookie',
   'req.headers["x-service-secret"]',
   '*.password',
   '*.token',

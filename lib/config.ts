@@ -215,7 +215,7 @@ const envSchema = z.object({
   OIDC_ORCID_SCOPES: z.string().default('openid')
     .describe('space-separated scopes for ORCID iD linking (default "openid")'),
   LOGIN_RETURN_URL: optionalUrl
-    .describe('front-end page a completed social login (mode=redirect) sends the browser to with a single-use login_code, e.g. https://neurodata.example.org/signed-in; unset allows mode=json only'),
+    .describe('front-end page a completed social login (mode=redirect) sends the browser to with a single-use login_code; <PUBLIC_URL>/sign-in/complete for the service’s own pages (docs/web.md), e.g. https://neurodata.example.org/sign-in/complete; unset allows mode=json only'),
   OIDC_SOCIAL_ISSUER: optionalUrl
     .describe('issuer URL of the general social login provider (OpenID Connect), e.g. https://accounts.google.com (required with OIDC_SOCIAL_CLIENT_ID)'),
   OIDC_SOCIAL_CLIENT_ID: z.string().optional()

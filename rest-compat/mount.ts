@@ -13,6 +13,7 @@ import { OpenApiValidator } from './openapi/validator.js';
 import { docsPage, graphiqlPage, readAsset, sendPage } from './pages.js';
 import { colonPath, graphqlRoutes, type HandlerRoute, type Route } from './route-table.js';
 import { buildSofaRoutes, mountSofaRoutes, type MountedRoute } from './sofa.js';
+import { mountWeb } from '../web/index.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
@@ -43,7 +44,7 @@ export interface RestHost {
 /**
  * Mounts the REST layer on `app`: the table's GraphQL routes through sofa (held to the OpenAPI document), the
  * hand-written handlers (login redirects, dataset files, job results, health, the document, the pages), each behind
- * its route's access gate, and the documentation's assets. Returns the OpenAPI document served at /openapi.json.
+ * its route's access gate, the documentation's assets, and the browser pages of web/. Returns the OpenAPI document served at /openapi.json.
  */
 export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{ openapi: Record<string, unknown> }> {
   const { config, run, makeContext } = host;
@@ -73,6 +74,9 @@ export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{
   for (const route of host.routes.filter((r): r is HandlerRoute => r.kind === 'handler')) {
     await mountHandler(app, route, handlers[route.handler], host);
   }
+  // The browser pages (web/): outside the route table and the OpenAPI document.
+  const runAnonymous: RunOperation = async (request, query, variables = {}) => run({ query, variables }, await makeContext(withoutCredentials(request)));
+  await mountWeb(app, { config, runOperation, runAnonymous });
   app.get('/docs/assets/:name', async (request, reply) => {
     if (!config.api.docs) return reply.callNotFound();
     const asset = await readAsset((request.params as { name: string }).name);
@@ -80,6 +84,15 @@ export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{
     return reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(asset.body);
   });
   return { openapi };
+}
+
+/**
+ * The request as one that carries no credential, for public operations run on its behalf (a browser session's
+ * refresh): its id, address and signal, but its own context (contexts are kept per request object).
+ */
+function withoutCredentials(request: FastifyRequest): FastifyRequest {
+  const { authorization: _dropped, ...headers } = request.headers;
+  return Object.create(request, { headers: { value: headers, enumerable: true } }) as FastifyRequest;
 }
 
 /**

@@ -11,7 +11,9 @@ export const MAX_JSON_DEPTH = 64;
 
 /**
  * Credentials never travel in a URL: URLs are kept in proxy and server logs, browser history and Referer headers.
- * A query parameter with one of these names is refused on every route, whatever the route does with it.
+ * A query parameter with one of these names is refused on every route, whatever the route does with it, except
+ * where the route's config names it in `credentialQueryParams`: the one page a redirect-mode social sign-in returns
+ * to with its single-use, one-minute login_code (web/pages/sign-in.ts), which a login provider can only put there.
  */
 const CREDENTIAL_PARAM = /^(?:.*_)?(?:password|passwd|passphrase|secret|token)$|^(?:api_?key|login_code|authorization)$/i;
 
@@ -41,10 +43,10 @@ export function jsonNestingExceeds(text: string, max: number): boolean {
 }
 
 /** The first problem of a query string or path parameters, as a message naming the parameter; undefined when fine. */
-function parameterProblem(kind: 'query' | 'path', params: unknown): string | undefined {
+function parameterProblem(kind: 'query' | 'path', params: unknown, allowedCredentials: string[] = []): string | undefined {
   if (!params || typeof params !== 'object') return undefined;
   for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
-    if (kind === 'query' && CREDENTIAL_PARAM.test(name)) {
+    if (kind === 'query' && CREDENTIAL_PARAM.test(name) && !allowedCredentials.includes(name)) {
       return `query parameter ${name}: credentials are not accepted in the URL (URLs end up in logs and browser history); send them in the JSON request body, and access tokens in the Authorization header`;
     }
     const values = Array.isArray(value) ? value : [value];
@@ -86,7 +88,8 @@ export function registerInputGuards(app: FastifyInstance, anonymousBodyLimit?: n
   }
 
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const problem = parameterProblem('query', request.query) ?? parameterProblem('path', request.params);
+    const allowed = (request.routeOptions.config as { credentialQueryParams?: string[] } | undefined)?.credentialQueryParams;
+    const problem = parameterProblem('query', request.query, allowed) ?? parameterProblem('path', request.params);
     // Answered here, the request goes no further: a hook that replies does not call done().
     if (problem) sendAppError(reply, new BadInput(problem));
     else done();

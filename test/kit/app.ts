@@ -49,6 +49,12 @@ export interface StartOptions extends AppOptions {
    * `call` and `gql` in-process.
    */
   listen?: boolean;
+  /**
+   * With `listen`, the port to listen on instead of a random one: for a test whose configuration must name the
+   * app's own address before it starts (PUBLIC_URL, which login providers send browsers back to). Take it from
+   * `freePort()`.
+   */
+  port?: number;
 }
 
 let appCounter = 0;
@@ -71,7 +77,7 @@ export async function startTestApp(
   overrides: Partial<Record<EnvName, string>> = {},
   opts: StartOptions = {},
 ): Promise<TestApp & { engines: TestEngines }> {
-  const { engines: given, listen, ...appOptions } = opts;
+  const { engines: given, listen, port, ...appOptions } = opts;
   const engines = given ?? (await createTestEngines());
   // Test files create many users from one address, and some never let their clock refill the password-check
   // budget; the tests of that budget set their own.
@@ -80,7 +86,7 @@ export async function startTestApp(
   const app = await createApp(config, appOptions);
   let url: string;
   if (listen) {
-    await app.http.listen({ host: '127.0.0.1', port: 0 });
+    await app.http.listen({ host: '127.0.0.1', port: port ?? 0 });
     const address = app.http.server.address() as { port: number };
     url = `http://127.0.0.1:${address.port}`;
   } else {

@@ -29,6 +29,11 @@ export async function startTestOidcProvider(opts: {
    * for them without `openid`, as a code-hosting site does; its access tokens are opaque and can be introspected.
    */
   resourceServer?: { audience: string; scopes: string[] };
+  /**
+   * Show a login page (a form asking which identity to log in as) instead of logging in as `loginAs`'s subject
+   * without one: for tests that drive a real browser through the provider.
+   */
+  loginPage?: boolean;
 }): Promise<TestOidcProvider> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -71,8 +76,14 @@ export async function startTestOidcProvider(opts: {
     const details = await provider.interactionDetails(ctx.req, ctx.res);
     let result: Record<string, unknown>;
     if (details.prompt.name === 'login') {
-      if (!subject || !opts.identities[subject]) throw new Error(`the test provider has no identity ${subject}`);
-      result = { login: { accountId: subject } };
+      if (opts.loginPage && ctx.method === 'GET') {
+        ctx.type = 'html';
+        ctx.body = loginPage(details.uid);
+        return;
+      }
+      const chosen = opts.loginPage ? new URLSearchParams(await readBody(ctx.req)).get('login') ?? undefined : subject;
+      if (!chosen || !opts.identities[chosen]) throw new Error(`the test provider has no identity ${chosen}`);
+      result = { login: { accountId: chosen } };
     } else {
       const accountId = details.session!.accountId!;
       const grant = details.grantId ? (await provider.Grant.find(details.grantId))! : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
@@ -100,6 +111,21 @@ export async function startTestOidcProvider(opts: {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The provider's login page: one field, the identity to log in as. */
+const loginPage = (uid: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Institution login</title><link rel="icon" href="data:,"></head>
+<body><h1>Log in at your institution</h1>
+<form method="post" action="/interaction/${uid}">
+<label for="login">Institutional login</label> <input id="login" name="login" autocomplete="username">
+<button type="submit">Log in</button>
+</form></body></html>`;
+
+async function readBody(stream: NodeJS.ReadableStream): Promise<string> {
+  let body = '';
+  for await (const chunk of stream) body += String(chunk);
+  return body;
 }
 
 /**

@@ -1,0 +1,147 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SOCIAL_PROVIDERS } from '../../lib/config.js';
+import { FLOW_MAX_AGE_SEC, loginReturnCookie, startBoundFlow, type BoundProvider } from '../../rest-compat/login-redirect.js';
+import { csrfProblem } from '../csrf.js';
+import { postForm } from '../forms.js';
+import { html, type SafeHtml } from '../html.js';
+import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
+
+type AccountType = 'REGULAR' | 'ACADEMIC' | 'SERVICE' | 'SUPERUSER';
+
+interface AccountView {
+  profile: { id: string; email: string; display_name: string; account_type: AccountType; verified: boolean; orcid: string | null };
+  institutionalVerification: { verified: boolean; institution: string | null; email: string | null; verified_at: string | null };
+  orcidLink?: { linked: boolean; orcid: string | null; orcid_url: string | null; linked_at: string | null };
+  loginMethods: { has_password: boolean; identities: { provider: string; username: string | null; name: string | null; email: string | null; linked_at: string }[] };
+}
+
+const CLASS_NAME: Record<AccountType, string> = { REGULAR: 'Regular', ACADEMIC: 'Academic', SERVICE: 'Service', SUPERUSER: 'SuperUser' };
+const PROVIDER_NAME: Record<string, string> = { social: 'Single sign-on', gitlab: 'GitLab', github: 'GitHub', orcid: 'ORCID' };
+/** Where the callback of a flow started here sends the browser back to. */
+const ACCOUNT_PATH = '/account';
+
+/**
+ * `/account`: the account's class and what it opens, institutional verification and ORCID linking (started here,
+ * bound to this browser), and the ways to sign in, with unlinking.
+ */
+export const accountPage: WebPage = {
+  nav: [{ href: ACCOUNT_PATH, label: 'Account', signedIn: true }],
+  routes(scope, kit) {
+    const configured = kit.config.login.providers;
+    const query = `query accountPage {
+      profile { id email display_name account_type verified orcid }
+      institutionalVerification { verified institution email verified_at }
+      ${configured.orcid ? 'orcidLink { linked orcid orcid_url linked_at }' : ''}
+      loginMethods { has_password identities { provider username name email linked_at } }
+    }`;
+
+    scope.get(ACCOUNT_PATH, async (request, reply) => {
+      if (!kit.requireSignIn(request, reply)) return reply;
+      const result = await kit.run(request, query);
+      if (result.errors?.[0]) return kit.operationFailed(request, reply, result.errors[0], 'account page failed');
+      return renderAccount(kit, request, reply, result.data as unknown as AccountView);
+    });
+
+    // Started with a GET link carrying the CSRF value: after a form POST, CSP form-action 'self' would block the
+    // redirect to the provider's origin.
+    for (const provider of ['institutional', 'orcid'] as BoundProvider[]) {
+      const path = provider === 'institutional' ? '/account/verify/institutional' : '/account/link/orcid';
+      scope.get(path, async (request, reply) => {
+        if (!configured[provider]) return reply.callNotFound();
+        const problem = csrfProblem(request, (request.query as { csrf?: string }).csrf, kit.originOf(request));
+        if (problem) return kit.forbidden(request, reply, problem);
+        if (!kit.requireSignIn(request, reply)) return reply;
+        const out = await startBoundFlow(kit.run, request, provider, kit.secureCookies);
+        if ('error' in out) return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'alert', message: errorOf(request, out.error, `${provider} start failed`).message });
+        reply.header('cache-control', 'no-store');
+        reply.header('set-cookie', [out.cookie, loginReturnCookie(provider, ACCOUNT_PATH, FLOW_MAX_AGE_SEC, kit.secureCookies)]);
+        return reply.redirect(out.started.authorization_url, 302);
+      });
+    }
+
+    scope.post('/account/identities/:provider/unlink', async (request, reply) => {
+      if (!kit.requireSignIn(request, reply)) return reply;
+      const provider = (request.params as { provider: string }).provider;
+      const isOrcid = provider === 'orcid';
+      if (!isOrcid && !(SOCIAL_PROVIDERS as readonly string[]).includes(provider)) return reply.callNotFound();
+      const result = isOrcid
+        ? await kit.run(request, 'mutation unlinkOrcid { unlinkOrcid { linked } }')
+        : await kit.run(request, 'mutation unlinkIdentity($provider: String!) { unlinkIdentity(provider: $provider) { has_password } }', { provider });
+      const error = result.errors?.[0];
+      if (error) return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'alert', message: errorOf(request, error, 'unlink failed').message });
+      return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'status', message: `Your ${PROVIDER_NAME[provider] ?? provider} ${isOrcid ? 'iD' : 'account'} is no longer linked.` });
+    });
+  },
+};
+
+function renderAccount(kit: WebKit, request: FastifyRequest, reply: FastifyReply, view: AccountView): FastifyReply {
+  const { csrf } = stateOf(request);
+  const { profile, institutionalVerification: inst, orcidLink, loginMethods } = view;
+  const configured = kit.config.login.providers;
+  const type = profile.account_type;
+  const body = html`<h1>Your account</h1>
+<dl class="details">
+  <dt>Name</dt><dd>${profile.display_name}</dd>
+  <dt>Email</dt><dd>${profile.email}</dd>
+  <dt>Account class</dt><dd><span class="badge">${CLASS_NAME[type]}</span> ${profile.verified ? 'verified' : 'not verified'}</dd>
+  <dt>Account id</dt><dd><code id="account-id">${profile.id}</code> <button type="button" class="link-button" data-copy="account-id" hidden>Copy the id</button></dd>
+</dl>
+
+<section aria-labelledby="academic-title">
+  <h2 id="academic-title">Academic access</h2>
+  ${academicSection(type, inst, Boolean(configured.institutional), csrf)}
+</section>
+
+${
+  configured.orcid && orcidLink
+    ? html`<section aria-labelledby="orcid-title">
+  <h2 id="orcid-title">ORCID iD</h2>
+  ${
+    orcidLink.linked
+      ? html`<p>Linked: <a href="${orcidLink.orcid_url ?? `https://orcid.org/${orcidLink.orcid}`}">${orcidLink.orcid}</a>${orcidLink.linked_at ? html` since ${day(orcidLink.linked_at)}` : ''}. It is shown on your public profile.</p>
+${postForm(`/account/identities/orcid/unlink`, csrf, html`<button type="submit" class="button button-danger">Unlink ORCID iD</button>`, html` data-confirm="Unlink your ORCID iD from this account?"`)}`
+      : html`<p>Link your ORCID iD to show it on your public profile. You sign in at ORCID, and come back here.</p>
+<p><a class="button button-secondary" href="/account/link/orcid?csrf=${csrf}">Link ORCID</a></p>`
+  }
+</section>`
+    : ''
+}
+
+<section aria-labelledby="methods-title">
+  <h2 id="methods-title">Ways to sign in</h2>
+  <ul class="identity-list">
+    <li><span><strong>Password</strong>: ${loginMethods.has_password ? 'set' : 'none yet'}</span> <a href="/account/password">${loginMethods.has_password ? 'Change your password' : 'Set a password'}</a></li>
+    ${loginMethods.identities
+      .filter((identity) => identity.provider !== 'orcid')
+      .map(
+        (identity) => html`<li><span><strong>${PROVIDER_NAME[identity.provider] ?? identity.provider}</strong>: ${identity.username ?? identity.email ?? identity.name ?? 'linked'}, linked ${day(identity.linked_at)}</span>
+${postForm(
+  `/account/identities/${identity.provider}/unlink`,
+  csrf,
+  html`<button type="submit" class="button button-danger">Unlink<span class="visually-hidden"> ${PROVIDER_NAME[identity.provider] ?? identity.provider}</span></button>`,
+  html` data-confirm="${`Unlink your ${PROVIDER_NAME[identity.provider] ?? identity.provider} account? You will no longer be able to sign in with it.`}"`,
+)}</li>`,
+      )}
+  </ul>
+</section>`;
+  return kit.render(request, reply, { title: 'Your account', body, scripts: ['confirm.js', 'copy.js'] });
+}
+
+function academicSection(type: AccountType, inst: AccountView['institutionalVerification'], canVerify: boolean, csrf: string): SafeHtml {
+  const opens = html`<p>Academic accounts use the datasets (every <code>/v1/neurodata</code> route: files, tables, downloads), graph analysis, analytics, SyQL queries and jobs. Regular accounts browse and search the public catalogue.</p>`;
+  if (type === 'ACADEMIC') {
+    return html`<p>Your account is Academic${inst.institution ? html`, verified by <strong>${inst.institution}</strong>` : ''}${inst.verified_at ? html` on ${day(inst.verified_at)}` : ''}.</p>${opens}`;
+  }
+  if (type === 'SERVICE') return html`<p>A Service account has academic access without verification; it is meant for programs, not people.</p>${opens}`;
+  if (type === 'SUPERUSER') return html`<p>A SuperUser can do everything an Academic account can, and administer the service.</p>`;
+  return html`${opens}
+<p>To become Academic, sign in at your institution: the service checks that your institution knows you, and your account becomes Academic at once.</p>
+${
+  canVerify
+    ? html`<p><a class="button" href="/account/verify/institutional?csrf=${csrf}">Verify my institution</a></p>`
+    : html`<p>Institutional verification is not set up on this server: ask its operators.</p>`
+}`;
+}
+
+/** A date as people read it, in UTC (the server does not know the reader's time zone). */
+const day = (iso: string): string => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
