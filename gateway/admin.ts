@@ -8,7 +8,9 @@ import type { Stores } from '../lib/stores.js';
 import { identity } from '../subgraphs/identity/index.js';
 
 export const ADMIN_USAGE = `usage: npm run admin -- create-superuser --email <email> --password <password|-> [--display-name <name>]
-  --password - reads the password from the first line of standard input (keeps it out of the shell history)`;
+       npm run admin -- deactivate-account --email <email>
+  --password - reads the password from the first line of standard input (keeps it out of the shell history)
+  deactivate-account: the account can no longer sign in; its logins and API tokens end now, its access tokens within 15 minutes`;
 
 /**
  * The admin commands behind `npm run admin`, against the configured relational store (migrated first). Writes
@@ -16,7 +18,7 @@ export const ADMIN_USAGE = `usage: npm run admin -- create-superuser --email <em
  */
 export async function runAdmin(argv: string[], config: Config, print: (line: string) => void = console.log): Promise<number> {
   const [command, ...rest] = argv;
-  if (command !== 'create-superuser') {
+  if (command !== 'create-superuser' && command !== 'deactivate-account') {
     print(ADMIN_USAGE);
     return 2;
   }
@@ -27,7 +29,7 @@ export async function runAdmin(argv: string[], config: Config, print: (line: str
     print(`${(e as Error).message}\n${ADMIN_USAGE}`);
     return 2;
   }
-  if (!values.email || !values.password) {
+  if (!values.email || (command === 'create-superuser' && !values.password)) {
     print(ADMIN_USAGE);
     return 2;
   }
@@ -38,9 +40,18 @@ export async function runAdmin(argv: string[], config: Config, print: (line: str
     // Account administration needs the relational store only: the command opens no other.
     const stores = { relational } as Stores;
     const admin = await identity.use({ config, stores, clock: systemClock, log: pino({ level: 'silent' }) as never }).accountAdmin();
+    if (command === 'deactivate-account') {
+      const { account, action } = await admin.deactivate(values.email);
+      print(
+        action === 'deactivated'
+          ? `deactivated ${account.email} (id ${account.id}): its logins and API tokens have ended`
+          : `${account.email} (id ${account.id}) already is deactivated; nothing changed`,
+      );
+      return 0;
+    }
     const { account, action } = await admin.createSuperUser({
       email: values.email,
-      password,
+      password: password!,
       display_name: values['display-name'],
     });
     const what = {

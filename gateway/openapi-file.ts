@@ -1,6 +1,6 @@
 import { packagePath } from '../lib/package-root.js';
 import { SUBGRAPH_NAMES } from '../lib/config.js';
-import { accessRegistry, remoteCallerFields } from '../lib/access.js';
+import { accessRegistry, remoteCallerFields, tokenNeeds } from '../lib/access.js';
 import { ROUTES } from '../rest-compat/routes/index.js';
 import { buildSofaRoutes } from '../rest-compat/sofa.js';
 import { buildOpenApi, routeKey } from '../rest-compat/openapi/document.js';
@@ -38,6 +38,7 @@ export function openApiDocument(composition: Composition, mounted: ReturnType<ty
     documents: new Map(mounted.map((m) => [routeKey(m.route), m.document])),
     access: accessRegistry,
     remoteCallers: remoteCallerFields,
+    tokenNeeds,
     version: API_VERSION,
   });
 }

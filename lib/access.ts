@@ -1,7 +1,7 @@
 import { Authorized, Extensions, type AuthCheckerFn } from 'type-graphql';
 import type { RequestContext } from './context.js';
 import { Forbidden, Unauthenticated } from './errors.js';
-import type { Viewer } from './auth/viewer.js';
+import type { TokenScope, Viewer } from './auth/viewer.js';
 
 /** The access classes of spec section 5.6, from least to most privileged. */
 export enum AccessClass {
@@ -36,6 +36,22 @@ export const accessRegistry = new Map<string, AccessClass>();
  */
 export const remoteCallerFields = new Set<string>();
 
+export type { TokenScope };
+export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'compute', 'write'];
+
+/**
+ * What a personal API token needs to call a root field: a scope, or `login` for what only a signed-in person may do
+ * (managing tokens, passwords and emails, verification, linking identities, promotion).
+ */
+export type TokenNeed = TokenScope | 'login';
+const NEED_RANK: Record<TokenNeed, number> = { read: 0, compute: 1, write: 2, login: 3 };
+
+/** Root field coordinates -> what an API token needs to call it, filled with the access classes. */
+export const tokenNeeds = new Map<string, TokenNeed>();
+
+/** A field's need when it declares none: queries read, mutations write. */
+export const defaultTokenNeed = (type: string): TokenNeed => (type === 'Mutation' ? 'write' : 'read');
+
 /** What a caller needs to run one root field (or one hand-written route). */
 export interface AccessRule {
   required: AccessClass;
@@ -45,6 +61,8 @@ export interface AccessRule {
   name: string;
   /** Whether it keeps something for an account (a mutation) rather than reading one: said in the refusal. */
   writes: boolean;
+  /** What a personal API token needs to call it. */
+  token: TokenNeed;
 }
 
 /** The rule of a root field, or undefined for a coordinate that declares none (not a root field of ours). */
@@ -52,7 +70,7 @@ export function ruleOfField(coordinate: string): AccessRule | undefined {
   const required = accessRegistry.get(coordinate);
   if (!required) return undefined;
   const [type, name] = coordinate.split('.');
-  return { required, remoteCallers: remoteCallerFields.has(coordinate), name, writes: type === 'Mutation' };
+  return { required, remoteCallers: remoteCallerFields.has(coordinate), name, writes: type === 'Mutation', token: tokenNeeds.get(coordinate) ?? defaultTokenNeed(type) };
 }
 
 /**
@@ -62,16 +80,27 @@ export function ruleOfField(coordinate: string): AccessRule | undefined {
  * operation is read (gateway/operation-access.ts, and rest-compat/access-gate.ts for REST routes), and again by
  * type-graphql's auth checker before the resolver, for subgraphs served alone.
  */
-export function Access(required: AccessClass, opts: { remoteCallers?: boolean } = {}): MethodDecorator {
+export function Access(required: AccessClass, opts: { remoteCallers?: boolean; token?: TokenNeed } = {}): MethodDecorator {
   return (target, key, descriptor) => {
-    Extensions({ access: required, ...(opts.remoteCallers !== undefined ? { remoteCallers: opts.remoteCallers } : {}) })(target, key, descriptor);
-    if (required !== AccessClass.Public) Authorized(required)(target, key as string, descriptor as never);
+    Extensions({
+      access: required,
+      ...(opts.remoteCallers !== undefined ? { remoteCallers: opts.remoteCallers } : {}),
+      ...(opts.token !== undefined ? { token: opts.token } : {}),
+    })(target, key, descriptor);
+    // A Public field that a token may not call still goes through the auth checker, which refuses the token.
+    if (required !== AccessClass.Public || opts.token === 'login') Authorized(required)(target, key as string, descriptor as never);
   };
 }
 
 export const authChecker: AuthCheckerFn<RequestContext, AccessClass> = async ({ context, info }, roles) => {
   const coordinate = `${info.parentType.name}.${info.fieldName}`;
-  const rule = ruleOfField(coordinate) ?? { required: roles[0] ?? AccessClass.User, remoteCallers: info.parentType.name === 'Query', name: info.fieldName, writes: info.parentType.name === 'Mutation' };
+  const rule = ruleOfField(coordinate) ?? {
+    required: roles[0] ?? AccessClass.User,
+    remoteCallers: info.parentType.name === 'Query',
+    name: info.fieldName,
+    writes: info.parentType.name === 'Mutation',
+    token: defaultTokenNeed(info.parentType.name),
+  };
   await requireAccess(context, rule);
   return true;
 };
@@ -81,12 +110,27 @@ export const authChecker: AuthCheckerFn<RequestContext, AccessClass> = async ({ 
  * (403) where the rule does not let such callers in.
  */
 export async function requireAccess(context: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>, rule: AccessRule): Promise<void> {
+  const apiToken = context.viewer?.apiToken;
+  // A Public field asks nothing of a token unless only a signed-in person may call it.
+  if (apiToken && (rule.required !== AccessClass.Public || rule.token === 'login')) requireTokenScope(apiToken.scope, rule);
   if (rule.required === AccessClass.Public) return;
   const viewer = await requireClass(context, rule.required);
   if (viewer.origin && !rule.remoteCallers) {
     throw new Forbidden(
       `a token issued by the cluster ${viewer.origin.clusterName} can read here, but ${rule.name} ${rule.writes ? 'keeps something for' : 'reads'} an account: it needs an account on this cluster`,
     );
+  }
+}
+
+/** Refuses (403) a personal API token whose scope does not cover the field or route. */
+export function requireTokenScope(scope: TokenScope, rule: Pick<AccessRule, 'name' | 'token'>): void {
+  if (rule.token === 'login') {
+    throw new Forbidden(
+      `${rule.name} needs a signed-in person, not an API token (tokens never manage tokens, passwords or emails, verify, link identities or promote): log in with your password, or use the web pages`,
+    );
+  }
+  if (NEED_RANK[scope] < NEED_RANK[rule.token]) {
+    throw new Forbidden(`this API token has the ${scope} scope and ${rule.name} needs ${rule.token}: create a token with the ${rule.token} scope (POST /v1/user/tokens)`);
   }
 }
 

@@ -11,7 +11,13 @@ import { sendError } from '../lib/error-reply.js';
  */
 export function ruleOfRoute(route: Route): AccessRule | undefined {
   if (route.kind === 'graphql') return ruleOfField(route.field);
-  return { required: route.access, remoteCallers: route.method === 'GET', name: `${route.method} ${route.path}`, writes: route.method !== 'GET' };
+  return {
+    required: route.access,
+    remoteCallers: route.method === 'GET',
+    name: `${route.method} ${route.path}`,
+    writes: route.method !== 'GET',
+    token: route.tokenNeed ?? (route.method === 'GET' ? 'read' : 'write'),
+  };
 }
 
 /**
@@ -22,7 +28,7 @@ export function ruleOfRoute(route: Route): AccessRule | undefined {
  */
 export function accessGate(route: Route, makeContext: (request: FastifyRequest) => Promise<RequestContext>): onRequestAsyncHookHandler | undefined {
   const rule = ruleOfRoute(route);
-  if (!rule || rule.required === AccessClass.Public) return undefined;
+  if (!rule || (rule.required === AccessClass.Public && rule.token !== 'login')) return undefined;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       await requireAccess(await makeContext(request), rule);

@@ -1,4 +1,4 @@
-import type { AccessClass } from '../lib/access.js';
+import type { AccessClass, TokenNeed } from '../lib/access.js';
 import type { SubgraphName } from '../lib/config.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -66,6 +66,8 @@ export interface HandlerRoute {
    */
   subgraph?: SubgraphName;
   access: AccessClass;
+  /** What a personal API token needs to call it; GET routes read and others write unless said otherwise. */
+  tokenNeed?: TokenNeed;
   tag: string;
   summary: string;
   alternate?: boolean;

@@ -3,7 +3,7 @@ import { buildSchema, createResolversMap, type NonEmptyArray, type ContainerType
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import { authChecker, accessRegistry, remoteCallerFields, AccessClass } from '../lib/access.js';
+import { authChecker, accessRegistry, remoteCallerFields, tokenNeeds, defaultTokenNeed, AccessClass, type TokenNeed } from '../lib/access.js';
 import { scalarsMap } from './scalars.js';
 
 export const FEDERATION_LINK =
@@ -141,6 +141,7 @@ function registerAccess(schema: GraphQLSchema): void {
       }
       const coordinate = `${type.name}.${field.name}`;
       accessRegistry.set(coordinate, declared);
+      tokenNeeds.set(coordinate, (field.extensions?.token as TokenNeed | undefined) ?? defaultTokenNeed(type.name));
       const remote = field.extensions?.remoteCallers as boolean | undefined;
       if (remote ?? type === schema.getQueryType()) remoteCallerFields.add(coordinate);
       else remoteCallerFields.delete(coordinate);

@@ -31,9 +31,9 @@ export async function buildRequestContext(
     return ctx;
   }
   try {
-    const viewer = await verifier.verifyAccessToken(match[1]);
+    const viewer = await verifier.verifyAccessToken(match[1], { clientIp: input.clientIp });
     ctx.viewer = viewer;
-    if (verifier.currentStanding) {
+    if (verifier.currentStanding && !viewer.apiToken) {
       // One lookup per request, however many fields ask.
       let reloaded: Promise<Viewer | null> | undefined;
       ctx.reloadViewer = () =>

@@ -1,3 +1,6 @@
+/** What a personal API token may be made for: reading; reading and computing; that and changing datasets. */
+export type TokenScope = 'read' | 'compute' | 'write';
+
 /** Account types of spec section 3. */
 export type AccountType = 'REGULAR' | 'ACADEMIC' | 'SERVICE' | 'SUPERUSER';
 
@@ -8,6 +11,11 @@ export interface Viewer {
   /** True for institution-verified Academic accounts, Service accounts and SuperUsers. */
   verified: boolean;
   tokenId: string;
+  /**
+   * Set when the caller presented a personal API token: its id and scope. The account's type and verification are
+   * then as stored when the token was presented, not as claimed at issue.
+   */
+  apiToken?: { id: string; scope: TokenScope };
   /** The login (refresh family) the access token was issued for; absent in tokens that do not name one. */
   sessionId?: string;
   /**
@@ -39,7 +47,7 @@ export interface ForeignKeys {
  */
 export interface TokenVerifier {
   /** Resolves to the viewer, or throws Unauthenticated with a message saying what is wrong with the token. */
-  verifyAccessToken(token: string): Promise<Viewer>;
+  verifyAccessToken(token: string, request?: { clientIp?: string }): Promise<Viewer>;
   /**
    * The account's type and verification as stored now. A token's claims are fixed when it is issued, so an
    * account verified or promoted since then is looked up here before a too-low class is refused. Null when the

@@ -1,5 +1,5 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import type { AccessClass } from '../../lib/access.js';
+import { defaultTokenNeed, type AccessClass, type TokenNeed } from '../../lib/access.js';
 import { pathParams, type GraphqlResult, type GraphqlRoute, type HandlerRoute, type Route } from '../route-table.js';
 import { GraphqlJsonSchemas, type Json } from './graphql-json-schema.js';
 import { requestParts, successResponse } from './graphql-operation.js';
@@ -15,6 +15,8 @@ export interface OpenApiInput {
   access: Map<string, AccessClass>;
   /** Root fields a person signed in at another cluster may call (the others answer such a caller 403). */
   remoteCallers: ReadonlySet<string>;
+  /** Root field coordinate -> what a personal API token needs to call it. */
+  tokenNeeds: ReadonlyMap<string, TokenNeed>;
   version: string;
 }
 
@@ -34,13 +36,15 @@ function graphqlOperation(route: GraphqlRoute, input: OpenApiInput, schemas: Gra
   const document = input.documents.get(routeKey(route));
   if (!document) throw new Error(`no sofa operation for ${routeKey(route)}`);
   const access = input.access.get(route.field) ?? ('Public' as AccessClass);
+  const token = input.tokenNeeds.get(route.field) ?? defaultTokenNeed(route.field.split('.')[0]);
   const op: Json = {
     operationId: operationId(route),
     summary: route.summary,
     tags: [route.tag],
     ...requestParts(route, document, schemas),
-    responses: { ...successResponse(route, document, schemas), ...errorResponseRefs(errorStatuses(route.method, access, [...GRAPHQL_OWN, ...(route.errors ?? [])], !input.remoteCallers.has(route.field))) },
+    responses: { ...successResponse(route, document, schemas), ...errorResponseRefs(errorStatuses(route.method, access, [...GRAPHQL_OWN, ...(route.errors ?? [])], !input.remoteCallers.has(route.field), token)) },
     'x-graphql-field': route.field,
+    'x-token-scope': token,
   };
   return { op, access };
 }
@@ -55,6 +59,8 @@ function withGraphqlResults(value: unknown, schemas: GraphqlJsonSchemas): unknow
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withGraphqlResults(v, schemas)]));
 }
 
+const tokenNeedOf = (route: HandlerRoute): TokenNeed => route.tokenNeed ?? (route.method === 'GET' ? 'read' : 'write');
+
 function handlerOperation(route: HandlerRoute, schemas: GraphqlJsonSchemas): { op: Json; access: AccessClass } {
   const own = Object.keys(route.openapi.responses).map(Number);
   const op: Json = {
@@ -66,7 +72,11 @@ function handlerOperation(route: HandlerRoute, schemas: GraphqlJsonSchemas): { o
       ...(route.openapi.parameters ?? []),
     ],
     ...(route.openapi.requestBody ? { requestBody: route.openapi.requestBody } : {}),
-    responses: { ...errorResponseRefs(errorStatuses(route.method, route.access, [], route.method !== 'GET').filter((s) => !own.includes(s))), ...(withGraphqlResults(route.openapi.responses, schemas) as Json) },
+    responses: {
+      ...errorResponseRefs(errorStatuses(route.method, route.access, [], route.method !== 'GET', tokenNeedOf(route)).filter((s) => !own.includes(s))),
+      ...(withGraphqlResults(route.openapi.responses, schemas) as Json),
+    },
+    'x-token-scope': tokenNeedOf(route),
   };
   return { op, access: route.access };
 }

@@ -1,4 +1,4 @@
-import type { AccessClass } from '../../lib/access.js';
+import type { AccessClass, TokenNeed } from '../../lib/access.js';
 import type { HttpMethod } from '../route-table.js';
 
 type Json = Record<string, unknown>;
@@ -13,7 +13,7 @@ export const errorSchema = {
 export const STATUS_TEXT: Record<number, string> = {
   400: 'bad request: the message names the field and what was expected',
   401: 'missing, invalid or expired access token',
-  403: 'the access class is too low, or the operation needs an account on this cluster (the token was issued by another cluster)',
+  403: "the access class is too low, the operation needs an account on this cluster (the token was issued by another cluster), or the personal API token's scope does not cover it (x-token-scope)",
   404: 'not found (or not visible to the caller)',
   408: 'the request exceeded the timeout',
   409: 'conflict with the stored state',
@@ -33,9 +33,9 @@ const BODY_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
 /**
  * The error statuses of one operation: the pipeline's, 413/415 where a body is read, 401 where a token is needed,
  * 403 above User and where an account on this cluster is needed (`localAccount`: a token of another cluster is
- * refused), and the operation's own (404, 409, ...).
+ * refused) or a personal API token may lack the scope (`tokenNeed` above read), and the operation's own (404, 409, ...).
  */
-export function errorStatuses(method: HttpMethod, access: AccessClass, own: number[] = [], localAccount = false): number[] {
+export function errorStatuses(method: HttpMethod, access: AccessClass, own: number[] = [], localAccount = false, tokenNeed: TokenNeed = 'read'): number[] {
   const codes = new Set([...PIPELINE, ...own]);
   if (BODY_METHODS.has(method)) {
     codes.add(413);
@@ -43,6 +43,7 @@ export function errorStatuses(method: HttpMethod, access: AccessClass, own: numb
   }
   if (access !== 'Public') codes.add(401);
   if (access === 'Academic' || access === 'SuperUser' || (access === 'User' && localAccount)) codes.add(403);
+  if (tokenNeed !== 'read' && (access !== 'Public' || tokenNeed === 'login')) codes.add(403);
   return [...codes].sort((a, b) => a - b);
 }
 

@@ -31,5 +31,18 @@ export const identityRoutes: Route[] = [
   { kind: 'graphql', method: 'PATCH', path: '/v1/user/profile', field: 'Mutation.updateProfile', bodyArg: 'input', errors: [403], tag: 'identity', summary: 'Update the caller’s profile' },
   { kind: 'graphql', method: 'POST', path: '/v1/user/profile/scientist-tag', field: 'Mutation.generateScientistTag', tag: 'identity', summary: 'Generate (or return) the caller’s scientist tag' },
   { kind: 'graphql', method: 'GET', path: '/v1/user/profile/{user_id}', field: 'Query.publicProfile', tag: 'identity', summary: 'Public profile of a user' },
+  { kind: 'graphql', method: 'GET', path: '/v1/user/tokens', field: 'Query.apiTokens', tag: 'identity', summary: 'The caller’s personal API tokens, newest first (include_revoked=true for ended ones; a SuperUser may pass user_id)' },
+  {
+    kind: 'graphql',
+    method: 'POST',
+    path: '/v1/user/tokens',
+    field: 'Mutation.createApiToken',
+    status: 201,
+    bodyArg: 'input',
+    errors: [409],
+    tag: 'identity',
+    summary: 'Make a personal API token {name, scope: read|compute|write, expires_in_days: 1..365 (90)}; the token is in this answer only',
+  },
+  { kind: 'graphql', method: 'DELETE', path: '/v1/user/tokens/{token_id}', field: 'Mutation.revokeApiToken', tag: 'identity', summary: 'Revoke a personal API token (its owner, or a SuperUser)' },
   { kind: 'graphql', method: 'POST', path: '/v1/user/{user_id}/promote', field: 'Mutation.promoteToSuperUser', tag: 'identity', summary: 'Promote a Regular or Academic account to SuperUser' },
 ];

@@ -28,6 +28,8 @@ export function authorizeRoute(provider: string, handler: string, summary: strin
     path: `/v1/user/authenticate/${provider}/authorize`,
     handler,
     access: AccessClass.User,
+    // Verification and linking need the person, signed in, in the browser that will come back.
+    tokenNeed: 'login',
     tag: 'identity',
     summary,
     openapi: {
@@ -55,6 +57,7 @@ function boundCallbackRoute(provider: string, handler: string, summary: string, 
     path: `/v1/user/authenticate/${provider}/callback`,
     handler,
     access: AccessClass.Public,
+    tokenNeed: 'login',
     tag: 'identity',
     summary,
     openapi: {

@@ -57,6 +57,7 @@ export const jobRoutes: Route[] = [
     handler: 'jobResult',
     subgraph: 'query',
     access: AccessClass.Academic,
+    tokenNeed: 'compute',
     tag: 'jobs',
     summary: "A finished job's result as an Apache Arrow IPC stream (schema metadata: job id, SyQL, dataset versions, service version); Range requests supported",
     openapi: {

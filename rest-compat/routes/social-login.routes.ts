@@ -45,6 +45,7 @@ function callbackRoute(provider: string, label: string): HandlerRoute {
     path: `/v1/user/authenticate/${provider}/callback`,
     handler: `${provider}Callback`,
     access: AccessClass.Public,
+    tokenNeed: 'login',
     tag: 'identity',
     summary: `Where ${label} sends the browser back: completes a sign-in or a link`,
     openapi: {

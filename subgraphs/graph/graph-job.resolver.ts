@@ -18,7 +18,7 @@ export class GraphJobResolver {
   constructor(private readonly submit: (ctx: Caller, input: JobInput) => Promise<JobRecord>) {}
 
   @Mutation(() => Job, { description: 'Queues a graph analysis job: the full analysis of POST /v1/graph/{dataset_id}/full-analysis, whatever its time, with progress.' })
-  @Access(AccessClass.Academic)
+  @Access(AccessClass.Academic, { token: 'compute' })
   async submitGraphJob(@Ctx() ctx: RequestContext, @Args(() => GraphJobArgs) args: GraphJobArgs) {
     const { analysis, ...rest } = args;
     if (analysis != null && analysis !== 'full-analysis') throw new BadInput(`analysis: only full-analysis runs as a job (got ${JSON.stringify(analysis)})`);

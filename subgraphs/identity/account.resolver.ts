@@ -107,7 +107,7 @@ export class AuthResolver {
   }
 
   @Mutation(() => Account, { description: 'Promotes a Regular or Academic account to SuperUser.' })
-  @Access(AccessClass.SuperUser)
+  @Access(AccessClass.SuperUser, { token: 'login' })
   async promoteToSuperUser(@Arg('user_id', () => String) user_id: string): Promise<Account> {
     return toAccount(await this.accounts.promote(user_id));
   }
@@ -125,13 +125,13 @@ export class ProfileResolver {
   }
 
   @Mutation(() => Profile, { description: 'Updates the caller’s profile; absent fields stay, null clears; a new email needs current_password.' })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { token: 'login' })
   async updateProfile(@Ctx() ctx: RequestContext, @Arg('input', () => UpdateProfileInput) input: UpdateProfileInput): Promise<Profile> {
     return toProfile(await this.profiles.update(ctx.viewer!.id, { ...input }, { clientIp: ctx.clientIp, sessionId: ctx.viewer!.sessionId }));
   }
 
   @Mutation(() => Profile, { description: 'Sets the caller’s password: the first one needs only the token (accounts created by a social sign-in have none); replacing one needs current_password.' })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { token: 'login' })
   async setPassword(
     @Ctx() ctx: RequestContext,
     @Arg('new_password', () => String) new_password: string,

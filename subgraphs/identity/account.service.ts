@@ -6,7 +6,9 @@ import { Conflict, Forbidden, NotFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { AccountStore, type Account } from './store/account.store.js';
 import { hashPassword } from './password.js';
-import { normalizeEmail, validateDisplayName, validatePassword } from './account.rules.js';
+import { emailKeyForLogin, normalizeEmail, validateDisplayName, validatePassword } from './account.rules.js';
+import type { SessionStore } from './store/session.store.js';
+import type { ApiTokenService } from './api-token.service.js';
 import type { PasswordThrottle } from './password-throttle.service.js';
 
 export type { Account } from './store/account.store.js';
@@ -25,7 +27,25 @@ export class AccountService {
     private readonly clock: Clock,
     /** Absent for the admin side (tools, tests), which makes no requests on behalf of a client. */
     private readonly throttle?: PasswordThrottle,
+    /** The admin side ends an account's logins and API tokens when it deactivates it. */
+    private readonly ended?: { sessions: Pick<SessionStore, 'revokeAccountFamilies'>; apiTokens: Pick<ApiTokenService, 'revokeAll'> },
   ) {}
+
+  /**
+   * Deactivates the account with this email (an operator's decision, from the admin CLI): it can no longer sign
+   * in, its refresh tokens and API tokens end at once, its access tokens within 15 minutes.
+   */
+  async deactivate(email: string): Promise<{ account: Account; action: 'deactivated' | 'unchanged' }> {
+    if (!this.ended) throw new Error('deactivate is an administration call');
+    const found = await this.accounts.findCredentials(emailKeyForLogin(email));
+    if (!found) throw new NotFound(`no account with the email ${email}`);
+    if (found.account.deactivatedAt) return { account: found.account, action: 'unchanged' };
+    const now = this.clock.now();
+    const account = (await this.accounts.deactivate(found.account.id, now))!;
+    await this.ended.sessions.revokeAccountFamilies(account.id, null, 'account_deactivated', now);
+    await this.ended.apiTokens.revokeAll(account.id, 'account_deactivated');
+    return { account, action: 'deactivated' };
+  }
 
   /**
    * Spec 4.1: a Regular, unverified account. Throws BadInput for bad fields, Conflict for a taken email, and

@@ -1,3 +1,4 @@
+import type { ApiTokenService } from './api-token.service.js';
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
@@ -21,6 +22,7 @@ export interface TokenPair {
 const WRONG_CREDENTIALS = 'wrong email or password';
 const REUSED = 'this refresh token was already used or revoked: every session of that login is signed out; log in again';
 const CREDENTIALS_CHANGED = "this login was signed out because the account's password or email changed: log in again";
+const DEACTIVATED = 'this account is deactivated: ask the operators of this service';
 
 const sha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
@@ -34,6 +36,7 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly throttle: PasswordThrottle,
+    private readonly apiTokens: Pick<ApiTokenService, 'revokeAll'>,
   ) {}
 
   /**
@@ -56,9 +59,11 @@ export class AuthService {
 
   /**
    * Signs out every login of the account except `keepFamilyId` (the caller's own, when its access token names it;
-   * none otherwise): their refresh tokens stop working at once, their access tokens within 15 minutes.
+   * none otherwise): their refresh tokens stop working at once, their access tokens within 15 minutes. Every API
+   * token of the account ends at once: scripts are given new ones by the person who changed the password.
    */
   async revokeOtherSessions(accountId: string, keepFamilyId: string | undefined): Promise<number> {
+    await this.apiTokens.revokeAll(accountId, 'credentials_changed');
     const revoked = await this.sessions.revokeAccountFamilies(accountId, keepFamilyId ?? null, 'credentials_changed', this.clock.now());
     this.log.info({ accountId, keptFamilyId: keepFamilyId ?? null, revoked }, 'other sessions signed out after a credential change');
     return revoked;
@@ -69,6 +74,7 @@ export class AuthService {
    * sign-in): a new refresh family and its first token pair. The one place token pairs for new logins are made.
    */
   async startSession(account: Account, method: string): Promise<TokenPair> {
+    if (account.deactivatedAt) throw new Unauthenticated(DEACTIVATED);
     const familyId = newId();
     const pair = await this.issuePair(account, familyId, true);
     this.log.info({ accountId: account.id, familyId, method }, 'logged in');
@@ -88,6 +94,7 @@ export class AuthService {
       const stored = await this.sessions.findToken(claims.jti);
       if (!stored || stored.tokenHash !== hash) throw new Unauthenticated('invalid refresh token');
       if (stored.familyRevokedReason === 'credentials_changed') throw new Unauthenticated(CREDENTIALS_CHANGED);
+      if (stored.familyRevokedReason === 'account_deactivated') throw new Unauthenticated(DEACTIVATED);
       if (stored.usedAt || stored.revokedAt || stored.familyRevokedAt) {
         await this.sessions.revokeFamily(stored.familyId, 'reuse', now);
         this.log.warn({ accountId: stored.accountId, familyId: stored.familyId }, 'refresh token reused: family revoked');
@@ -97,6 +104,7 @@ export class AuthService {
     }
     const account = await this.accounts.findById(consumed.accountId);
     if (!account) throw new Unauthenticated('the account of this refresh token no longer exists');
+    if (account.deactivatedAt) throw new Unauthenticated(DEACTIVATED);
     return this.issuePair(account, consumed.familyId, false);
   }
 

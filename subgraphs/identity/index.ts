@@ -9,6 +9,7 @@ import { bootstrapSuperUserProblems, emailKeyForLogin } from './account.rules.js
 import { AuthResolver, ProfileResolver } from './account.resolver.js';
 import { InstitutionalResolver } from './institutional.resolver.js';
 import { SocialLoginResolver } from './social-login.resolver.js';
+import { ApiTokenResolver } from './api-token.resolver.js';
 import { buildIdentityServices } from './services.js';
 
 export const SUBGRAPH_NAME = 'identity' as const;
@@ -31,6 +32,7 @@ export const identity = defineSubgraph({
     new ProfileResolver(s.profiles),
     new InstitutionalResolver(s.institutional),
     new SocialLoginResolver(s.social),
+    new ApiTokenResolver(s.apiTokens),
   ],
   referenceResolvers: (s) => ({
     PublicProfile: {
@@ -69,7 +71,7 @@ export const identity = defineSubgraph({
     async accountStanding(id: string): Promise<Pick<Viewer, 'accountType' | 'verified'> | null> {
       if (!isUuid(id)) return null;
       const account = await (await services()).accountStore.findById(id);
-      return account ? { accountType: account.accountType, verified: account.verified } : null;
+      return account && !account.deactivatedAt ? { accountType: account.accountType, verified: account.verified } : null;
     },
     /**
      * The id of the curator account (a Service account with a random password nobody knows), created on first use.

@@ -48,7 +48,7 @@ export class InstitutionalResolver {
     description:
       'Starts institutional login (OAuth 2.0 authorization code with PKCE S256), bound to the browser that will complete it: browser_binding is required and must come back to the callback in the login_binding cookie (GET /v1/user/authenticate/institutional/authorize does both)',
   })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { token: 'login' })
   async startInstitutionalVerification(
     @Ctx() ctx: RequestContext,
     @Arg('browser_binding', () => String, { nullable: true }) browser_binding: string | null,
@@ -61,7 +61,7 @@ export class InstitutionalResolver {
     description:
       'Completes institutional login from the provider callback and marks the account that started it as verified academic; browser_binding must be the value the flow was started with (the callback route reads it from the cookie)',
   })
-  @Access(AccessClass.Public)
+  @Access(AccessClass.Public, { token: 'login' })
   async completeInstitutionalVerification(
     @Args(() => ProviderCallbackArgs) { browser_binding, ...params }: ProviderCallbackArgs,
     @Ctx() ctx: RequestContext,
@@ -85,7 +85,7 @@ export class InstitutionalResolver {
     description:
       'Starts linking an ORCID iD to the current account (OAuth 2.0 authorization code with PKCE S256), bound to the browser that will complete it like startInstitutionalVerification',
   })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { token: 'login' })
   async startOrcidLink(
     @Ctx() ctx: RequestContext,
     @Arg('browser_binding', () => String, { nullable: true }) browser_binding: string | null,
@@ -94,13 +94,13 @@ export class InstitutionalResolver {
   }
 
   @Mutation(() => OrcidLink, { name: 'completeOrcidLink', description: 'Completes ORCID iD linking from the provider callback; browser_binding as for completeInstitutionalVerification' })
-  @Access(AccessClass.Public)
+  @Access(AccessClass.Public, { token: 'login' })
   async completeOrcidLink(@Args(() => ProviderCallbackArgs) { browser_binding, ...params }: ProviderCallbackArgs, @Ctx() ctx: RequestContext): Promise<OrcidLink> {
     return toOrcidLink(await this.service.completeOrcidLink(params, ctx.viewer, browser_binding));
   }
 
   @Mutation(() => OrcidLink, { name: 'unlinkOrcid', description: 'Removes the linked ORCID iD from the current account' })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { token: 'login' })
   async unlinkOrcid(@Ctx() ctx: RequestContext): Promise<OrcidLink> {
     return toOrcidLink(await this.service.unlinkOrcid(ctx.viewer!));
   }

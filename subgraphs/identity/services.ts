@@ -18,6 +18,8 @@ import { SocialLoginService } from './social-login.service.js';
 import { loadSigningKey, loadVerificationKeys, type SigningKey, type VerificationKeys } from './token.keys.js';
 import { PasetoTokenVerifier, TokenChecker, TokenSigner } from './token.service.js';
 import { toPublicProfile } from './account.resolver.js';
+import { ApiTokenStore } from './store/api-token.store.js';
+import { ApiTokenService } from './api-token.service.js';
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
@@ -54,8 +56,10 @@ export function buildIdentityServices(deps: SubgraphDeps) {
   const signer = new TokenSigner(signingKey, deps.clock);
   const checker = new TokenChecker(verificationKeys, deps.clock);
   const throttle = new PasswordThrottle(deps.stores.limits, deps.config.limits, deps.clock, deps.log.child({ component: 'PasswordThrottle' }));
+  const apiTokens = new ApiTokenService(new ApiTokenStore(db), deps.clock, deps.log.child({ component: 'ApiTokenService' }));
+  const sessions = new SessionStore(db);
   const accounts = new AccountService(accountStore, deps.config, deps.clock, throttle);
-  const auth = new AuthService(accountStore, new SessionStore(db), signer, checker, deps.clock, deps.log.child({ component: 'AuthService' }), throttle);
+  const auth = new AuthService(accountStore, sessions, signer, checker, deps.clock, deps.log.child({ component: 'AuthService' }), throttle, apiTokens);
   const links = new InstitutionalStore(db);
   const institutionalLog = deps.log.child({ component: 'InstitutionalService' });
   const socialLog = deps.log.child({ component: 'SocialLoginService' });
@@ -79,10 +83,11 @@ export function buildIdentityServices(deps: SubgraphDeps) {
     verificationKeys,
     /** The access-token verifier over the keys configured now; `foreign` adds other clusters' keys. */
     tokenVerifier: async (foreign?: ForeignKeys): Promise<TokenVerifier> =>
-      new PasetoTokenVerifier(await loadVerificationKeys(deps.config), deps.clock, accountStore, foreign && foreignKeyLookup(foreign)),
+      new PasetoTokenVerifier(await loadVerificationKeys(deps.config), deps.clock, accountStore, apiTokens, foreign && foreignKeyLookup(foreign)),
     accounts,
     /** Account administration for tools (admin CLI, first-start bootstrap, the test kit): not behind the login throttle. */
-    admin: new AccountService(accountStore, deps.config, deps.clock),
+    admin: new AccountService(accountStore, deps.config, deps.clock, undefined, { sessions, apiTokens }),
+    apiTokens,
     auth,
     profiles: new ProfileService(accountStore, deps.clock, throttle, auth),
     profileLoader,

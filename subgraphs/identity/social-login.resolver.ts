@@ -58,7 +58,7 @@ export class SocialLoginResolver {
   }
 
   @Mutation(() => AuthorizationRedirect, { name: 'startSocialLink', description: 'Starts linking an identity at a social login provider to the current account' })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { token: 'login' })
   async startSocialLink(@Arg('provider', () => String) provider: string, @Ctx() ctx: RequestContext): Promise<AuthorizationRedirect> {
     return toRedirect(await this.service.startLink(ctx.viewer!, provider));
   }
@@ -67,7 +67,7 @@ export class SocialLoginResolver {
     name: 'completeSocialLogin',
     description: "Completes a sign-in or a link from the provider's callback",
   })
-  @Access(AccessClass.Public)
+  @Access(AccessClass.Public, { token: 'login' })
   async completeSocialLogin(
     @Arg('provider', () => String) provider: string,
     @Args(() => ProviderCallbackArgs) { browser_binding, ...params }: ProviderCallbackArgs,
@@ -89,7 +89,7 @@ export class SocialLoginResolver {
   }
 
   @Mutation(() => LoginMethods, { name: 'unlinkIdentity', description: 'Unlinks the identity at a social login provider, unless it is the last way to log in' })
-  @Access(AccessClass.User)
+  @Access(AccessClass.User, { token: 'login' })
   async unlinkIdentity(@Arg('provider', () => String) provider: string, @Ctx() ctx: RequestContext): Promise<LoginMethods> {
     return toMethods(await this.service.unlink(ctx.viewer!, provider));
   }

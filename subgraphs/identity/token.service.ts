@@ -1,3 +1,5 @@
+import type { ApiTokenService } from './api-token.service.js';
+import { isApiToken } from './api-token.rules.js';
 import { createHash } from 'node:crypto';
 import { InspectFooter, PasetoError, PublicProtocol, type Claims } from 'paseto';
 import { SignFactory, VerifyFactory, type PublicKey } from 'paseto/v4/public';
@@ -149,6 +151,7 @@ export class PasetoTokenVerifier implements TokenVerifier {
     keys: VerificationKeys,
     clock: Clock,
     private readonly accounts: Pick<AccountStore, 'findById'>,
+    private readonly apiTokens: Pick<ApiTokenService, 'verify'>,
     foreignKey?: ForeignKeyLookup,
   ) {
     this.checker = new TokenChecker(async () => keys, clock, foreignKey);
@@ -156,10 +159,12 @@ export class PasetoTokenVerifier implements TokenVerifier {
 
   async currentStanding(accountId: string): Promise<Pick<Viewer, 'accountType' | 'verified'> | null> {
     const account = await this.accounts.findById(accountId);
-    return account ? { accountType: account.accountType, verified: account.verified } : null;
+    return account && !account.deactivatedAt ? { accountType: account.accountType, verified: account.verified } : null;
   }
 
-  async verifyAccessToken(token: string): Promise<Viewer> {
+  async verifyAccessToken(token: string, request?: { clientIp?: string }): Promise<Viewer> {
+    // A personal API token is looked up (it can be revoked, and its account's class is read now); an access token is verified by its signature alone.
+    if (isApiToken(token)) return this.apiTokens.verify(token, request?.clientIp);
     const c = await this.checker.check(token, 'access');
     if (c.issuer) return foreignViewer(c, c.issuer);
     return { id: c.accountId, accountType: c.accountType, verified: c.verified, tokenId: c.jti, sessionId: c.familyId };

@@ -56,7 +56,7 @@ export class AssetResolver {
   }
 
   @Mutation(() => DownloadUrls, { description: 'Expiring URLs that download the files of a version without a token (pre-signed S3, or signed by this service).' })
-  @Access(AccessClass.Academic, { remoteCallers: true })
+  @Access(AccessClass.Academic, { token: 'read', remoteCallers: true })
   async createDownloadUrls(@Ctx() ctx: RequestContext, @Arg('input', () => DownloadUrlsInput) input: DownloadUrlsInput): Promise<DownloadUrls> {
     const r = await this.assets.downloadUrls(
       actorOf(ctx),

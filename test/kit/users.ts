@@ -56,3 +56,18 @@ export async function createUser(
   await expectStatus(login, 200, 'login');
   return { id, email, password, accessToken: login.body.access_token, refreshToken: login.body.refresh_token };
 }
+
+/** Makes a personal API token for a signed-in test user over HTTP; returns the token and its id. */
+export async function createApiToken(
+  t: TestApp,
+  user: Pick<TestUser, 'accessToken'>,
+  scope: 'read' | 'compute' | 'write',
+  opts: { name?: string; expiresInDays?: number } = {},
+): Promise<{ token: string; id: string }> {
+  const res = await call(t.url, 'POST', '/v1/user/tokens', {
+    token: user.accessToken,
+    body: { name: opts.name ?? `${scope} token`, scope, ...(opts.expiresInDays ? { expires_in_days: opts.expiresInDays } : {}) },
+  });
+  await expectStatus(res, 201, 'create API token');
+  return { token: res.body.token, id: res.body.api_token.id };
+}

@@ -10,7 +10,7 @@ export class MetaAnalysisResolver {
   constructor(private readonly service: MetaAnalysisService) {}
 
   @Query(() => MetaAnalysisResult, { description: 'Random-effects meta-analysis (REML, DL, PM, ML, HE; or FE) with Knapp-Hartung, prediction interval and heterogeneity; format svg draws the forest plot (docs/meta-analysis.md).' })
-  @Access(AccessClass.Academic)
+  @Access(AccessClass.Academic, { token: 'compute' })
   async metaAnalysis(@Ctx() ctx: RequestContext, @Args(() => MetaAnalysisArgs) args: MetaAnalysisArgs) {
     return this.service.analyse(ctx, args) as Promise<MetaAnalysisResult>;
   }

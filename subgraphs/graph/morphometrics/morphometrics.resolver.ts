@@ -10,7 +10,7 @@ export class MorphometricsResolver {
   constructor(private readonly service: MorphometricsService) {}
 
   @Query(() => MorphometricsResult, { description: "One neuron's morphometrics from its SWC files, or every morphology of a dataset with each measure's distribution (docs/morphometrics.md)." })
-  @Access(AccessClass.Academic)
+  @Access(AccessClass.Academic, { token: 'compute' })
   async analyticsMorphometrics(@Ctx() ctx: RequestContext, @Args(() => MorphometricsArgs) args: MorphometricsArgs) {
     return this.service.morphometrics(ctx, args) as Promise<MorphometricsResult>;
   }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
 import type { AccountType } from '../../../lib/auth/viewer.js';
 import { accounts } from './tables.js';
-import { query, toDate } from './db.js';
+import { query, toDate, toDateOrNull } from './db.js';
 
 /** An account as the services see it; the password hash stays in the store. */
 export interface Account {
@@ -16,6 +16,8 @@ export interface Account {
   bio: string | null;
   links: string[];
   scientistTag: string | null;
+  /** Set when an operator deactivated the account. */
+  deactivatedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -52,11 +54,12 @@ type AccountRow = {
   bio: string | null;
   links: string[] | string;
   scientist_tag: string | null;
+  deactivated_at: string | Date | null;
   created_at: string | Date;
   updated_at: string | Date;
 };
 
-const COLUMNS = sql.raw('id, email, display_name, account_type, verified, affiliation, orcid, bio, links, scientist_tag, created_at, updated_at');
+const COLUMNS = sql.raw('id, email, display_name, account_type, verified, affiliation, orcid, bio, links, scientist_tag, deactivated_at, created_at, updated_at');
 
 function toAccount(r: AccountRow): Account {
   return {
@@ -70,6 +73,7 @@ function toAccount(r: AccountRow): Account {
     bio: r.bio,
     links: typeof r.links === 'string' ? (JSON.parse(r.links) as string[]) : (r.links ?? []),
     scientistTag: r.scientist_tag,
+    deactivatedAt: toDateOrNull(r.deactivated_at),
     createdAt: toDate(r.created_at),
     updatedAt: toDate(r.updated_at),
   };
@@ -192,6 +196,18 @@ export class AccountStore {
         where id = ${id} and scientist_tag is null
         returning ${COLUMNS}`,
       emailTaken,
+    );
+    return rows[0] && toAccount(rows[0]);
+  }
+
+  /** Marks the account deactivated (once); undefined when there is no such account. */
+  async deactivate(id: string, now: Date): Promise<Account | undefined> {
+    const rows = await query<AccountRow>(
+      this.db,
+      'AccountStore.deactivate',
+      sql`/* AccountStore.deactivate */
+        update ${accounts} set deactivated_at = coalesce(deactivated_at, ${now.toISOString()}::timestamptz), updated_at = ${now.toISOString()}
+        where id = ${id} returning ${COLUMNS}`,
     );
     return rows[0] && toAccount(rows[0]);
   }

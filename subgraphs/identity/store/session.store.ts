@@ -28,7 +28,7 @@ export interface StoredRefreshToken {
 }
 
 /** Why a family was revoked: logged out, a refresh token replayed, or the account's password or email changed. */
-export type RevokeReason = 'logout' | 'reuse' | 'credentials_changed';
+export type RevokeReason = 'logout' | 'reuse' | 'credentials_changed' | 'account_deactivated';
 
 export class SessionStore {
   constructor(private readonly db: Db) {}

@@ -26,6 +26,8 @@ export const accounts = identity.table('accounts', {
   bio: text(),
   links: jsonb().$type<string[]>().notNull().default([]),
   scientistTag: text().unique(),
+  /** Set by an operator: the account can no longer sign in, and its logins and API tokens have ended. */
+  deactivatedAt: timestamp({ withTimezone: true }),
   ...timestamps,
 });
 
@@ -39,7 +41,7 @@ export const refreshFamilies = identity.table(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     revokedAt: timestamp({ withTimezone: true }),
-    /** logout | reuse | credentials_changed (the account's password or email changed) */
+    /** logout | reuse | credentials_changed (the account's password or email changed) | account_deactivated */
     revokedReason: text(),
   },
   (t) => [index().on(t.accountId)],

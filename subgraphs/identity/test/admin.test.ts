@@ -29,6 +29,17 @@ describe('SuperUser creation', () => {
         expect(tokens.status).toBe(200);
         const me = await call(t.url, 'GET', '/v1/user/profile', { token: tokens.body.access_token });
         expect(me.body).toMatchObject({ email, account_type: 'SUPERUSER', verified: true });
+        await t.stop();
+        expect(await runAdmin(['deactivate-account', '--email', email], config, (l) => lines.push(l))).toBe(0);
+        expect(lines[4]).toMatch(/^deactivated .* its logins and API tokens have ended$/);
+        expect(await runAdmin(['deactivate-account', '--email', 'nobody@example.org'], config, (l) => lines.push(l))).toBe(1);
+        expect(lines[5]).toMatch(/^refused: no account with the email/);
+        const again = await startTestApp({}, { engines });
+        try {
+          expect((await login(again.url, email, 'root-password-1')).body.error).toMatch(/deactivated/);
+        } finally {
+          await again.stop();
+        }
       } finally {
         await t.close();
       }

@@ -16,7 +16,7 @@ export class QueryJobResolver {
   ) {}
 
   @Mutation(() => Job, { description: 'Queues a SyQL job ({query, parameters} or {saved_query_id}); its result is an Arrow IPC stream of every row.' })
-  @Access(AccessClass.Academic)
+  @Access(AccessClass.Academic, { token: 'compute' })
   async submitQueryJob(@Ctx() ctx: RequestContext, @Args(() => SubmitJobArgs) args: SubmitJobArgs) {
     if (args.saved_query_id) {
       if (args.query) throw new BadInput('give either query or saved_query_id, not both');
