@@ -44,7 +44,7 @@ export const passwordPage: WebPage = {
       }
       return kit.redirectWithFlash(reply, '/account', {
         kind: 'status',
-        message: `Your password is ${hasPassword ? 'changed' : 'set'}. Every other browser or program signed in to this account with a password or a sign-in provider has been signed out.`,
+        message: `Your password is ${hasPassword ? 'changed' : 'set'}. Every other browser or program signed in to this account with a password or a sign-in provider has been signed out, and your API tokens have ended: make new ones for your scripts on the API tokens page.`,
       });
     });
   },
