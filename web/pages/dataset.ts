@@ -226,7 +226,7 @@ ${aboutSections(d)}
 </section>
 <section aria-labelledby="versions-title">
   <h2 id="versions-title">Versions</h2>
-  <ol class="version-list" reversed>${d.versions.map((v) => html`<li><strong>Version ${v.version}</strong>, published ${day(v.published_at)}${v.note ? html`: ${v.note}` : ''}</li>`)}</ol>
+  <ul class="version-list">${d.versions.map((v) => html`<li><strong>Version ${v.version}</strong>, published ${day(v.published_at)}${v.note ? html`: ${v.note}` : ''}</li>`)}</ul>
 </section>
 ${licenceSection(d)}
 <section aria-labelledby="cite-title">

@@ -38,3 +38,10 @@ export async function jsonLdOf(page: Page): Promise<Record<string, unknown>> {
   expect(await blocks.count()).toBe(1);
   return JSON.parse((await blocks.textContent()) ?? '') as Record<string, unknown>;
 }
+
+/** Runs `action` (a click, a key press) and waits for the page it leads to: also when that page has the same URL. */
+export async function andLoad(page: Page, action: () => Promise<unknown>): Promise<void> {
+  const loaded = page.waitForEvent('load');
+  await action();
+  await loaded;
+}
