@@ -178,22 +178,26 @@ function renderHome(kit: WebKit, request: FastifyRequest, reply: FastifyReply): 
 
 function renderCatalogue(kit: WebKit, request: FastifyRequest, reply: FastifyReply, c: CatalogueQuery, result: SearchResult | null, error?: GraphQLError): FastifyReply {
   const failed = error ? errorOf(request, error, 'catalogue search failed') : null;
-  const hidden = (names: readonly FacetName[]) =>
-    html`${names.flatMap((name) => {
-      const values = (LIST_FILTERS as readonly { name: string }[]).some((f) => f.name === name) ? c.lists[name as ListFilter] : c.single[name as OneValueFilter] ? [c.single[name as OneValueFilter]] : [];
-      return values.map((v) => html`<input type="hidden" name="${name}" value="${v}">`);
-    })}${c.limit !== PAGE_SIZE ? html`<input type="hidden" name="limit" value="${c.limit}">` : ''}`;
-  const allFilters = [...LIST_FILTERS, ...ONE_VALUE_FILTERS].map((f) => f.name);
   const title = c.q ? `Datasets matching “${c.q}”` : 'Datasets';
   const body = html`<h1>Datasets</h1>
 <form method="get" action="${CATALOGUE_PATH}" role="search" class="search-form">
   ${searchBox('f-q', c.q, 'Words, "a phrase", or, -exclusion. Ontology terms match their narrower terms too.')}
-  ${hidden(allFilters)}
+  ${hiddenFilters(c)}
 </form>
 ${failed ? html`<div class="error-summary" role="alert" tabindex="-1" data-error-summary><h2>The search did not run</h2><p>${failed.message}</p></div>` : ''}
 ${result ? filtersSection(c, result) : ''}
 ${result ? resultsSection(c, result) : ''}`;
   return kit.render(request, reply, { title, body }, failed ? failed.status : 200);
+}
+
+/** The filters and page size as hidden fields: a new query keeps them. */
+function hiddenFilters(c: CatalogueQuery): SafeHtml {
+  const values: [string, string][] = [
+    ...LIST_FILTERS.flatMap((f) => c.lists[f.name].map((v): [string, string] => [f.name, v])),
+    ...ONE_VALUE_FILTERS.filter((f) => c.single[f.name]).map((f): [string, string] => [f.name, c.single[f.name]]),
+    ...(c.limit !== PAGE_SIZE ? [['limit', String(c.limit)] as [string, string]] : []),
+  ];
+  return html`${values.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}`;
 }
 
 /** The active filters as links that remove one each, and the facets as a form that keeps the query. */
@@ -235,7 +239,8 @@ function filtersSection(c: CatalogueQuery, result: SearchResult): SafeHtml {
     <li><input type="radio" id="facet-${name}-any" name="${name}" value=""${c.single[name] ? '' : html` checked`}> <label for="facet-${name}-any">${anyLabel}</label></li>
     ${values.map((f, i) => {
       const id = `facet-${name}-${i}`;
-      return html`<li><input type="radio" id="${id}" name="${name}" value="${f.value}"${c.single[name] === f.value ? html` checked` : ''}> <label for="${id}">${VISIBILITY_LABEL[f.value] && name === 'visibility' ? VISIBILITY_LABEL[f.value] : f.label} <span class="facet-count">(${count(f.count)})</span></label></li>`;
+      const label = name === 'visibility' ? (VISIBILITY_LABEL[f.value] ?? f.label) : f.label;
+      return html`<li><input type="radio" id="${id}" name="${name}" value="${f.value}"${c.single[name] === f.value ? html` checked` : ''}> <label for="${id}">${label} <span class="facet-count">(${count(f.count)})</span></label></li>`;
     })}
   </ul>
 </fieldset>`;
