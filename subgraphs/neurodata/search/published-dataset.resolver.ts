@@ -1,38 +1,19 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../../lib/access.js';
 import type { RequestContext } from '../../../lib/context.js';
-import { actorOf, toMetadataView } from '../dataset.mappers.js';
+import { actorOf, toMetadataView, toRowCountsView } from '../dataset.mappers.js';
+import { toCatalogueEntry } from './search.mappers.js';
 import type { PublishedDatasetService, PublishedRecord } from './published-dataset.service.js';
 import { PublishedDataset } from './published-dataset.types.js';
 
 function toPublishedDataset(r: PublishedRecord, baseUrl: string): PublishedDataset {
   const m = toMetadataView(r.row.metadata);
   return {
-    dataset_id: r.row.datasetId,
-    slug: r.row.slug,
-    title: m.title,
-    description: m.description,
-    version: r.row.version,
-    visibility: r.row.visibility,
-    license: m.license,
-    year: r.row.year,
-    keywords: m.keywords,
-    species: m.species,
-    brain_regions: m.brain_regions,
-    microscopy: m.microscopy,
-    neurotransmitters: m.neurotransmitters,
+    ...toCatalogueEntry(r.row),
     creators: m.creators,
     related_publication: m.related_publication,
     doi: m.doi,
-    counts: r.counts
-      ? {
-          neurons: r.counts.neurons,
-          connections: r.counts.connections,
-          chemical_connections: r.counts.chemicalConnections,
-          electrical_connections: r.counts.electricalConnections,
-          morphologies: r.counts.morphologies,
-        }
-      : null,
+    counts: r.counts ? toRowCountsView(r.counts) : null,
     can_read_data: r.canReadData,
     page_url: r.pageUrl,
     url: `${baseUrl}/v1/neurodata/datasets/${r.row.datasetId}`,

@@ -1,7 +1,8 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType } from 'type-graphql';
 import { JSONObjectScalar } from '../../../schema/scalars.js';
-import { Creator, Publication, RowCountsView, TermValue } from '../dataset.types.js';
+import { Creator, Publication, RowCountsView } from '../dataset.types.js';
 import { DatasetCitation } from '../export.types.js';
+import { CatalogueEntry } from './search.types.js';
 
 @ObjectType({ description: 'A published version as anyone may see it: its number, date and note (its files are the data).' })
 export class PublishedVersionSummary {
@@ -19,46 +20,7 @@ export class PublishedVersionSummary {
   description:
     "A published dataset's public record, for everyone: what search shows of it, its creators, versions, citations and schema.org JSON-LD. A restricted dataset's counts only for those who may read its data; never files, checksums or download URLs.",
 })
-export class PublishedDataset {
-  @Field(() => ID)
-  dataset_id!: string;
-
-  @Field(() => String)
-  slug!: string;
-
-  @Field(() => String)
-  title!: string;
-
-  @Field(() => String)
-  description!: string;
-
-  @Field(() => Int, { description: 'the current (latest published) version' })
-  version!: number;
-
-  @Field(() => String, { description: 'public | restricted (restricted: metadata only; request access to read the data)' })
-  visibility!: string;
-
-  @Field(() => String, { nullable: true, description: 'SPDX identifier' })
-  license!: string | null;
-
-  @Field(() => Int, { description: "the related paper's year, or the year of first publication here" })
-  year!: number;
-
-  @Field(() => [String])
-  keywords!: string[];
-
-  @Field(() => [TermValue])
-  species!: TermValue[];
-
-  @Field(() => [TermValue])
-  brain_regions!: TermValue[];
-
-  @Field(() => [TermValue])
-  microscopy!: TermValue[];
-
-  @Field(() => [TermValue])
-  neurotransmitters!: TermValue[];
-
+export class PublishedDataset extends CatalogueEntry {
   @Field(() => [Creator])
   creators!: Creator[];
 
