@@ -76,7 +76,7 @@ export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{
   }
   // The browser pages (web/): outside the route table and the OpenAPI document.
   const runAnonymous: RunOperation = async (request, query, variables = {}) => run({ query, variables }, await makeContext(withoutCredentials(request)));
-  await mountWeb(app, { config, runOperation, runAnonymous });
+  await mountWeb(app, { config, runOperation, runAnonymous, handlers });
   app.get('/docs/assets/:name', async (request, reply) => {
     if (!config.api.docs) return reply.callNotFound();
     const asset = await readAsset((request.params as { name: string }).name);

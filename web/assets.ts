@@ -11,6 +11,7 @@ const FILES: Record<string, string> = {
   'site.js': 'text/javascript; charset=utf-8',
   'confirm.js': 'text/javascript; charset=utf-8',
   'copy.js': 'text/javascript; charset=utf-8',
+  'jobs.js': 'text/javascript; charset=utf-8',
   'icon.svg': 'image/svg+xml',
 };
 

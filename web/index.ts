@@ -5,7 +5,7 @@ import { clearFlashCookie, flashOf } from '../rest-compat/browser-cookies.js';
 import type { RunOperation } from '../rest-compat/login-redirect.js';
 import { assetOf } from './assets.js';
 import { CSRF_FIELD, csrfOf, csrfProblem } from './csrf.js';
-import { createKit } from './kit.js';
+import { createKit, type RestHandler } from './kit.js';
 import { html } from './html.js';
 import { PAGES } from './pages/index.js';
 import { SessionRefresher, resolveSession } from './session.js';
@@ -17,6 +17,8 @@ export interface WebHost {
   runOperation: RunOperation;
   /** Runs an operation with the request's id, address and signal but no credential. */
   runAnonymous: RunOperation;
+  /** The REST layer's hand-written handlers by name, for page routes that answer as one of them does. */
+  handlers?: Readonly<Record<string, RestHandler>>;
 }
 
 /**
@@ -46,7 +48,7 @@ const FORM_BODY_LIMIT = 64 * 1024;
  */
 export async function mountWeb(app: FastifyInstance, host: WebHost): Promise<void> {
   const nav = PAGES.flatMap((page) => page.nav ?? []);
-  const kit = createKit({ config: host.config, run: host.runOperation, runAnonymous: host.runAnonymous, nav });
+  const kit = createKit({ config: host.config, run: host.runOperation, runAnonymous: host.runAnonymous, nav, handlers: host.handlers });
   const refresher = new SessionRefresher(host.runAnonymous);
 
   app.get('/assets/:name', { config: { cors: false } }, async (request, reply) => {

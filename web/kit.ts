@@ -23,6 +23,9 @@ declare module 'fastify' {
   }
 }
 
+/** A hand-written handler of the REST layer (rest-compat/mount.ts): it runs its own operations and access checks. */
+export type RestHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
+
 /** What every page module gets: how to run operations, render pages and answer forms. */
 export interface WebKit {
   config: Config;
@@ -44,6 +47,11 @@ export interface WebKit {
   forbidden(request: FastifyRequest, reply: FastifyReply, reason: string): FastifyReply;
   /** Answers an operation's error that no form field explains: its message (or a generic one for a fault). */
   operationFailed(request: FastifyRequest, reply: FastifyReply, error: GraphQLError, what: string): FastifyReply;
+  /**
+   * A REST handler by name (`jobResult`), for a page route that answers as it does (bytes streamed from object
+   * storage) with the session's credentials; undefined when the host has none of that name.
+   */
+  restHandler(name: string): RestHandler | undefined;
 }
 
 /** One page module of web/pages/: its routes, and its entries of the header's navigation. */
@@ -65,7 +73,13 @@ export function errorOf(request: FastifyRequest, error: GraphQLError, what: stri
   return { status: 500, message: `${GENERIC_SERVER_ERROR} (request ${request.id})` };
 }
 
-export function createKit(opts: { config: Config; run: RunOperation; runAnonymous: RunOperation; nav: readonly NavEntry[] }): WebKit {
+export function createKit(opts: {
+  config: Config;
+  run: RunOperation;
+  runAnonymous: RunOperation;
+  nav: readonly NavEntry[];
+  handlers?: Readonly<Record<string, RestHandler>>;
+}): WebKit {
   const { config } = opts;
   const secureCookies = Boolean(config.login.publicUrl?.startsWith('https://'));
   const publicOrigin = config.login.publicUrl ? new URL(config.login.publicUrl).origin : null;
@@ -114,6 +128,7 @@ export function createKit(opts: { config: Config; run: RunOperation; runAnonymou
       const { status, message } = errorOf(request, error, what);
       return kit.render(request, reply, { title: 'Something went wrong', body: html`<h1>That did not work</h1><p>${message}</p>` }, status);
     },
+    restHandler: (name) => opts.handlers?.[name],
   };
   return kit;
 }

@@ -17,4 +17,13 @@ export const searchRoutes: Route[] = [
     alternate: true,
     errors: [400],
   },
+  {
+    kind: 'graphql',
+    method: 'GET',
+    path: '/v1/search/datasets/{slug}',
+    field: 'Query.publishedDataset',
+    tag: 'search',
+    summary: "A published dataset's public record (for everyone): metadata, creators, published versions, citations (text, BibTeX, RIS) and schema.org JSON-LD",
+    errors: [400],
+  },
 ];

@@ -12,6 +12,7 @@ import {
   isOrganisationName,
   splitPersonName,
   toBibtex,
+  toCitationText,
   toRis,
   type CitationInput,
 } from './citation.js';
@@ -219,5 +220,26 @@ describe('citationFormatFor', () => {
     expect(CITATION_FORMATS.ris.mediaType).toBe(RIS_MEDIA_TYPE);
     expect(BIBTEX_MEDIA_TYPE).toBe('application/x-bibtex; charset=utf-8');
     expect(RIS_MEDIA_TYPE).toBe('application/x-research-info-systems; charset=utf-8');
+  });
+});
+
+describe('toCitationText', () => {
+  it('writes one APA-style line: family names and initials, year, title, version, [Data set], publisher, DOI', () => {
+    expect(toCitationText(input())).toBe(
+      `Chklovskii, D. B., Müller, Ž., van der Berg, J., & Allen Institute for Brain Science. (2024). ${TITLE} (Version 3) [Data set]. Neurodata Cluster Zürich & Co. https://doi.org/10.5555/neuro_data.2024-01`,
+    );
+  });
+
+  it('cites the landing page without a DOI, n.d. without a date, and the title first without creators', () => {
+    const text = toCitationText(input({ dataset: metadata({ creators: [], doi: null, title: 'Worm wiring.' }), version: null, publishedAt: null }));
+    expect(text).toBe('Worm wiring. (n.d.). [Data set]. Neurodata Cluster Zürich & Co. https://data.example.org/datasets/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
+  });
+
+  it('joins two creators with "&" and shortens more than 20 to the first 19, an ellipsis and the last', () => {
+    const people = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `Given${i} Family${i}`, orcid: null, affiliation: null }));
+    expect(toCitationText(input({ dataset: metadata({ creators: people(2) }) }))).toMatch(/^Family0, G\., & Family1, G\. \(2024\)/);
+    const many = toCitationText(input({ dataset: metadata({ creators: people(25) }) }));
+    expect(many).toMatch(/Family18, G\., … Family24, G\. \(2024\)/);
+    expect(many).not.toContain('Family19');
   });
 });

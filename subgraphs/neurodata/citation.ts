@@ -60,6 +60,11 @@ export function citationFormatFor(format?: string, accept?: string): CitationFor
   return best?.format ?? 'bibtex';
 }
 
+/** A DOI as its resolver's URL, whichever form it was given in (bare, doi:, or a doi.org URL). */
+export function doiUrl(doi: string): string {
+  return `https://doi.org/${doi.trim().replace(/^(?:doi:|https?:\/\/(?:dx\.)?doi\.org\/)/i, '')}`;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Names
 
@@ -235,6 +240,49 @@ export function toRis(input: CitationInput): string {
     .map(([tag, value]) => `${tag}  - ${value}\r\n`)
     .join('');
   return `${body}ER  - \r\n`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text
+
+/** A person as a reference list names them: family name, then the initials of the given names ("Lovelace, A. A."). */
+function textName(creator: Creator): string {
+  if (isOrganisationName(creator)) return collapse(creator.name);
+  const { given, family, suffix } = splitPersonName(creator.name);
+  const initials = (given ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => word.split('-').map((part) => (part.endsWith('.') && part.length <= 3 ? part : `${[...part][0]}.`)).join('-'))
+    .join(' ');
+  return [family, initials, suffix].filter(Boolean).join(', ');
+}
+
+/** Up to 20 names all listed, "&" before the last; more: the first 19, an ellipsis and the last (APA 7th edition). */
+function textNames(creators: Creator[]): string {
+  const names = creators.map(textName);
+  if (names.length <= 1) return names.join('');
+  if (names.length === 2) return `${names[0]}, & ${names[1]}`;
+  if (names.length <= 20) return `${names.slice(0, -1).join(', ')}, & ${names.at(-1)}`;
+  return `${names.slice(0, 19).join(', ')}, … ${names.at(-1)}`;
+}
+
+/**
+ * The dataset as one line of a reference list, in the APA style for data sets: creators, (year), title, (Version n),
+ * [Data set], publisher, and the DOI as a URL (the landing page when there is none). Plain text, for people to copy.
+ */
+export function toCitationText(input: CitationInput): string {
+  const { dataset, version, publishedAt, url, publisher } = input;
+  const year = publishedAt ? String(publishedAt.getUTCFullYear()) : 'n.d.';
+  const who = textNames(dataset.creators);
+  const title = collapse(dataset.title).replace(/[.\s]+$/, '');
+  const link = dataset.doi ? doiUrl(dataset.doi) : url;
+  const parts = [
+    who ? `${who.replace(/\.$/, '')}. (${year}).` : `${title}. (${year}).`,
+    who ? `${title}${version !== null ? ` (Version ${version})` : ''} [Data set].` : `${version !== null ? `(Version ${version}) ` : ''}[Data set].`,
+    `${collapse(publisher).replace(/\.$/, '')}.`,
+    link,
+  ];
+  return parts.join(' ');
 }
 
 function collapse(text: string): string {

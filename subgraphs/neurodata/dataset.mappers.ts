@@ -1,8 +1,8 @@
-import type { AssetRecord, DatasetMetadata, TermValue as TermValueRecord, VersionRecord } from './dataset.model.js';
+import type { AssetRecord, DatasetMetadata, RowCounts, TermValue as TermValueRecord, VersionRecord } from './dataset.model.js';
 import type { ViewedDataset } from './dataset.service.js';
 import type { StoredDataset } from './store/dataset.store.js';
 import type { AccessRequestRecord } from './store/access-request.store.js';
-import type { Dataset, DatasetAsset, DatasetMetadataView, DatasetVersion, TermValue } from './dataset.types.js';
+import type { Dataset, DatasetAsset, DatasetMetadataView, DatasetVersion, RowCountsView, TermValue } from './dataset.types.js';
 import type { AccessRequest } from './access-request.types.js';
 import type { RequestContext } from '../../lib/context.js';
 import { AccessClass, classOf } from '../../lib/access.js';
@@ -75,6 +75,14 @@ export const toAsset = (a: AssetRecord): DatasetAsset => ({
   created_at: a.createdAt,
 });
 
+export const toRowCountsView = (c: RowCounts): RowCountsView => ({
+  neurons: c.neurons,
+  connections: c.connections,
+  chemical_connections: c.chemicalConnections,
+  electrical_connections: c.electricalConnections,
+  morphologies: c.morphologies,
+});
+
 /** A version as the viewer sees it: without `canReadData` (a restricted dataset), no files and no row counts. */
 export function toVersion(slug: string, v: VersionRecord & { note: string | null }, canReadData: boolean): DatasetVersion {
   if (!canReadData) return { ...toVersion(slug, v, true), assets: [], row_counts: null };
@@ -84,13 +92,7 @@ export function toVersion(slug: string, v: VersionRecord & { note: string | null
     reference: `${slug}@v${v.version}`,
     metadata: toMetadataView(v.metadata),
     assets: v.assets.map(toAsset),
-    row_counts: {
-      neurons: v.rowCounts.neurons,
-      connections: v.rowCounts.connections,
-      chemical_connections: v.rowCounts.chemicalConnections,
-      electrical_connections: v.rowCounts.electricalConnections,
-      morphologies: v.rowCounts.morphologies,
-    },
+    row_counts: toRowCountsView(v.rowCounts),
     note: v.note,
     published_at: v.publishedAt,
     published_by: v.publishedBy,

@@ -1,7 +1,7 @@
 import { NotFound } from '../../lib/errors.js';
-import { CITATION_FORMATS, citationFormatFor, type CitationFormat, type CitationInput } from './citation.js';
+import { CITATION_FORMATS, citationFormatFor, toCitationText, type CitationFormat, type CitationInput } from './citation.js';
 import { toJsonLd } from './jsonld.js';
-import type { AssetRecord, DatasetMetadata, RowCounts } from './dataset.model.js';
+import type { AssetRecord, DatasetMetadata, RowCounts, VersionRecord } from './dataset.model.js';
 import { pickMetadata, type Actor, type DatasetService } from './dataset.service.js';
 import { parseDatasetRef } from './dataset-access.rules.js';
 import type { DatasetStore, StoredDataset } from './store/dataset.store.js';
@@ -18,6 +18,24 @@ interface Described {
   canReadData: boolean;
 }
 
+/** A citation file of one format. */
+export interface CitationFile {
+  format: CitationFormat;
+  mediaType: string;
+  filename: string;
+  text: string;
+}
+
+/** What the public record of a published dataset cites and describes (search/published-dataset.service.ts). */
+export interface PublicExports {
+  /** The citation as one line of a reference list. */
+  text: string;
+  /** BibTeX and RIS. */
+  files: CitationFile[];
+  /** schema.org Dataset without distribution. */
+  jsonLd: Record<string, unknown>;
+}
+
 /**
  * Citations (BibTeX, RIS) and schema.org JSON-LD of a dataset version. They describe metadata only, so a
  * restricted dataset's are open to every academic caller, as its record is; a draft is described to those who may
@@ -32,45 +50,27 @@ export class ExportService {
   async citation(actor: Actor, ref: string, opts: { version?: string | null; format?: string | null; accept?: string | null; baseUrl: string }) {
     const format: CitationFormat = citationFormatFor(opts.format ?? undefined, opts.accept ?? undefined);
     const d = await this.describe(actor, ref, opts.version);
-    const spec = CITATION_FORMATS[format];
-    const text = spec.render(this.citationInput(d, opts.baseUrl));
-    const filename = `${d.dataset.slug}${d.version ? `_v${d.version}` : '_draft'}.${spec.extension}`;
-    return { format, mediaType: spec.mediaType, filename, text, datasetId: d.dataset.id, version: d.version };
+    const c = citationFile(d, format, citationInput(d, opts.baseUrl));
+    return { ...c, datasetId: d.dataset.id, version: d.version };
   }
 
   async jsonLd(actor: Actor, ref: string, opts: { version?: string | null; baseUrl: string }): Promise<Record<string, unknown>> {
-    const d = await this.describe(actor, ref, opts.version);
-    const base = opts.baseUrl.replace(/\/+$/, '');
-    const variables = [];
-    if ((d.rowCounts?.neurons ?? 0) > 0) variables.push('neuron identity, class, type and neurotransmitter');
-    if ((d.rowCounts?.chemicalConnections ?? 0) > 0) variables.push('chemical synapse weight between neuron pairs');
-    if ((d.rowCounts?.electricalConnections ?? 0) > 0) variables.push('gap junction (electrical synapse) weight between neuron pairs');
-    if ((d.rowCounts?.morphologies ?? 0) > 0) variables.push('neuron morphology (SWC reconstruction)');
-    return toJsonLd({
-      ...this.citationInput(d, opts.baseUrl),
-      createdAt: d.dataset.createdAt,
-      updatedAt: d.dataset.updatedAt,
-      distribution: d.assets.map((a) => ({
-        name: a.filename,
-        contentUrl: `${base}/v1/neurodata/datasets/${d.dataset.id}/assets/${a.id}/content`,
-        encodingFormat: a.mediaType,
-        contentSize: a.size,
-        sha256: a.sha256,
-      })),
-      variableMeasured: variables,
-      catalogUrl: `${base}/v1/neurodata/datasets`,
-      isAccessibleForFree: true,
-    });
+    return jsonLdOf(await this.describe(actor, ref, opts.version), opts.baseUrl);
   }
 
-  private citationInput(d: Described, baseUrl: string): CitationInput {
-    const base = baseUrl.replace(/\/+$/, '');
+  /**
+   * The citations and JSON-LD of a published version for its public record, by the same builders as `citation` and
+   * `jsonLd`: never a file (no distribution), and what the data measure only when `rowCounts` is given (the caller
+   * decided the viewer may read the data). `url` is the record's page and `catalogUrl` the catalogue's, named in place
+   * of the API's (which need an Academic account).
+   */
+  publicExports(dataset: StoredDataset, version: VersionRecord, rowCounts: RowCounts | null, opts: { baseUrl: string; url: string; catalogUrl: string }): PublicExports {
+    const d: Described = { dataset, metadata: version.metadata, version: version.version, publishedAt: version.publishedAt, assets: [], rowCounts, canReadData: rowCounts !== null };
+    const input = citationInput(d, opts.baseUrl, opts.url);
     return {
-      dataset: { ...d.metadata, id: d.dataset.id },
-      version: d.version,
-      publishedAt: d.publishedAt,
-      url: `${base}/v1/neurodata/datasets/${d.dataset.id}`,
-      publisher: `${PUBLISHER}${base ? ` (${new URL(base).host})` : ''}`,
+      text: toCitationText(input),
+      files: (Object.keys(CITATION_FORMATS) as CitationFormat[]).map((format) => citationFile(d, format, input)),
+      jsonLd: jsonLdOf(d, opts.baseUrl, opts),
     };
   }
 
@@ -89,4 +89,47 @@ export class ExportService {
     if (!v) throw new NotFound(`dataset ${JSON.stringify(key)} has no version v${number}; the latest is v${dataset.latestVersion}`);
     return { dataset, metadata: v.metadata, version: v.version, publishedAt: v.publishedAt, ...data(v.assets, v.rowCounts), canReadData: access.canReadData };
   }
+}
+
+const trimBase = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
+
+/** What a citation is built from; `url` defaults to the dataset's API record. */
+function citationInput(d: Described, baseUrl: string, url?: string): CitationInput {
+  const base = trimBase(baseUrl);
+  return {
+    dataset: { ...d.metadata, id: d.dataset.id },
+    version: d.version,
+    publishedAt: d.publishedAt,
+    url: url ?? `${base}/v1/neurodata/datasets/${d.dataset.id}`,
+    publisher: `${PUBLISHER}${base ? ` (${new URL(base).host})` : ''}`,
+  };
+}
+
+function citationFile(d: Described, format: CitationFormat, input: CitationInput): CitationFile {
+  const spec = CITATION_FORMATS[format];
+  return { format, mediaType: spec.mediaType, filename: `${d.dataset.slug}${d.version ? `_v${d.version}` : '_draft'}.${spec.extension}`, text: spec.render(input) };
+}
+
+function jsonLdOf(d: Described, baseUrl: string, pages?: { url: string; catalogUrl: string }): Record<string, unknown> {
+  const base = trimBase(baseUrl);
+  const variables = [];
+  if ((d.rowCounts?.neurons ?? 0) > 0) variables.push('neuron identity, class, type and neurotransmitter');
+  if ((d.rowCounts?.chemicalConnections ?? 0) > 0) variables.push('chemical synapse weight between neuron pairs');
+  if ((d.rowCounts?.electricalConnections ?? 0) > 0) variables.push('gap junction (electrical synapse) weight between neuron pairs');
+  if ((d.rowCounts?.morphologies ?? 0) > 0) variables.push('neuron morphology (SWC reconstruction)');
+  return toJsonLd({
+    ...citationInput(d, baseUrl, pages?.url),
+    createdAt: d.dataset.createdAt,
+    updatedAt: d.dataset.updatedAt,
+    distribution: d.assets.map((a) => ({
+      name: a.filename,
+      contentUrl: `${base}/v1/neurodata/datasets/${d.dataset.id}/assets/${a.id}/content`,
+      encodingFormat: a.mediaType,
+      contentSize: a.size,
+      sha256: a.sha256,
+    })),
+    variableMeasured: variables,
+    catalogUrl: pages?.catalogUrl ?? `${base}/v1/neurodata/datasets`,
+    isAccessibleForFree: true,
+  });
 }

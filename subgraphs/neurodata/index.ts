@@ -11,6 +11,7 @@ import { LineageResolver } from './lineage.resolver.js';
 import { CollectionResolver } from './collection.resolver.js';
 import { ExportResolver } from './export.resolver.js';
 import { SearchResolver } from './search/search.resolver.js';
+import { PublishedDatasetResolver } from './search/published-dataset.resolver.js';
 import { actorOf, toDataset } from './dataset.mappers.js';
 import { seedShippedDatasets, type SeedReport } from './seed.js';
 import { REINDEX_BATCH } from './search/search-engine.js';
@@ -56,6 +57,7 @@ export const neurodata = defineSubgraph({
     new CollectionResolver(s.collections, s.datasets),
     new ExportResolver(s.exports),
     new SearchResolver(s.search, s.federation),
+    new PublishedDatasetResolver(s.published),
   ],
   referenceResolvers: (s) => ({
     Dataset: {

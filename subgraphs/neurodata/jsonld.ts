@@ -1,4 +1,4 @@
-import { isOrganisationName, splitPersonName, type CitationInput } from './citation.js';
+import { doiUrl, isOrganisationName, splitPersonName, type CitationInput } from './citation.js';
 import type { Creator, TermValue } from './dataset.model.js';
 
 export const JSONLD_MEDIA_TYPE = 'application/ld+json; charset=utf-8';
@@ -29,8 +29,6 @@ export interface JsonLdInput extends CitationInput {
 
 type Node = Record<string, unknown>;
 
-const DOI_URL = 'https://doi.org/';
-
 /**
  * Ontologies by CURIE prefix. OBO Foundry ontologies resolve at their PURL; MBAO (the BICAN form of the Allen
  * mouse brain structure graph) is named without one.
@@ -43,11 +41,6 @@ const TERM_SETS: Record<string, { name: string; url?: string }> = {
   CHEBI: { name: 'Chemical Entities of Biological Interest', url: 'http://purl.obolibrary.org/obo/chebi.owl' },
   MBA: { name: 'Allen Mouse Brain Atlas structure ontology (MBAO)' },
 };
-
-export function doiUrl(doi: string): string {
-  const bare = doi.trim().replace(/^(?:doi:|https?:\/\/(?:dx\.)?doi\.org\/)/i, '');
-  return DOI_URL + bare;
-}
 
 export function spdxLicenseUrl(spdxId: string): string {
   return `https://spdx.org/licenses/${encodeURIComponent(spdxId)}.html`;

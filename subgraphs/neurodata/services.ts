@@ -17,6 +17,7 @@ import { CollectionService } from './collection.service.js';
 import { ExportService } from './export.service.js';
 import { DownloadGrantService } from './download-grant.service.js';
 import { DatasetSearchService } from './search/search.service.js';
+import { PublishedDatasetService } from './search/published-dataset.service.js';
 import { searchFederationOf } from './search/federated-search.js';
 import { openSearchEngine } from './search/search-engine.js';
 
@@ -55,12 +56,15 @@ export async function buildNeurodataServices(deps: SubgraphDeps) {
     }
     return l;
   };
+  const exports = new ExportService(datasets, store);
+  const requestStatuses = (ids: string[], requesterId: string) => requests.statusesFor(ids, requesterId);
   return {
     datasetLoader,
     federation: searchFederationOf(deps),
     searchStore,
     searchEngine,
-    search: new DatasetSearchService(searchStore, searchEngine, ontologyTerms, (ids, requesterId) => requests.statusesFor(ids, requesterId)),
+    search: new DatasetSearchService(searchStore, searchEngine, ontologyTerms, requestStatuses),
+    published: new PublishedDatasetService(store, searchStore, requestStatuses, exports),
     store,
     data,
     datasets,
@@ -69,7 +73,7 @@ export async function buildNeurodataServices(deps: SubgraphDeps) {
     requests: new AccessRequestService(datasets, requests, store, deps.clock),
     lineage: new LineageService(datasets, new LineageStore(db), store, deps.clock),
     collections: new CollectionService(new CollectionStore(db), datasets, deps.clock),
-    exports: new ExportService(datasets, store),
+    exports,
   };
 }
 

@@ -1,5 +1,8 @@
 import type { WebPage } from '../kit.js';
 import { accountPage } from './account.js';
+import { cataloguePage } from './catalogue.js';
+import { datasetPage } from './dataset.js';
+import { jobsPage } from './jobs.js';
 import { passwordPage } from './password.js';
 import { registerPage } from './register.js';
 import { signInPage } from './sign-in.js';
@@ -10,4 +13,4 @@ import { tokensPage } from './tokens.js';
  * Sign out come last, from the layout). A page is a module of this folder exporting a `WebPage`: its routes, and its
  * navigation entries if it has any.
  */
-export const PAGES: readonly WebPage[] = [tokensPage, accountPage, passwordPage, signInPage, registerPage];
+export const PAGES: readonly WebPage[] = [cataloguePage, datasetPage, jobsPage, tokensPage, accountPage, passwordPage, signInPage, registerPage];

@@ -2,54 +2,32 @@ import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../../lib/access.js';
 import type { RequestContext } from '../../../lib/context.js';
 import { BadInput } from '../../../lib/errors.js';
-import { actorOf, toMetadataView } from '../dataset.mappers.js';
+import { actorOf, toRowCountsView } from '../dataset.mappers.js';
 import { searchFederation, type SearchFederation } from './federated-search.js';
 import type { DatasetSearchService, SearchOutcome } from './search.service.js';
 import { DatasetSearchResult, type SearchHitCluster } from './search.types.js';
+import { toCatalogueEntry } from './search.mappers.js';
 
 const LIST = (description: string) => ({ nullable: true, description }) as const;
 
 function toResult(o: SearchOutcome, baseUrl: string, cluster: SearchHitCluster): DatasetSearchResult {
   return {
-    items: o.hits.map((h) => {
-      const m = toMetadataView(h.row.metadata);
-      return {
-        dataset_id: h.row.datasetId,
-        slug: h.row.slug,
-        title: m.title,
-        description: m.description,
-        version: h.row.version,
-        visibility: h.row.visibility,
-        license: m.license,
-        year: h.row.year,
-        keywords: m.keywords,
-        species: m.species,
-        brain_regions: m.brain_regions,
-        microscopy: m.microscopy,
-        neurotransmitters: m.neurotransmitters,
-        score: Math.round(h.row.score * 1e6) / 1e6,
-        highlight: { title: h.titleHtml, snippet: h.snippetHtml },
-        matched_terms: h.matchedTerms.map((t) => ({
-          matched: t.matched,
-          term_code: t.term.code,
-          term_label: t.term.label,
-          annotation: { term_id: t.annotation.termId, code: t.annotation.code, label: t.annotation.label, vocabulary: t.annotation.vocabulary, uri: t.annotation.uri, term: { id: t.annotation.termId } },
-        })),
-        counts: h.counts
-          ? {
-              neurons: h.counts.neurons,
-              connections: h.counts.connections,
-              chemical_connections: h.counts.chemicalConnections,
-              electrical_connections: h.counts.electricalConnections,
-              morphologies: h.counts.morphologies,
-            }
-          : null,
-        url: `${baseUrl}/v1/neurodata/datasets/${h.row.datasetId}`,
-        published_at: h.row.publishedAt,
-        version_published_at: h.row.versionPublishedAt,
-        cluster,
-      };
-    }),
+    items: o.hits.map((h) => ({
+      ...toCatalogueEntry(h.row),
+      score: Math.round(h.row.score * 1e6) / 1e6,
+      highlight: { title: h.titleHtml, snippet: h.snippetHtml },
+      matched_terms: h.matchedTerms.map((t) => ({
+        matched: t.matched,
+        term_code: t.term.code,
+        term_label: t.term.label,
+        annotation: { term_id: t.annotation.termId, code: t.annotation.code, label: t.annotation.label, vocabulary: t.annotation.vocabulary, uri: t.annotation.uri, term: { id: t.annotation.termId } },
+      })),
+      counts: h.counts ? toRowCountsView(h.counts) : null,
+      url: `${baseUrl}/v1/neurodata/datasets/${h.row.datasetId}`,
+      published_at: h.row.publishedAt,
+      version_published_at: h.row.versionPublishedAt,
+      cluster,
+    })),
     total: o.total,
     limit: o.limit,
     offset: o.offset,

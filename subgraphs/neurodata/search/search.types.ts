@@ -83,8 +83,9 @@ export class FederatedSearchCluster {
   error!: string | null;
 }
 
-@ObjectType({ description: "One published dataset found by a search: its current version's public metadata." })
-export class DatasetSearchHit {
+/** What a search hit and a dataset's public record both show: the catalogue row's public metadata. */
+@ObjectType()
+export abstract class CatalogueEntry {
   @Field(() => ID)
   dataset_id!: string;
 
@@ -123,7 +124,10 @@ export class DatasetSearchHit {
 
   @Field(() => [TermValue])
   neurotransmitters!: TermValue[];
+}
 
+@ObjectType({ description: "One published dataset found by a search: its current version's public metadata." })
+export class DatasetSearchHit extends CatalogueEntry {
   @Field(() => Float, { description: 'relevance: title matches weigh most, then keywords, then description, then term labels' })
   score!: number;
 
