@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { startTestApp, call, gql } from '../../../test/kit/app.js';
 import { eventually } from '../../../test/kit/eventually.js';
+import { ch } from '../../../lib/column/sql.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { connectomeFile, createTinyDataset } from '../../../test/kit/datasets.js';
 
@@ -107,6 +108,17 @@ LIMIT 100`;
         return r.status === 404 ? undefined : r;
       },
       { timeoutMs: 30_000, what: 'the long query running' },
+    );
+    // The service registers the query before the engine has it; on a busy machine the engine may start it later.
+    await eventually(
+      async () => {
+        const [row] = await t.app.stores.column.query<{ n: number }>(
+          ch`SELECT count() AS n FROM system.processes WHERE (position(query_id, 'long-one') > 0 OR position(query, 'long-one') > 0) AND position(query, 'system.processes') = 0`,
+          { name: 'test.longQueryRunning' },
+        );
+        return Number(row?.n) > 0 || undefined;
+      },
+      { timeoutMs: 30_000, what: 'the engine running the long query' },
     );
     const mine = await syql('cancel', { query_id: 'long-one' });
     const done = await running;
