@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import { AccessClass, requireAccess, ruleOfField, type AccessRule } from '../lib/access.js';
 import type { RequestContext } from '../lib/context.js';
 import { AppError } from '../lib/errors.js';
-import type { Route } from './route-table.js';
+import { handlerTokenNeed, type Route } from './route-table.js';
 import { sendError } from '../lib/error-reply.js';
 
 /**
@@ -16,7 +16,7 @@ export function ruleOfRoute(route: Route): AccessRule | undefined {
     remoteCallers: route.method === 'GET',
     name: `${route.method} ${route.path}`,
     writes: route.method !== 'GET',
-    token: route.tokenNeed ?? (route.method === 'GET' ? 'read' : 'write'),
+    token: handlerTokenNeed(route),
   };
 }
 

@@ -85,6 +85,9 @@ export interface HandlerRoute {
 
 export type Route = GraphqlRoute | HandlerRoute;
 
+/** What a personal API token needs to call a hand-written route: its declaration, or GET reads and the rest write. */
+export const handlerTokenNeed = (route: HandlerRoute): TokenNeed => route.tokenNeed ?? (route.method === 'GET' ? 'read' : 'write');
+
 /** The REST routes answered through sofa, each with the GraphQL operation it runs. */
 export const graphqlRoutes = (routes: Route[]) => routes.filter((r): r is GraphqlRoute => r.kind === 'graphql');
 

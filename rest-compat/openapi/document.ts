@@ -1,6 +1,6 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { defaultTokenNeed, type AccessClass, type TokenNeed } from '../../lib/access.js';
-import { pathParams, type GraphqlResult, type GraphqlRoute, type HandlerRoute, type Route } from '../route-table.js';
+import { handlerTokenNeed, pathParams, type GraphqlResult, type GraphqlRoute, type HandlerRoute, type Route } from '../route-table.js';
 import { GraphqlJsonSchemas, type Json } from './graphql-json-schema.js';
 import { requestParts, successResponse } from './graphql-operation.js';
 import { errorResponseComponents, errorResponseRefs, errorSchema, errorStatuses } from './error-responses.js';
@@ -59,8 +59,6 @@ function withGraphqlResults(value: unknown, schemas: GraphqlJsonSchemas): unknow
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withGraphqlResults(v, schemas)]));
 }
 
-const tokenNeedOf = (route: HandlerRoute): TokenNeed => route.tokenNeed ?? (route.method === 'GET' ? 'read' : 'write');
-
 function handlerOperation(route: HandlerRoute, schemas: GraphqlJsonSchemas): { op: Json; access: AccessClass } {
   const own = Object.keys(route.openapi.responses).map(Number);
   const op: Json = {
@@ -73,10 +71,10 @@ function handlerOperation(route: HandlerRoute, schemas: GraphqlJsonSchemas): { o
     ],
     ...(route.openapi.requestBody ? { requestBody: route.openapi.requestBody } : {}),
     responses: {
-      ...errorResponseRefs(errorStatuses(route.method, route.access, [], route.method !== 'GET', tokenNeedOf(route)).filter((s) => !own.includes(s))),
+      ...errorResponseRefs(errorStatuses(route.method, route.access, [], route.method !== 'GET', handlerTokenNeed(route)).filter((s) => !own.includes(s))),
       ...(withGraphqlResults(route.openapi.responses, schemas) as Json),
     },
-    'x-token-scope': tokenNeedOf(route),
+    'x-token-scope': handlerTokenNeed(route),
   };
   return { op, access: route.access };
 }
