@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SOCIAL_PROVIDERS } from '../../lib/config.js';
 import { FLOW_MAX_AGE_SEC, loginReturnCookie, startBoundFlow, type BoundProvider } from '../../rest-compat/login-redirect.js';
 import { csrfProblem } from '../csrf.js';
+import { day } from '../format.js';
 import { postForm } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
@@ -142,6 +143,3 @@ ${
     : html`<p>Institutional verification is not set up on this server: ask its operators.</p>`
 }`;
 }
-
-/** A date as people read it, in UTC (the server does not know the reader's time zone). */
-const day = (iso: string): string => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { dateTime, day } from '../format.js';
 import { errorSummary, errorsFromMessage, field, fieldId, noErrors, postForm, type FormErrors } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
@@ -196,7 +197,7 @@ function tokenItem(t: TokenRow, csrf: string): SafeHtml {
     <dt>Scope</dt><dd>${t.scope}</dd>
     <dt>Made</dt><dd>${day(t.created_at)}</dd>
     <dt>${ended ? 'Ended' : 'Expires'}</dt><dd>${ended ?? day(t.expires_at)}</dd>
-    <dt>Last used</dt><dd>${t.last_used_at ? `${when(t.last_used_at)}${t.last_used_ip ? ` from ${t.last_used_ip}` : ''}` : 'never'}</dd>
+    <dt>Last used</dt><dd>${t.last_used_at ? `${dateTime(t.last_used_at)}${t.last_used_ip ? ` from ${t.last_used_ip}` : ''}` : 'never'}</dd>
   </dl>
   ${
     ended
@@ -210,6 +211,3 @@ function tokenItem(t: TokenRow, csrf: string): SafeHtml {
   }
 </li>`;
 }
-
-const day = (iso: string): string => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-const when = (iso: string): string => `${day(iso)}, ${new Date(iso).toISOString().slice(11, 16)} UTC`;
