@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { call, startTestApp, type TestApp } from '../../test/kit/app.js';
 import { NARROW, expectNoHorizontalOverflow, hasChromium, isFocused, launchBrowser, openTab, textOf } from '../../test/kit/browser.js';
 import { createUser } from '../../test/kit/users.js';
-import { submitSignIn } from './pages.js';
+import { register, submitSignIn } from './page-helpers.js';
 
 describe.skipIf(!hasChromium)('the sign-in, registration, account and password pages in a browser', () => {
   let t: TestApp;
@@ -39,12 +39,7 @@ describe.skipIf(!hasChromium)('the sign-in, registration, account and password p
     const email = uniqueEmail('ada');
     const password = 'analytical engine 1843';
 
-    await page.goto('/register');
-    await page.getByLabel('Your name').fill('Ada Lovelace');
-    await page.getByLabel('Email address').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/account');
+    await register(page, { name: 'Ada Lovelace', email, password });
     expect(await textOf(page.getByRole('status'))).toContain('Your account is ready');
     expect(await textOf(page.locator('.details'))).toContain('Name Ada Lovelace');
 
@@ -177,11 +172,7 @@ describe.skipIf(!hasChromium)('the sign-in, registration, account and password p
     await check('sign-in-errors');
     await page.goto('/register');
     await check('register');
-    await page.getByLabel('Your name').fill('Maximiliana Wilhelmina Fitzgerald-Montgomery-Rutherford');
-    await page.getByLabel('Email address').fill(email);
-    await page.getByLabel('Password').fill('narrow screens welcome');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/account');
+    await register(page, { name: 'Maximiliana Wilhelmina Fitzgerald-Montgomery-Rutherford', email, password: 'narrow screens welcome' });
     await check('account');
     await page.goto('/account/password');
     await check('password');

@@ -4,7 +4,7 @@ import { call, startTestApp, type TestApp } from '../../test/kit/app.js';
 import { allowOrigin, hasChromium, launchBrowser, openTab, textOf } from '../../test/kit/browser.js';
 import { freePort } from '../../test/kit/processes.js';
 import { createUser } from '../../test/kit/users.js';
-import { submitSignIn } from './pages.js';
+import { submitSignIn } from './page-helpers.js';
 import { startTestOidcProvider, type TestOidcProvider } from '../../subgraphs/identity/test/oidc-provider.fixture.js';
 
 /** ORCID's own documentation example iD (Josiah Carberry), which has a valid check digit. */

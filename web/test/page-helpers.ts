@@ -2,6 +2,24 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { isFocused } from '../../test/kit/browser.js';
 
+/** Fills and sends the sign-in form, as a person would; the caller waits for where it leads. */
+export async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Creates an account on the registration page and waits for the account page, where a new account lands signed in. */
+export async function register(page: Page, person: { name: string; email: string; password: string }): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('Your name').fill(person.name);
+  await page.getByLabel('Email address').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/account');
+}
+
 /** Signs in through the sign-in page, as a person does; `next` is the page to land on. */
 export async function signIn(page: Page, user: { email: string; password: string }, next = '/account'): Promise<void> {
   await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);

@@ -1,14 +1,18 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { packagePath } from '../../lib/package-root.js';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../../test/kit/app.js';
 import { allowOrigin, hasChromium, launchBrowser, openTab, textOf } from '../../test/kit/browser.js';
 import { freePort } from '../../test/kit/processes.js';
+import { register } from './page-helpers.js';
 import { startTestOidcProvider, type TestOidcProvider } from '../../subgraphs/identity/test/oidc-provider.fixture.js';
 
 const curl = promisify(execFile);
 const DATASET = 'celegans_cook_2019_male';
+const SHIPPED_COUNTS = (JSON.parse(readFileSync(packagePath('data', 'connectomes', DATASET, 'dataset.json'), 'utf8')) as { counts: { connections: number } }).counts;
 
 /**
  * A new researcher on a fresh service with an institutional provider: from registration to an Academic API token
@@ -61,12 +65,7 @@ describe.skipIf(!hasChromium)('a researcher from registration to a script readin
 
   it('registers, verifies the institution, makes a token in the browser; curl with the token downloads the connections of a connectome', async () => {
     const { page } = await openTab(browser, publicUrl);
-    await page.goto('/register');
-    await page.getByLabel('Your name').fill('Grace Example');
-    await page.getByLabel('Email address').fill(`grace-${Date.now()}@example.org`);
-    await page.getByLabel('Password').fill('compilers all the way down');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${publicUrl}/account`);
+    await register(page, { name: 'Grace Example', email: `grace-${Date.now()}@example.org`, password: 'compilers all the way down' });
 
     await page.getByRole('link', { name: 'Verify my institution' }).click();
     await page.waitForURL(`${op.issuer}/interaction/**`);
@@ -88,7 +87,7 @@ describe.skipIf(!hasChromium)('a researcher from registration to a script readin
     const assets = JSON.parse((await curl('curl', ['-sf', '-H', header, `${publicUrl}/v1/neurodata/datasets/${DATASET}/assets`])).stdout);
     const connections = assets.items.find((a: { filename: string }) => a.filename === 'connections.csv');
     const csv = (await curl('curl', ['-sfL', '-H', header, `${publicUrl}/v1/neurodata/datasets/${DATASET}/assets/${connections.id}/content`], { maxBuffer: 64 * 1024 * 1024 })).stdout;
-    // Cook et al. 2019, male: 7,064 connections (the dataset's published counts), one per line after the header.
-    expect(csv.trimEnd().split('\n').length - 1).toBe(7064);
+    // One line per connection after the header: as many as the shipped dataset's counts say (7,064 for Cook et al. 2019, male).
+    expect(csv.trimEnd().split('\n').length - 1).toBe(SHIPPED_COUNTS.connections);
   });
 });

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../../test/kit/app.js';
 import { NARROW, expectNoHorizontalOverflow, hasChromium, isFocused, launchBrowser, openTab, textOf } from '../../test/kit/browser.js';
 import { identity } from '../../subgraphs/identity/index.js';
+import { register } from './page-helpers.js';
 
 describe.skipIf(!hasChromium)('API tokens in a browser', () => {
   let t: TestApp;
@@ -16,20 +17,13 @@ describe.skipIf(!hasChromium)('API tokens in a browser', () => {
     await t?.close();
   });
 
-  const register = async (page: Page, email: string) => {
-    await page.goto('/register');
-    await page.getByLabel('Your name').fill('Rosalind Franklin');
-    await page.getByLabel('Email address').fill(email);
-    await page.getByLabel('Password').fill('photograph fifty one');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/account');
-  };
+  const registerAs = (page: Page, email: string) => register(page, { name: 'Rosalind Franklin', email, password: 'photograph fifty one' });
   const datasets = (token: string) => fetch(`${t.url}/v1/neurodata/datasets`, { headers: { authorization: `Bearer ${token}` } });
 
   it('makes a token with the keyboard alone, shows it once, and the token works from a script with what the account holds', async () => {
     const { page } = await openTab(browser, t.url);
     const email = `rosalind-${Date.now()}@example.org`;
-    await register(page, email);
+    await registerAs(page, email);
     await page.goto('/tokens');
 
     // Keyboard only: from the name field, Tab through the scope choices, the expiry and the button.
@@ -76,7 +70,7 @@ describe.skipIf(!hasChromium)('API tokens in a browser', () => {
 
   it('names the field of a refused form, and fits a phone with a token shown', async () => {
     const { page, allow, screenshot } = await openTab(browser, t.url, { viewport: NARROW });
-    await register(page, `narrow-${Date.now()}@example.org`);
+    await registerAs(page, `narrow-${Date.now()}@example.org`);
     await page.goto('/tokens');
     allow(/status of 400/);
     await page.getByRole('button', { name: 'Make token' }).click();
