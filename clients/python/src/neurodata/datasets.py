@@ -1,0 +1,282 @@
+"""A dataset at one version: its record, files, citation and downloads, and (for its owners) uploads and publishing."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import mimetypes
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from ._frames import records_frame
+from .errors import ChecksumMismatch, NotFound
+
+if TYPE_CHECKING:
+    from .client import Client
+
+_CHUNK = 1 << 20
+_MEDIA_TYPES = {".csv": "text/csv", ".swc": "text/plain", ".json": "application/json", ".txt": "text/plain"}
+
+
+def version_reference(version: str | int) -> str:
+    """`latest`, `draft`, `v3` or `3` as the service writes a version in `dataset@version`."""
+    text = str(version).strip().lower()
+    if text in {"latest", "draft"}:
+        return text
+    number = text[1:] if text.startswith("v") else text
+    if not number.isdigit():
+        raise ValueError(f"version: {version!r} is not latest, draft, vN or N")
+    return f"v{int(number)}"
+
+
+class Dataset:
+    """A dataset as its reader sees it at one version (`latest` unless asked otherwise)."""
+
+    def __init__(self, client: Client, record: dict[str, Any], version: str) -> None:
+        self._client = client
+        self.record = record
+        self._requested = version
+        self._version_record: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"<Dataset {self.slug}@{self.version_label} {self.title!r}>"
+
+    @property
+    def id(self) -> str:
+        return str(self.record["id"])
+
+    @property
+    def slug(self) -> str:
+        return str(self.record.get("slug") or self.record["id"])
+
+    @property
+    def title(self) -> str:
+        return str(self.record.get("title"))
+
+    @property
+    def version(self) -> int | str:
+        """The version number read (the latest published one for `latest`), or "draft"."""
+        if self._requested == "draft":
+            return "draft"
+        if self._requested == "latest":
+            latest = self.record.get("latest_version")
+            return int(latest) if latest is not None else "draft"
+        return int(self._requested[1:])
+
+    @property
+    def version_label(self) -> str:
+        return "draft" if self.version == "draft" else f"v{self.version}"
+
+    @property
+    def reference(self) -> str:
+        """How SyQL and the data routes name this dataset at this version: `slug@v3`."""
+        return f"{self.slug}@{self.version_label}"
+
+    # --- published versions ---
+
+    def version_record(self) -> dict[str, Any]:
+        """The version's frozen record: metadata, files with SHA-256, row counts, publication note."""
+        if self._version_record is None:
+            if self.version == "draft":
+                assets = self._client._session.json(
+                    "GET", f"/v1/neurodata/datasets/{self.id}/assets", params={"version": "draft"}
+                )
+                self._version_record = {"version": "draft", "assets": assets.get("items", assets), "metadata": None}
+            else:
+                self._version_record = self._client._session.json(
+                    "GET", f"/v1/neurodata/datasets/{self.id}/versions/{self.version_label}"
+                )
+        return self._version_record
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The metadata as published in this version (the dataset's current record for a draft)."""
+        frozen = self.version_record().get("metadata")
+        return dict(frozen) if isinstance(frozen, dict) else dict(self.record)
+
+    @property
+    def row_counts(self) -> dict[str, int]:
+        return dict(self.version_record().get("row_counts") or {})
+
+    def versions(self) -> pd.DataFrame:
+        """Every published version, newest first: version, published_at, note, row counts."""
+        answer = self._client._session.json("GET", f"/v1/neurodata/datasets/{self.id}/versions")
+        rows = [
+            {
+                "version": item.get("version"),
+                "published_at": item.get("published_at"),
+                "note": item.get("note"),
+                **{f"rows_{k}": v for k, v in (item.get("row_counts") or {}).items()},
+            }
+            for item in answer.get("items", [])
+        ]
+        return records_frame(rows)
+
+    @property
+    def files(self) -> pd.DataFrame:
+        """The version's files: id, filename, kind, media_type, size, sha256, rows."""
+        return records_frame(self.version_record().get("assets") or [])
+
+    # --- citing ---
+
+    def citation(self, format: str = "bibtex") -> str:
+        """The citation as BibTeX (`bibtex`) or RIS (`ris`)."""
+        return self._client._session.text(
+            "GET",
+            f"/v1/neurodata/datasets/{self.id}/citation",
+            params={"format": format, "version": self._version_param()},
+            headers={"Accept": "*/*"},
+        )
+
+    def jsonld(self) -> dict[str, Any]:
+        """schema.org Dataset metadata (JSON-LD): creators, licence, identifier, distribution."""
+        answer: dict[str, Any] = self._client._session.json(
+            "GET",
+            f"/v1/neurodata/datasets/{self.id}/metadata.jsonld",
+            params={"version": self._version_param()},
+            headers={"Accept": "application/ld+json, application/json"},
+        )
+        return answer
+
+    def _version_param(self) -> str:
+        return "draft" if self.version == "draft" else str(self.version)
+
+    # --- downloading ---
+
+    def download(
+        self, dest: str | os.PathLike[str] = ".", files: Sequence[str] | None = None, *, progress: bool = True
+    ) -> list[Path]:
+        """Download the version's files (all, or those named) into `dest`, each checked against its SHA-256.
+
+        A file that does not match is removed and ChecksumMismatch raised; an existing file that matches is kept."""
+        target = Path(dest)
+        target.mkdir(parents=True, exist_ok=True)
+        assets = [a for a in self.version_record().get("assets") or [] if files is None or a["filename"] in files]
+        if files is not None:
+            unknown = sorted(set(files) - {a["filename"] for a in assets})
+            if unknown:
+                raise NotFound(f"{self.reference} has no file {', '.join(unknown)}")
+        written: list[Path] = []
+        for asset in assets:
+            path = target / Path(str(asset["filename"])).name
+            if path.exists() and _sha256_of(path) == asset.get("sha256"):
+                written.append(path)
+                continue
+            self._download_one(asset, path, progress)
+            written.append(path)
+        return written
+
+    def _download_one(self, asset: dict[str, Any], path: Path, progress: bool) -> None:
+        session = self._client._session
+        redirect = session.send(
+            "GET",
+            f"/v1/neurodata/datasets/{self.id}/assets/{asset['id']}/content",
+            params={"version": self._version_param()},
+            headers={"Accept": "*/*"},
+            stream=True,
+        )
+        location = redirect.headers.get("location")
+        response = session.follow(location) if redirect.status_code in (301, 302, 303, 307, 308) and location else redirect
+        if response is not redirect:
+            redirect.close()
+        partial = path.with_name(path.name + ".part")
+        digest = hashlib.sha256()
+        total = int(asset.get("size") or 0) or None
+        try:
+            with (
+                contextlib.closing(response),
+                partial.open("wb") as out,
+                tqdm(total=total, unit="B", unit_scale=True, desc=path.name, disable=not progress) as bar,
+            ):
+                for chunk in response.iter_bytes(_CHUNK):
+                    out.write(chunk)
+                    digest.update(chunk)
+                    bar.update(len(chunk))
+            actual = digest.hexdigest()
+            if asset.get("sha256") and actual != asset["sha256"]:
+                raise ChecksumMismatch(f"{path.name} has SHA-256 {actual}, the service recorded {asset['sha256']}")
+            partial.replace(path)
+        finally:
+            partial.unlink(missing_ok=True)
+
+    # --- reading the data ---
+
+    def neurons(self, **filters: Any) -> pd.DataFrame:
+        """Every cell of this version (see Client.neurons)."""
+        return self._client.neurons(self.slug, version=self.version_label, **filters)
+
+    def connections(self, **filters: Any) -> pd.DataFrame:
+        """Every connection of this version (see Client.connections)."""
+        return self._client.connections(self.slug, version=self.version_label, **filters)
+
+    # --- for its owners and maintainers ---
+
+    def update(self, **fields: Any) -> Dataset:
+        """Change metadata, visibility or maintainers (after a publication this opens the next draft)."""
+        self.record = self._client._session.json("PATCH", f"/v1/neurodata/datasets/{self.id}", body=fields)
+        self._version_record = None
+        return self
+
+    def upload(self, *paths: str | os.PathLike[str], progress: bool = True) -> list[dict[str, Any]]:
+        """Upload files to the open draft, in the order given (neurons.csv before connections.csv). Each is
+        streamed, checked and ingested at once; the answers list each file's record (rows, SHA-256)."""
+        answers = []
+        for raw in paths:
+            path = Path(raw)
+            size = path.stat().st_size
+            media = _MEDIA_TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0]
+
+            def body(path: Path = path, size: int = size) -> Iterable[bytes]:
+                return _read_chunks(path, size, progress)
+
+            answers.append(
+                self._client._session.json(
+                    "POST",
+                    f"/v1/neurodata/datasets/{self.id}/assets",
+                    params={"filename": path.name},
+                    content=body,
+                    headers={"Content-Type": media or "application/octet-stream", "Content-Length": str(size)},
+                )
+            )
+        self._version_record = None
+        return answers
+
+    def missing(self) -> list[str]:
+        """What the open draft still lacks before it can be published (empty when nothing is missing)."""
+        answer = self._client._session.json("GET", "/v1/neurodata/datasets/incomplete", params={"limit": 100})
+        for item in answer.get("items", []):
+            if item.get("id") == self.id or item.get("dataset_id") == self.id:
+                return [str(m) for m in item.get("missing", [])]
+        return []
+
+    def publish(self, note: str | None = None) -> Dataset:
+        """Publish the open draft as the next immutable version; returns the dataset at that version."""
+        body = {"note": note} if note else None
+        self._client._session.json("POST", f"/v1/neurodata/datasets/{self.id}/publish", body=body)
+        return self._client.dataset(self.id)
+
+    def delete(self) -> None:
+        """Delete the dataset with every version, its rows and files (owner or SuperUser)."""
+        self._client._session.json("DELETE", f"/v1/neurodata/datasets/{self.id}")
+
+
+def _read_chunks(path: Path, size: int, progress: bool) -> Iterator[bytes]:
+    with path.open("rb") as handle, tqdm(
+        total=size, unit="B", unit_scale=True, desc=f"upload {path.name}", disable=not progress
+    ) as bar:
+        while chunk := handle.read(_CHUNK):
+            bar.update(len(chunk))
+            yield chunk
+
+
+def _sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()

@@ -1,0 +1,122 @@
+"""Neurons and connections as DataFrames, complete, with where they came from; SyQL within a request and as a job."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import neurodata
+
+from .conftest import REPO
+
+COOK_MALE = "celegans_cook_2019_male"
+COUNTS = json.loads((REPO / "data" / "connectomes" / COOK_MALE / "dataset.json").read_text())["counts"]
+
+
+def test_cook_male_counts_equal_the_published_dataset_json(client: neurodata.Client) -> None:
+    neurons = client.neurons(COOK_MALE)
+    connections = client.connections(COOK_MALE)
+    chemical = connections[connections["synapse_type"] == "chemical"]
+    electrical = connections[connections["synapse_type"] == "electrical"]
+
+    assert len(neurons) == COUNTS["cells"]
+    assert int(neurons["is_neuron"].sum()) == COUNTS["neurons"]
+    assert int((~neurons["is_neuron"]).sum()) == COUNTS["non_neuronal_cells"]
+    assert int((neurons["neurotransmitter"] != "").sum()) == COUNTS["neurons_with_neurotransmitter"]
+    assert len(connections) == COUNTS["connections"]
+    assert len(chemical) == COUNTS["chemical_connections"]
+    assert len(electrical) == COUNTS["electrical_connections"]
+    assert int((chemical["pre"] == chemical["post"]).sum()) == COUNTS["chemical_self_loops"]
+    assert int((electrical["pre"] == electrical["post"]).sum()) == COUNTS["electrical_self_loops"]
+    assert chemical["weight"].sum() == COUNTS["total_weight_chemical"]
+    assert electrical["weight"].sum() == COUNTS["total_weight_electrical"]
+    # Gap junctions come once per unordered pair, as stored.
+    assert bool((electrical["pre"] <= electrical["post"]).all())
+
+
+def test_frames_say_which_dataset_version_query_and_service_they_came_from(client: neurodata.Client) -> None:
+    neurons = client.neurons(COOK_MALE)
+    assert neurons.attrs["dataset"] == COOK_MALE
+    assert neurons.attrs["version"] == 1
+    assert "MATCH (n:Neuron)" in neurons.attrs["query"]
+    assert neurons.attrs["service_version"] == client.service_version
+    assert neurons.attrs["truncated"] is False
+    assert list(neurons.columns) == [
+        "neuron_id", "name", "cell_class", "cell_type", "neurotransmitter", "is_neuron", "region", "x", "y", "z",
+    ]
+    assert neurons["neuron_id"].is_unique
+    assert list(neurons["neuron_id"]) == sorted(neurons["neuron_id"])
+
+
+def test_filters(client: neurodata.Client) -> None:
+    ava = client.neurons(COOK_MALE, names=["AVAL", "AVAR"])
+    assert list(ava["name"]) == ["AVAL", "AVAR"]
+    assert set(client.neurons(COOK_MALE, is_neuron=False)["is_neuron"]) == {False}
+
+    strong = client.connections(COOK_MALE, synapse_type="chemical", min_weight=5)
+    everything = client.connections(COOK_MALE)
+    expected = everything[(everything["synapse_type"] == "chemical") & (everything["weight"] >= 5)]
+    assert len(strong) == len(expected) > 0
+    assert strong.attrs["parameters"]["min_weight"] == 5.0
+
+    from_aval = client.connections(COOK_MALE, pre=["AVAL"], synapse_type="chemical")
+    assert set(from_aval["pre"]) == {"AVAL"}
+    assert len(from_aval) == int(((everything["pre"] == "AVAL") & (everything["synapse_type"] == "chemical")).sum())
+
+
+def test_large_reads_go_through_a_job_and_equal_the_request_rows(client: neurodata.Client) -> None:
+    within_request = client.connections(COOK_MALE)
+    assert "job_id" not in within_request.attrs
+
+    client.exec_max_rows = 1000
+    try:
+        through_job = client.connections(COOK_MALE)
+    finally:
+        client.exec_max_rows = neurodata.client.EXEC_MAX_ROWS
+    assert through_job.attrs["job_id"]
+    assert through_job.attrs["dataset"] == COOK_MALE
+    assert through_job.attrs["version"] == 1
+    assert through_job.attrs["service_version"] == client.service_version
+    # The job read the version the first answer resolved @latest to.
+    assert '"celegans_cook_2019_male"@v1' in through_job.attrs["query"]
+    pd.testing.assert_frame_equal(through_job, within_request, check_like=False)
+
+
+def test_syql_warns_when_the_answer_is_truncated(client: neurodata.Client) -> None:
+    names = client.neurons(COOK_MALE)["name"]
+    expected = int(names.str.startswith("AV").sum())
+    query = 'MATCH (n:Neuron) IN "celegans_cook_2019_male"@latest WHERE n.name STARTS WITH $prefix RETURN n.name AS name'
+    with pytest.warns(neurodata.TruncatedResultWarning, match=f"yields {expected} rows and this answer holds 2"):
+        frame = client.syql(query, {"prefix": "AV"}, max_rows=2)
+    assert len(frame) == 2
+    assert frame.attrs["total"] == expected > 2
+    assert frame.attrs["truncated"] is True
+
+
+def test_syql_job_result_is_arrow_with_its_metadata_and_equals_the_exec_rows(client: neurodata.Client) -> None:
+    query = (
+        'MATCH (a:Neuron)-[c:Chemical]->(b:Neuron) IN "celegans_cook_2019_male"@latest '
+        "WHERE c.weight >= $w RETURN a.name AS pre, b.name AS post, c.weight AS weight, a.x AS x "
+        "ORDER BY weight DESC, pre, post"
+    )
+    exec_frame = client.syql(query, {"w": 20}, max_rows=10_000)
+    job = client.syql_job(query, {"w": 20})
+    table = job.result()
+    assert isinstance(table, pa.Table)
+    assert job.status == "succeeded"
+    assert table.schema.field("pre").type == pa.string()
+    assert table.schema.field("weight").type == pa.float64()
+    assert table.schema.field("x").nullable
+    metadata = {k.decode(): v.decode() for k, v in table.schema.metadata.items()}
+    assert metadata["job_id"] == job.id
+    assert json.loads(metadata["parameters"]) == {"w": 20}
+    assert json.loads(metadata["datasets"])[0]["version"] == 1
+    assert table.num_rows == job.record["result_rows"] == len(exec_frame)
+
+    job_frame = job.to_pandas()
+    assert job_frame.attrs["job_id"] == job.id
+    assert job_frame.attrs["version"] == 1
+    pd.testing.assert_frame_equal(job_frame, exec_frame)
