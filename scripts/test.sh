@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole suite twice, both at once: on the embedded engines (PGlite, chDB, local objects) and on real servers
 # (PostgreSQL with a fresh database per test file, a ClickHouse server); beside them, the neurodata tests on a
-# ClickHouse cluster. `scripts/test.sh embedded|server` runs one engine set.
+# ClickHouse cluster; then the Python client's tests. `scripts/test.sh embedded|server|python` runs one of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-both}
@@ -107,6 +107,14 @@ for name in cluster embedded; do
     eval "${name}_pid="
   fi
 done
+
+# The Python client (clients/python) against a service of its own: in the full run, after the others, so that its
+# service does not compete with them for the two cores.
+if { [ "$mode" = both ] && [ ${#extra[@]} -eq 0 ]; } || [ "$mode" = python ]; then
+  echo "== test suite: Python client"
+  bash scripts/python-client.sh || { status=1; echo "the Python client's checks failed"; }
+  [ "$mode" = python ] && exit $status
+fi
 
 node -e '
 const fs = require("fs"); let p = 0, f = 0, s = 0;

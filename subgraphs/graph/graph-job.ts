@@ -5,7 +5,7 @@ import { Forbidden, NotFound } from '../../lib/errors.js';
 import type { DataRead } from '../../lib/objects/signed-url.js';
 import { ARROW_STREAM_MEDIA_TYPE, ownerContext, resultKey, type AccountStanding, type Caller, type JobExecutor, type JobKind, type JobRecord } from '../../lib/jobs/index.js';
 import type { DatasetVersionRef } from '../neurodata/index.js';
-import type { GraphService, FullAnalysisArgs } from './graph.service.js';
+import { fullAnalysisParams, type GraphService, type FullAnalysisArgs } from './graph.service.js';
 
 /** Every finite number of an answer with its path (`motifs.census.030T`), in document order. */
 export function numericLeaves(value: unknown, path: string[] = [], out: { section: string; measure: string; value: number }[] = []) {
@@ -46,6 +46,7 @@ export function graphJobKind(deps: GraphJobDeps): JobKind {
   return {
     name: 'graph',
     async prepare(ctx, args) {
+      fullAnalysisParams(args as unknown as FullAnalysisArgs);
       const r = await deps.resolveDatasetVersion(ctx, String(args.dataset_id ?? ''), (args.version as string | null | undefined) ?? null);
       // The job reads the version resolved now, whatever is published meanwhile.
       return { ...args, dataset_id: r.datasetId, version: r.isDraft ? 'draft' : String(r.version) };

@@ -197,11 +197,8 @@ export class GraphService {
    * instead; a job (the graph job kind, graph-job.ts) runs it whatever the time, reporting progress step by step.
    */
   async fullAnalysis(ctx: Viewer, args: FullAnalysisArgs, opts: { asJob?: boolean; onProgress?: Progress } = {}) {
-    const nullModel = nullModelSpec(args.null_model);
-    const curveHops = intParam('curve_max_hops', args.curve_max_hops, GRAPH_LIMITS.curveHops);
-    const reachHops = intParam('max_hops', args.max_hops, GRAPH_LIMITS.reachabilityHops);
+    const { nullModel, curveHops, reachHops } = fullAnalysisParams(args);
     const weighted = args.weighted ?? 'none';
-    if ((args.source == null) !== (args.target == null)) throw new BadInput('source and target: give both for a shortest path, or neither');
     const g = await this.open(ctx, args);
     const pathEnds = args.source != null ? [nodeOf(g.data, args.source, 'source', where(g)), nodeOf(g.data, args.target!, 'target', where(g))] : null;
     const sources = args.sources?.length ? args.sources.map((s) => nodeOf(g.data, s, 'sources', where(g))) : null;
@@ -435,6 +432,19 @@ export class GraphService {
       total: hist('total'),
     };
   }
+}
+
+/**
+ * The full analysis's parameters, checked without reading the graph: a job checks them when it is submitted, so a
+ * bad value is a 400 then rather than a failed job later.
+ */
+export function fullAnalysisParams(args: FullAnalysisArgs) {
+  graphSpec(args.synapse_type, args.min_weight);
+  const nullModel = nullModelSpec(args.null_model);
+  const curveHops = intParam('curve_max_hops', args.curve_max_hops, GRAPH_LIMITS.curveHops);
+  const reachHops = intParam('max_hops', args.max_hops, GRAPH_LIMITS.reachabilityHops);
+  if ((args.source == null) !== (args.target == null)) throw new BadInput('source and target: give both for a shortest path, or neither');
+  return { nullModel, curveHops, reachHops };
 }
 
 export interface FullAnalysisArgs extends GraphArgs {

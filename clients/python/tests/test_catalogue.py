@@ -80,5 +80,5 @@ def test_download_checks_each_file_against_the_recorded_sha256(client: neurodata
 
 
 def test_download_of_an_unknown_file_says_so(client: neurodata.Client, tmp_path: Path) -> None:
-    with pytest.raises(neurodata.NotFound, match="no file nope.csv"):
+    with pytest.raises(neurodata.NotFound, match=r"no file nope\.csv"):
         client.dataset(COOK_MALE).download(tmp_path, files=["nope.csv"])

@@ -45,7 +45,16 @@ def test_frames_say_which_dataset_version_query_and_service_they_came_from(clien
     assert neurons.attrs["service_version"] == client.service_version
     assert neurons.attrs["truncated"] is False
     assert list(neurons.columns) == [
-        "neuron_id", "name", "cell_class", "cell_type", "neurotransmitter", "is_neuron", "region", "x", "y", "z",
+        "neuron_id",
+        "name",
+        "cell_class",
+        "cell_type",
+        "neurotransmitter",
+        "is_neuron",
+        "region",
+        "x",
+        "y",
+        "z",
     ]
     assert neurons["neuron_id"].is_unique
     assert list(neurons["neuron_id"]) == sorted(neurons["neuron_id"])
@@ -88,7 +97,9 @@ def test_large_reads_go_through_a_job_and_equal_the_request_rows(client: neuroda
 def test_syql_warns_when_the_answer_is_truncated(client: neurodata.Client) -> None:
     names = client.neurons(COOK_MALE)["name"]
     expected = int(names.str.startswith("AV").sum())
-    query = 'MATCH (n:Neuron) IN "celegans_cook_2019_male"@latest WHERE n.name STARTS WITH $prefix RETURN n.name AS name'
+    query = (
+        'MATCH (n:Neuron) IN "celegans_cook_2019_male"@latest WHERE n.name STARTS WITH $prefix RETURN n.name AS name'
+    )
     with pytest.warns(neurodata.TruncatedResultWarning, match=f"yields {expected} rows and this answer holds 2"):
         frame = client.syql(query, {"prefix": "AV"}, max_rows=2)
     assert len(frame) == 2

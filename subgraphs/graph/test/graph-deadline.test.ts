@@ -57,4 +57,17 @@ describe('graph work and the request deadline', () => {
     expect(res.body.job.estimated_seconds).toBeGreaterThan(res.body.job.deadline_seconds * 0.7);
     expect(res.body.job.body).toMatchObject({ analysis: 'full-analysis', synapse_type: 'chemical', null_model: { samples: 1000, swaps_per_edge: 100, seed: 3 } });
   });
+
+  it('refuses a graph job with a bad parameter when it is submitted, before any worker runs it', async () => {
+    for (const [body, message] of [
+      [{ null_model: { samples: 5000 } }, /null_model\.samples: must be an integer from 1 to 1000/],
+      [{ curve_max_hops: 0 }, /curve_max_hops/],
+      [{ synapse_type: 'gap' }, /synapse_type/],
+      [{ source: 'AVAL' }, /source and target/],
+    ] as const) {
+      const res = await call(t.url, 'POST', '/v1/jobs/graph', { token: user.accessToken, body: { dataset_id: 'celegans_cook_2019_male', ...body } });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error).toMatch(message);
+    }
+  });
 });

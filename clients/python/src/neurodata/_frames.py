@@ -24,7 +24,9 @@ def arrow_type(syql_type: str) -> pa.DataType:
 
 def rows_to_table(columns: Sequence[Mapping[str, Any]], rows: Sequence[Sequence[Any]]) -> pa.Table:
     """An exec answer's rows as the same Arrow table a job would write for the query (same names, types, nulls)."""
-    fields = [pa.field(str(c["name"]), arrow_type(str(c["type"])), nullable=bool(c.get("nullable", True))) for c in columns]
+    fields = [
+        pa.field(str(c["name"]), arrow_type(str(c["type"])), nullable=bool(c.get("nullable", True))) for c in columns
+    ]
     arrays = [pa.array([row[i] for row in rows], type=f.type) for i, f in enumerate(fields)]
     return pa.Table.from_arrays(arrays, schema=pa.schema(fields))
 

@@ -21,9 +21,9 @@ _IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
 _MAX_WAIT_SECONDS = 120.0
 
 
-def _encode_params(params: Params | None) -> list[tuple[str, str]]:
+def _encode_params(params: Params | None) -> list[tuple[str, str | int | float | bool | None]]:
     """Query parameters as the service reads them: None left out, booleans as true/false, lists repeated."""
-    pairs: list[tuple[str, str]] = []
+    pairs: list[tuple[str, str | int | float | bool | None]] = []
     for key, value in (params or {}).items():
         if value is None:
             continue
@@ -75,7 +75,9 @@ class Session:
     # --- logging in (Service accounts and others with a password) ---
 
     def login(self, email: str, password: str) -> dict[str, Any]:
-        answer = self.json("POST", "/v1/user/auth/login", body={"email": email, "password": password}, auth=False)
+        answer: dict[str, Any] = self.json(
+            "POST", "/v1/user/auth/login", body={"email": email, "password": password}, auth=False
+        )
         self.token = str(answer["access_token"])
         self._refresh_token = str(answer["refresh_token"])
         return answer

@@ -39,8 +39,11 @@ def neurons(
 ) -> tuple[str, dict[str, Any]]:
     conditions: list[str] = []
     parameters: dict[str, Any] = {}
-    for prop, key, value in (("name", "names", names), ("class", "cell_class", cell_class),
-                             ("type", "cell_type", cell_type)):
+    for prop, key, value in (
+        ("name", "names", names),
+        ("class", "cell_class", cell_class),
+        ("type", "cell_type", cell_type),
+    ):
         if value is not None:
             conditions.append(f"n.{prop} IN ${key}")
             parameters[key] = _in_list(value)
@@ -49,10 +52,7 @@ def neurons(
         parameters["is_neuron"] = is_neuron
     returned = ", ".join(f"n.{prop} AS {alias}" for prop, alias in NEURON_COLUMNS)
     where = f"\nWHERE {' AND '.join(conditions)}" if conditions else ""
-    query = (
-        f"MATCH (n:Neuron)\nIN {dataset_reference(name, version)}{where}\n"
-        f"RETURN {returned}\nORDER BY neuron_id"
-    )
+    query = f"MATCH (n:Neuron)\nIN {dataset_reference(name, version)}{where}\nRETURN {returned}\nORDER BY neuron_id"
     return query, parameters
 
 

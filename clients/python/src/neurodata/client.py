@@ -163,16 +163,16 @@ class Client:
                     "species": [t.get("label") for t in item.get("species") or []],
                     "brain_regions": [t.get("label") for t in item.get("brain_regions") or []],
                     "score": item.get("score"),
-                    "cluster": (item.get("cluster") or {}).get("name") if isinstance(item.get("cluster"), dict) else None,
+                    "cluster": (item.get("cluster") or {}).get("name")
+                    if isinstance(item.get("cluster"), dict)
+                    else None,
                     "dataset_id": item.get("dataset_id"),
                     "url": item.get("url"),
                 }
                 for item in answer.get("items", [])
             ]
         )
-        facets = {
-            name: records_frame(values, index="value") for name, values in (answer.get("facets") or {}).items()
-        }
+        facets = {name: records_frame(values, index="value") for name, values in (answer.get("facets") or {}).items()}
         hits.attrs.update({"query": q, "total": answer.get("total")})
         return SearchResults(
             hits=hits,
@@ -287,7 +287,11 @@ class Client:
         return to_frame(table, attrs)
 
     def syql_job(
-        self, query: str | None = None, parameters: Mapping[str, Any] | None = None, *, saved_query_id: str | None = None
+        self,
+        query: str | None = None,
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        saved_query_id: str | None = None,
     ) -> Job:
         """Queue a SyQL query as a job (every row, as Apache Arrow). Dataset versions are pinned now.
         `job.to_pandas()` or `job.result()` waits for it with a progress bar."""
@@ -365,7 +369,11 @@ class Client:
         return answer
 
     def reachability_curve(
-        self, dataset: DatasetRef, sources: str | Sequence[str] | None = None, *, svg: PathLike | None = None,
+        self,
+        dataset: DatasetRef,
+        sources: str | Sequence[str] | None = None,
+        *,
+        svg: PathLike | None = None,
         **options: Any,
     ) -> dict[str, Any]:
         """Cells reachable within k hops, k = 1..max_hops (default 10); `svg=path` also saves the plot there."""
@@ -474,8 +482,12 @@ class Client:
                 "GET",
                 "/v1/analytics/morphometrics",
                 params={
-                    "dataset_id": name, "version": _version_param(version), "neuron": neuron,
-                    "limit": 100, "offset": offset, **options,
+                    "dataset_id": name,
+                    "version": _version_param(version),
+                    "neuron": neuron,
+                    "limit": 100,
+                    "offset": offset,
+                    **options,
                 },
             )
             page = answer.get("files") or []
@@ -484,8 +496,12 @@ class Client:
             if not page or offset >= int(answer.get("total_files") or 0):
                 break
         rows = [
-            {"file": f.get("file"), "neuron": f.get("neuron"), "error": f.get("error"),
-             **_scalars(f.get("morphometrics") or {})}
+            {
+                "file": f.get("file"),
+                "neuron": f.get("neuron"),
+                "error": f.get("error"),
+                **_scalars(f.get("morphometrics") or {}),
+            }
             for f in files
         ]
         frame = records_frame(rows, index="file")
@@ -518,13 +534,17 @@ class Client:
             answer["studies"] = records_frame(answer["studies"])
         return answer
 
-    def atlas_compare(self, a: DatasetRef, b: DatasetRef, **options: Any) -> dict[str, Any]:
-        """Two datasets compared region by region through the brain-region hierarchy."""
+    def atlas_compare(self, dataset: DatasetRef, reference: DatasetRef, **options: Any) -> dict[str, Any]:
+        """A dataset compared with a reference dataset region by region through the brain-region hierarchy.
+        Options: level (how deep in the hierarchy), version, reference_version."""
         answer: dict[str, Any] = self._session.json(
             "GET",
             "/v1/meta-analysis/atlas/compare",
-            params={"dataset_a": _split_reference(a, "latest")[0], "dataset_b": _split_reference(b, "latest")[0],
-                    **options},
+            params={
+                "dataset_id": _split_reference(dataset, "latest")[0],
+                "reference_id": _split_reference(reference, "latest")[0],
+                **options,
+            },
         )
         return answer
 
@@ -548,13 +568,22 @@ class Client:
         return answer
 
     def _save_svg(
-        self, method: str, path: str, dest: PathLike, *, params: Mapping[str, Any] | None = None,
+        self,
+        method: str,
+        path: str,
+        dest: PathLike,
+        *,
+        params: Mapping[str, Any] | None = None,
         body: Mapping[str, Any] | None = None,
     ) -> Path:
         query = {**(params or {}), "format": "svg"}
         response = self._session.send(
-            method, path, params=query, body=dict(body) if body is not None else None,
-            headers={"Accept": "image/svg+xml"}, idempotent=True,
+            method,
+            path,
+            params=query,
+            body=dict(body) if body is not None else None,
+            headers={"Accept": "image/svg+xml"},
+            idempotent=True,
         )
         target = Path(dest)
         target.write_bytes(response.content)

@@ -181,7 +181,9 @@ class Dataset:
             stream=True,
         )
         location = redirect.headers.get("location")
-        response = session.follow(location) if redirect.status_code in (301, 302, 303, 307, 308) and location else redirect
+        response = (
+            session.follow(location) if redirect.status_code in (301, 302, 303, 307, 308) and location else redirect
+        )
         if response is not redirect:
             redirect.close()
         partial = path.with_name(path.name + ".part")
@@ -225,7 +227,7 @@ class Dataset:
     def upload(self, *paths: str | os.PathLike[str], progress: bool = True) -> list[dict[str, Any]]:
         """Upload files to the open draft, in the order given (neurons.csv before connections.csv). Each is
         streamed, checked and ingested at once; the answers list each file's record (rows, SHA-256)."""
-        answers = []
+        answers: list[dict[str, Any]] = []
         for raw in paths:
             path = Path(raw)
             size = path.stat().st_size
@@ -234,15 +236,14 @@ class Dataset:
             def body(path: Path = path, size: int = size) -> Iterable[bytes]:
                 return _read_chunks(path, size, progress)
 
-            answers.append(
-                self._client._session.json(
-                    "POST",
-                    f"/v1/neurodata/datasets/{self.id}/assets",
-                    params={"filename": path.name},
-                    content=body,
-                    headers={"Content-Type": media or "application/octet-stream", "Content-Length": str(size)},
-                )
+            answer = self._client._session.json(
+                "POST",
+                f"/v1/neurodata/datasets/{self.id}/assets",
+                params={"filename": path.name},
+                content=body,
+                headers={"Content-Type": media or "application/octet-stream", "Content-Length": str(size)},
             )
+            answers.extend(answer.get("items", []))
         self._version_record = None
         return answers
 
@@ -250,7 +251,7 @@ class Dataset:
         """What the open draft still lacks before it can be published (empty when nothing is missing)."""
         answer = self._client._session.json("GET", "/v1/neurodata/datasets/incomplete", params={"limit": 100})
         for item in answer.get("items", []):
-            if item.get("id") == self.id or item.get("dataset_id") == self.id:
+            if (item.get("dataset") or {}).get("id") == self.id:
                 return [str(m) for m in item.get("missing", [])]
         return []
 
@@ -266,9 +267,10 @@ class Dataset:
 
 
 def _read_chunks(path: Path, size: int, progress: bool) -> Iterator[bytes]:
-    with path.open("rb") as handle, tqdm(
-        total=size, unit="B", unit_scale=True, desc=f"upload {path.name}", disable=not progress
-    ) as bar:
+    with (
+        path.open("rb") as handle,
+        tqdm(total=size, unit="B", unit_scale=True, desc=f"upload {path.name}", disable=not progress) as bar,
+    ):
         while chunk := handle.read(_CHUNK):
             bar.update(len(chunk))
             yield chunk

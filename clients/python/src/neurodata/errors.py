@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-_FIELD = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\[\]]*): ")
+# The service names the field first ("max_rows: ...") or quoted ('field "measure" must be ...').
+_FIELD = re.compile(r'^(?:([A-Za-z_][A-Za-z0-9_.\[\]]*): |field "([^"]+)")')
 
 
 class NeurodataError(Exception):
@@ -29,7 +30,7 @@ class BadRequest(NeurodataError):
     def __init__(self, message: str, *, status: int | None = 400, request_id: str | None = None) -> None:
         super().__init__(message, status=status, request_id=request_id)
         match = _FIELD.match(message)
-        self.field: str | None = match.group(1) if match else None
+        self.field: str | None = (match.group(1) or match.group(2)) if match else None
 
 
 class NotAuthenticated(NeurodataError):

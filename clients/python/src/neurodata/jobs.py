@@ -81,9 +81,12 @@ class Job:
         return self
 
     def cancel(self) -> Job:
-        """Cancel a queued or running job (a finished one is deleted with its result instead)."""
-        self._session.json("DELETE", f"/v1/jobs/{self.id}")
-        return self.refresh() if not self.done else self
+        """Cancel a queued or running job. The service deletes a job that has already finished, with its result."""
+        answer = self._session.json("DELETE", f"/v1/jobs/{self.id}") or {}
+        if answer.get("action") == "cancelled":
+            return self.refresh()
+        self.record = {**self.record, "status": answer.get("status", self.status), "deleted": True}
+        return self
 
     def delete(self) -> None:
         """Delete a finished job and its result (a running one is cancelled)."""
@@ -127,7 +130,8 @@ class Job:
     def analysis(self) -> dict[str, Any] | None:
         """A graph job's whole analysis (what the full-analysis route answers), once it has succeeded."""
         meta = self.record.get("result_meta")
-        return meta if isinstance(meta, dict) and self.kind == "graph" else None
+        analysis = meta.get("analysis") if isinstance(meta, dict) and self.kind == "graph" else None
+        return analysis if isinstance(analysis, dict) else None
 
 
 _BAR = "{desc}: {percentage:3.0f}%|{bar}|{postfix}"
