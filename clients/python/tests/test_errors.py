@@ -152,3 +152,9 @@ def test_calls_that_change_nothing_are_retried_on_503_and_others_are_not(flaky_u
         assert _Flaky.seen["/v1/neurodata/datasets"] == 1
         assert unavailable.value.message == "the column store is not reachable"
         assert unavailable.value.request_id == "0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee"
+
+
+def test_no_answer_within_the_time_limit_is_a_deadline(service: Service, write_token: str) -> None:
+    hasty = neurodata.Client(service.url, write_token, timeout=0.0005, max_retries=0, progress=False)
+    with hasty, pytest.raises(neurodata.DeadlineExceeded, match="within the time limit"):
+        hasty.connections("celegans_cook_2019_male")

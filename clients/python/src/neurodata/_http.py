@@ -133,17 +133,13 @@ class Session:
             )
             try:
                 response = self._http.send(request, stream=stream)
-            except httpx.TimeoutException as exc:
-                if retryable and attempt < self.max_retries:
-                    time.sleep(_backoff(attempt))
-                    attempt += 1
-                    continue
-                raise DeadlineExceeded(f"no answer from {self.base_url} within the time limit ({exc})") from exc
             except httpx.TransportError as exc:
                 if retryable and attempt < self.max_retries:
                     time.sleep(_backoff(attempt))
                     attempt += 1
                     continue
+                if isinstance(exc, httpx.TimeoutException):
+                    raise DeadlineExceeded(f"no answer from {self.base_url} within the time limit ({exc})") from exc
                 raise ServiceUnavailable(f"could not reach {self.base_url}: {exc}") from exc
             status = response.status_code
             # 429 means the request was not run, so even a POST may be sent again; a 503 may have run part of it.
