@@ -121,16 +121,28 @@ def _login(url: str, email: str) -> Account:
     return Account(email, str(answer["access_token"]))
 
 
-@pytest.fixture(scope="session")
-def service_account(service: Service) -> Account:
-    """A verified Service account, as a lab's pipeline has (its data, queries and analyses are open to it)."""
-    email = f"lab-{uuid.uuid4().hex[:8]}@example.org"
+def _service_account(service: Service, name: str) -> Account:
+    email = f"{name}-{uuid.uuid4().hex[:8]}@example.org"
     _post(
         f"{service.url}/v1/user/auth/register-service",
-        {"email": email, "password": PASSWORD, "display_name": "pytest lab"},
+        {"email": email, "password": PASSWORD, "display_name": f"pytest {name}"},
         {"X-Service-Secret": service.secret},
     )
     return _login(service.url, email)
+
+
+@pytest.fixture(scope="session")
+def service_account(service: Service) -> Account:
+    """A verified Service account, as a lab's pipeline has (its data, queries and analyses are open to it)."""
+    return _service_account(service, "lab")
+
+
+@pytest.fixture(scope="session")
+def other_lab(service: Service) -> Iterator[neurodata.Client]:
+    """A second lab's client: it reads what the first lab publishes, and asks for access to what it restricts."""
+    account = _service_account(service, "other-lab")
+    with neurodata.Client(service.url, account.api_token(service.url, "write"), progress=False) as other:
+        yield other
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import uuid
+
+import pandas as pd
 import pytest
 
 import neurodata
@@ -60,3 +63,26 @@ def test_bad_input_is_refused_when_submitted(client: neurodata.Client) -> None:
     with pytest.raises(neurodata.BadRequest) as refused:
         client.graph_job("celegans_varshney_2011", null_model={"samples": 5000})
     assert refused.value.field == "null_model.samples"
+
+
+def test_a_saved_query_runs_as_a_job_and_is_listed_with_its_last_run(client: neurodata.Client) -> None:
+    name = f"Varshney partners {uuid.uuid4().hex[:6]}"
+    saved = client.save_query(name, QUERY, description="every chemical connection")
+    try:
+        assert saved["name"] == name
+        with pytest.raises(neurodata.Conflict):
+            client.save_query(name, QUERY)
+        job = client.run_saved_query(saved["id"])
+        rows = job.to_pandas()
+        pd.testing.assert_frame_equal(rows, client.syql(QUERY, max_rows=10_000))
+
+        again = client.run_saved_query(saved["id"], refresh=True)
+        assert [v["changed"] for v in again.record["versions"]] == [False]
+        assert again.result().equals(job.result())
+
+        listed = client.saved_queries()
+        assert listed.loc[saved["id"], "name"] == name
+        assert listed.loc[saved["id"], "last_job_id"] == again.id
+    finally:
+        client.delete_saved_query(saved["id"])
+    assert saved["id"] not in client.saved_queries().index

@@ -55,3 +55,47 @@ def test_an_unknown_term_is_refused_naming_the_field(client: neurodata.Client) -
         client.create_dataset("My fly", species=["Drosophilla melanogaster"])
     assert refused.value.field == "species"
     assert "Drosophila melanogaster" in refused.value.message
+
+
+def test_a_restricted_dataset_is_read_after_its_owner_approves_the_request(
+    client: neurodata.Client, other_lab: neurodata.Client
+) -> None:
+    slug = f"pytest_restricted_{uuid.uuid4().hex[:8]}"
+    draft = client.create_dataset(
+        "A restricted worm from the client's tests",
+        slug=slug,
+        visibility="restricted",
+        description="The Varshney et al. 2011 connectome again, shared only on request.",
+        species=["Caenorhabditis elegans"],
+        brain_regions=["nerve ring"],
+        microscopy=["transmission electron microscopy (TEM)"],
+        license="CC-BY-4.0",
+        creators=[{"name": "Lab of the client tests"}],
+    )
+    try:
+        draft.upload(SOURCE / "neurons.csv", SOURCE / "connections.csv", progress=False)
+        draft.publish()
+
+        theirs = other_lab.dataset(slug)
+        assert theirs.access()["access"]["can_read_data"] is False
+        with pytest.raises(neurodata.PermissionDenied, match="request"):
+            other_lab.neurons(slug)
+        request = theirs.request_access("for a comparison across animals")
+        assert request["status"] == "pending"
+
+        requests = client.dataset(slug).access_requests()
+        assert list(requests.index) == [request["id"]]
+        assert requests.loc[request["id"], "message"] == "for a comparison across animals"
+        client.dataset(slug).approve_access(request["id"], "granted")
+
+        assert theirs.access()["access"]["can_read_data"] is True
+        pd.testing.assert_frame_equal(
+            other_lab.neurons(slug).reset_index(drop=True),
+            client.neurons(slug).reset_index(drop=True),
+        )
+
+        client.dataset(slug).deny_access(request["id"], "withdrawn")
+        with pytest.raises(neurodata.PermissionDenied):
+            other_lab.connections(slug)
+    finally:
+        draft.delete()

@@ -235,8 +235,11 @@ describe(JobRunner.name, () => {
     const busyJobs: string[] = [];
     for (let i = 0; i < 5; i++) busyJobs.push((await q.enqueue(busy, 'syql', { i })).id);
     const otherJob = (await q.enqueue(other, 'syql', {})).id;
-    const a = runner({ syql: held.executor }, { concurrency: 4, perUser: 2 });
-    const b = runner({ syql: held.executor }, { concurrency: 4, perUser: 2 });
+    // Leases far longer than the file's 400 ms: on a loaded machine a starved heartbeat would let a lease lapse, and
+    // the other runner would take that job again, which is recovery (tested above), not the limit tested here.
+    const limits = { concurrency: 4, perUser: 2, heartbeatMs: 500, leaseMs: 10_000 };
+    const a = runner({ syql: held.executor }, limits);
+    const b = runner({ syql: held.executor }, limits);
     await Promise.all([a.start(), b.start()]);
     await until(() => held.calls.has(otherJob) && held.calls.size === 3, "the other user's job and two of the busy user's started");
     // Both runners claim again, and again nothing of the busy user's starts.

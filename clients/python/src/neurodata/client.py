@@ -309,6 +309,49 @@ class Client:
         )
         return answer
 
+    # --- saved queries (docs/jobs.md, "Saved queries") ---
+
+    def saved_queries(self) -> pd.DataFrame:
+        """Your saved queries: id, name, description, query, parameters, last_run_at, last job's id and status."""
+        answer = self._session.json("GET", "/v1/queries", params={"limit": 100})
+        rows = [
+            {
+                **{k: item.get(k) for k in ("id", "name", "description", "query", "parameters", "last_run_at")},
+                "last_job_id": (item.get("last_job") or {}).get("job_id"),
+                "last_job_status": (item.get("last_job") or {}).get("status"),
+            }
+            for item in answer.get("items", [])
+        ]
+        return records_frame(rows, index="id")
+
+    def save_query(
+        self,
+        name: str,
+        query: str,
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        description: str | None = None,
+    ) -> dict[str, Any]:
+        """Plan a query (everything checked) and save its canonical text under a name unique among yours."""
+        body = {"name": name, "query": query, "parameters": dict(parameters or {}), "description": description}
+        answer: dict[str, Any] = self._session.json("POST", "/v1/queries/from-syql", body=body)
+        saved: dict[str, Any] = answer["saved_query"]
+        return saved
+
+    def run_saved_query(self, query_id: str, *, refresh: bool = False) -> Job:
+        """Run a saved query as a job on the versions it names. `refresh=True` resolves `@latest` again first
+        (the job's `record["versions"]` then says which references changed)."""
+        if not refresh:
+            return Job(self._session, self._session.json("POST", f"/v1/queries/{query_id}/run"))
+        answer = self._session.json("POST", f"/v1/queries/{query_id}/refresh")
+        job = Job(self._session, answer["job"])
+        job.record["versions"] = answer.get("versions")
+        return job
+
+    def delete_saved_query(self, query_id: str) -> None:
+        """Delete a saved query (its jobs and their results stay until deleted)."""
+        self._session.json("DELETE", f"/v1/queries/{query_id}")
+
     # --- jobs ---
 
     def job(self, job_id: str) -> Job:

@@ -216,6 +216,48 @@ class Dataset:
         """Every connection of this version (see Client.connections)."""
         return self._client.connections(self.slug, version=self.version_label, **filters)
 
+    # --- access to a restricted dataset ---
+
+    def access(self) -> dict[str, Any]:
+        """Your access (role, can_read_data) and your request's status; owners and maintainers also see
+        every request (`requests`)."""
+        answer: dict[str, Any] = self._client._session.json("GET", f"/v1/neurodata/datasets/{self.id}/access")
+        return answer
+
+    def request_access(self, message: str | None = None) -> dict[str, Any]:
+        """Ask the owner for access to a restricted dataset's data; asking again after a denial re-opens it."""
+        body = {"message": message} if message else None
+        answer: dict[str, Any] = self._client._session.json(
+            "POST", f"/v1/neurodata/datasets/{self.id}/access/request", body=body
+        )
+        return answer
+
+    def access_requests(self) -> pd.DataFrame:
+        """For owners and maintainers: every access request, with who asked, why, and its status."""
+        rows = [
+            {
+                **{k: r.get(k) for k in ("id", "status", "message", "created_at", "decided_at", "requester_id")},
+                "requester": (r.get("requester") or {}).get("display_name"),
+            }
+            for r in self.access().get("requests") or []
+        ]
+        return records_frame(rows, index="id")
+
+    def approve_access(self, request_id: str, message: str | None = None) -> dict[str, Any]:
+        return self._decide_access(request_id, "approve", message)
+
+    def deny_access(self, request_id: str, message: str | None = None) -> dict[str, Any]:
+        """Deny a request; denying an approved one revokes the access (and what was derived from the data)."""
+        return self._decide_access(request_id, "deny", message)
+
+    def _decide_access(self, request_id: str, decision: str, message: str | None) -> dict[str, Any]:
+        answer: dict[str, Any] = self._client._session.json(
+            "POST",
+            f"/v1/neurodata/datasets/{self.id}/access/requests/{request_id}/{decision}",
+            body={"message": message} if message else None,
+        )
+        return answer
+
     # --- for its owners and maintainers ---
 
     def update(self, **fields: Any) -> Dataset:
