@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pandas as pd
@@ -163,9 +164,7 @@ class Client:
                     "species": [t.get("label") for t in item.get("species") or []],
                     "brain_regions": [t.get("label") for t in item.get("brain_regions") or []],
                     "score": item.get("score"),
-                    "cluster": (item.get("cluster") or {}).get("name")
-                    if isinstance(item.get("cluster"), dict)
-                    else None,
+                    "cluster": (item.get("cluster") or {}).get("name"),
                     "dataset_id": item.get("dataset_id"),
                     "url": item.get("url"),
                 }
@@ -596,7 +595,7 @@ class Client:
     def _graph_path(self, dataset: DatasetRef, template: str, args: dict[str, Any]) -> str:
         name, version = _split_reference(dataset, args.pop("version", "latest"))
         args["version"] = _version_param(version)
-        return template.format(httpx.URL(f"/{name}").raw_path.decode()[1:])
+        return template.format(quote(name, safe=""))
 
     def _graph_get(self, dataset: DatasetRef, template: str, options: Mapping[str, Any]) -> dict[str, Any]:
         params = dict(options)

@@ -142,8 +142,6 @@ def error_for(
     if status == 429:
         return RateLimited(message, request_id=request_id, retry_after=retry_after)
     cls = _BY_STATUS.get(status)
-    if cls is BadRequest:
-        return BadRequest(message, request_id=request_id)
     if cls is not None:
         return cls(message, status=status, request_id=request_id)
     if status >= 500:

@@ -100,10 +100,8 @@ class Job:
         """The result as a pyarrow Table (waiting for it first), its schema metadata kept, its SHA-256 checked."""
         if self._table is not None:
             return self._table
-        if not self.done:
-            self.wait(progress=progress)
-        elif self.status != "succeeded":
-            self.wait(progress=False)
+        if self.status != "succeeded":
+            self.wait(progress=progress)  # raises JobFailed or JobCancelled for a job that will have no result
         with self._session.streamed("GET", f"/v1/jobs/{self.id}/result", headers={"Accept": "*/*"}) as response:
             data = response.read()
             expected = response.headers.get("x-checksum-sha256") or self.record.get("result_sha256")
