@@ -1,10 +1,12 @@
 """Graph analyses, morphometrics and meta-analysis, each checked against an independent computation or a published
-figure: networkx on the graph the client builds, the SWC files themselves, and metafor's published BCG estimate."""
+figure: networkx on the graph the client builds, the SWC files themselves, and the committed outputs of the
+morphometrics reference script and of R's metafor."""
 
 from __future__ import annotations
 
 import csv
 import itertools
+import json
 import math
 from collections import Counter
 from pathlib import Path
@@ -17,6 +19,8 @@ import neurodata
 from .conftest import REPO
 
 COOK_MALE = "celegans_cook_2019_male"
+MORPHOMETRICS = REPO / "subgraphs" / "graph" / "morphometrics" / "fixtures"
+META = REPO / "subgraphs" / "graph" / "meta" / "fixtures"
 
 
 def _without_self_loops(graph: nx.Graph) -> nx.Graph:
@@ -89,14 +93,24 @@ def test_compare_has_one_row_per_dataset(client: neurodata.Client) -> None:
     assert compared["difference"].loc[slugs[0], "nodes"] == 0
 
 
-def test_morphometrics_count_the_points_of_each_swc_file(client: neurodata.Client) -> None:
+def test_morphometrics_equal_the_reference_script_and_count_the_points_of_each_swc_file(
+    client: neurodata.Client,
+) -> None:
     frame = client.morphometrics("neuron_morphologies")
     assert len(frame) == len(frame.attrs["files"]) > 5
+    # Computed independently by subgraphs/graph/morphometrics/fixtures/morphometrics_reference.py.
+    reference = json.loads((MORPHOMETRICS / "morphometrics_reference.json").read_text())["files"]
+    # The reference names files by their path under data/morphology; the dataset by their file name.
+    reference = {Path(path).name: measures for path, measures in reference.items()}
+    assert set(reference) <= set(frame.index)
+    for name, expected in reference.items():
+        for measure, value in expected.items():
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                assert math.isclose(frame.loc[name, measure], value, rel_tol=1e-9, abs_tol=1e-9), (name, measure)
     for name in ("04a_pyramidal4aACC.CNG.swc", "l22.CNG.swc"):
         lines = (REPO / "data" / "morphology" / name).read_text().splitlines()
         points = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
         assert frame.loc[name, "n_points"] == len(points)
-        assert frame.loc[name, "total_length"] > 0
 
 
 def test_meta_analysis_of_the_bcg_trials_equals_metafor(client: neurodata.Client, tmp_path: Path) -> None:
@@ -113,12 +127,16 @@ def test_meta_analysis_of_the_bcg_trials_equals_metafor(client: neurodata.Client
         ]
     svg = tmp_path / "forest.svg"
     result = client.meta_analysis(pd.DataFrame(trials), measure="logRR", method="REML", svg=svg)
-    # metafor 4: rma(measure="logRR", ai=tpos, bi=tneg, ci=cpos, di=cneg, data=dat.bcg) (Viechtbauer 2010, JSS 36(3)).
-    assert math.isclose(result["estimate"], -0.7145, abs_tol=5e-4)
-    assert math.isclose(result["tau2"], 0.3132, abs_tol=5e-4)
-    assert math.isclose(result["ci_lower"], -1.0669, abs_tol=5e-4)
-    assert math.isclose(result["ci_upper"], -0.3622, abs_tol=5e-4)
-    assert len(result["studies"]) == 13
+    # R's metafor, run by subgraphs/graph/meta/fixtures/metafor_reference.R on the same table.
+    cases = json.loads((META / "metafor_reference.json").read_text())["cases"]
+    (metafor,) = [
+        c
+        for c in cases
+        if (c["table"], c["measure"], c["method"], c["knapp_hartung"]) == ("bcg", "logRR", "REML", False)
+    ]
+    for key in ("estimate", "se", "ci_lower", "ci_upper", "tau2", "I2", "Q"):
+        assert math.isclose(result[key], metafor[key], rel_tol=1e-6), key
+    assert len(result["studies"]) == metafor["k"] == 13
     assert "<svg" in svg.read_text()
 
 
