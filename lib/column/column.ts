@@ -290,6 +290,10 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     request_timeout: 60_000,
     log: { level: ClickHouseLogLevel.OFF },
     clickhouse_settings: { output_format_json_quote_64bit_integers: 0 as const },
+    // The server closes an idle keep-alive connection after keep_alive_timeout (3 s by default on older servers).
+    // The client's default 2.5 s leaves only 0.5 s of margin, which a busy event loop overruns, so it would send on a
+    // closed socket ("socket hang up"). At 1 s a loaded process still retires the socket first.
+    keep_alive: { idle_socket_ttl: 1000 },
   };
   // Through Distributed tables an insert returns once its rows are on their shard, so a read right after it sees them.
   const client = createClient({
