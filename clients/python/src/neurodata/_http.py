@@ -188,6 +188,20 @@ class Session:
             return None
         return response.json()
 
+    def pages(
+        self, path: str, params: Params | None = None, *, items: str = "items", total: str = "total"
+    ) -> Iterator[dict[str, Any]]:
+        """Every item of a paged GET (`limit`/`offset`, with the total in the answer), page by page: a listing is
+        never cut at the first page."""
+        offset = 0
+        while True:
+            answer = self.json("GET", path, params={**(params or {}), "limit": 100, "offset": offset})
+            page = answer.get(items) or []
+            yield from page
+            offset += len(page)
+            if not page or offset >= int(answer.get(total) or 0):
+                return
+
     def text(self, method: str, path: str, **kwargs: Any) -> str:
         return self.send(method, path, **kwargs).text
 

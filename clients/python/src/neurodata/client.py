@@ -183,15 +183,7 @@ class Client:
 
     def datasets(self) -> pd.DataFrame:
         """The datasets you may see: published ones (restricted ones with metadata only) and your drafts."""
-        items: list[dict[str, Any]] = []
-        offset = 0
-        while True:
-            answer = self._session.json("GET", "/v1/neurodata/datasets", params={"limit": 100, "offset": offset})
-            page = answer.get("items", [])
-            items.extend(page)
-            offset += len(page)
-            if not page or offset >= int(answer.get("total") or 0):
-                break
+        items = list(self._session.pages("/v1/neurodata/datasets"))
         columns = ["id", "slug", "title", "status", "visibility", "latest_version", "license", "published_at"]
         return records_frame([{k: item.get(k) for k in columns} for item in items])
 
@@ -312,14 +304,13 @@ class Client:
 
     def saved_queries(self) -> pd.DataFrame:
         """Your saved queries: id, name, description, query, parameters, last_run_at, last job's id and status."""
-        answer = self._session.json("GET", "/v1/queries", params={"limit": 100})
         rows = [
             {
                 **{k: item.get(k) for k in ("id", "name", "description", "query", "parameters", "last_run_at")},
                 "last_job_id": (item.get("last_job") or {}).get("job_id"),
                 "last_job_status": (item.get("last_job") or {}).get("status"),
             }
-            for item in answer.get("items", [])
+            for item in self._session.pages("/v1/queries")
         ]
         return records_frame(rows, index="id")
 
@@ -517,26 +508,8 @@ class Client:
         """Morphometrics of every SWC file of a dataset (or of one neuron's): one row per file with its scalar
         measures (n_tips, total_length, strahler_order, ...); the full answer per file is in `attrs["files"]`."""
         name, version = _split_reference(dataset, version)
-        files: list[dict[str, Any]] = []
-        offset = 0
-        while True:
-            answer = self._session.json(
-                "GET",
-                "/v1/analytics/morphometrics",
-                params={
-                    "dataset_id": name,
-                    "version": _version_param(version),
-                    "neuron": neuron,
-                    "limit": 100,
-                    "offset": offset,
-                    **options,
-                },
-            )
-            page = answer.get("files") or []
-            files.extend(page)
-            offset += len(page)
-            if not page or offset >= int(answer.get("total_files") or 0):
-                break
+        params = {"dataset_id": name, "version": _version_param(version), "neuron": neuron, **options}
+        files = list(self._session.pages("/v1/analytics/morphometrics", params, items="files", total="total_files"))
         rows = [
             {
                 "file": f.get("file"),

@@ -291,8 +291,7 @@ class Dataset:
 
     def missing(self) -> list[str]:
         """What the open draft still lacks before it can be published (empty when nothing is missing)."""
-        answer = self._client._session.json("GET", "/v1/neurodata/datasets/incomplete", params={"limit": 100})
-        for item in answer.get("items", []):
+        for item in self._client._session.pages("/v1/neurodata/datasets/incomplete"):
             if (item.get("dataset") or {}).get("id") == self.id:
                 return [str(m) for m in item.get("missing", [])]
         return []
