@@ -14,11 +14,14 @@ import { GENERIC_SERVER_ERROR, codeOf, isExposed, statusForCode } from '../lib/e
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import { registerPipeline } from './pipeline/index.js';
 import { clientErrorHandler, frameworkErrorHandler } from './pipeline/errors.js';
-import { hideSuggestionsPlugin, operationChecksPlugin, operationGuards, type OperationCheck } from './operation-guards.js';
+import { hideSuggestions, hideSuggestionsPlugin, operationChecksPlugin, operationGuards, type OperationCheck } from './operation-guards.js';
 import { operationAccess, operationResolved } from './operation-access.js';
 import { operationLimits } from './operation-limits.js';
 import { prepareStart } from './startup.js';
-import { composeSupergraph, createGateway, enabledSubgraphs, type Composition } from './compose.js';
+import { composeSupergraph, createGateway, enabledSubgraphs, subgraphDataSources, type Composition } from './compose.js';
+import { DirectOperations } from './direct/operations.js';
+import { directExecutor, type DirectExecutor, type DirectStats } from './direct/execute.js';
+import { directGraphqlHandler } from './direct/http.js';
 import { sharedHealthCheck } from './health.js';
 import { documentText } from './document-text.js';
 import { startSubgraphs } from './subgraphs.js';
@@ -41,6 +44,8 @@ export interface App {
   deps: SubgraphDeps;
   composition: Composition;
   openapi: Record<string, unknown>;
+  /** The direct path's counts (gateway/direct/); undefined when GATEWAY_DIRECT_EXECUTION is false. */
+  directExecution: DirectStats | undefined;
   close(): Promise<void>;
 }
 
@@ -104,17 +109,39 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   composed = composition;
   // Only what the composition answers: a disabled subgraph's routes are absent (404) and undocumented.
   const routes = routesFor(composition);
-  const apollo = createApolloServer(config, composition);
+  const limits = operationLimits(config.limits.operation);
+  const checks = operationChecks(config, limits);
+  const sources = subgraphDataSources(composition, config.subgraphs.urls);
+  const apollo = createApolloServer(config, composition, limits, checks, sources.sources);
   await apollo.start();
+  const direct = config.api.directExecution
+    ? directExecutor({
+        operations: new DirectOperations({
+          apiSchema: composition.apiSchema,
+          supergraphSdl: composition.supergraphSdl,
+          localSources: sources.local,
+          validationRules: limits.validationRules,
+          parseOptions: limits.parseOptions,
+        }),
+        apiSchema: composition.apiSchema,
+        checks,
+        onErrors: (errors, context) => {
+          logOperationErrors(errors, context);
+          if (!config.api.introspection) hideSuggestions(errors);
+        },
+        formatError: maskServerErrors,
+      })
+    : undefined;
 
   const makeContext = requestContexts(config, verifier);
-  const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => makeContext(request) });
+  const apolloHandler = fastifyApolloHandler(apollo, { context: async (request) => makeContext(request) });
+  const graphqlHandler = direct ? directGraphqlHandler(direct, makeContext, apolloHandler as never) : apolloHandler;
   const { openapi } = await mountRest(http, {
     config,
     apiSchema: composition.apiSchema,
     routes,
     openApiDocument: (mounted) => openApiDocument(composition, mounted),
-    run: operationRunner(apollo),
+    run: operationRunner(apollo, direct),
     makeContext,
     graphql: (request, reply) => graphqlHandler.call(http, request as never, reply as never),
     health: sharedHealthCheck(stores, config.limits.healthTimeoutMs),
@@ -128,6 +155,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     deps,
     composition,
     openapi,
+    directExecution: direct?.stats,
     close: () => closeHost(http, apollo, started, stores),
   };
 }
@@ -147,10 +175,25 @@ export async function closeHost(http: FastifyInstance, apollo: ApolloServer<Requ
   }
 }
 
-function createApolloServer(config: Config, composition: Composition): ApolloServer<RequestContext> {
-  const limits = operationLimits(config.limits.operation);
+/** The operation checks, in the order they run: which operation, may the caller run it, and only then what its variables hold. */
+function operationChecks(config: Config, limits: ReturnType<typeof operationLimits>): OperationCheck<RequestContext>[] {
+  return [
+    operationResolved,
+    operationAccess,
+    operationGuards({ introspection: config.api.introspection }) as OperationCheck<RequestContext>,
+    limits.itemsCheck as OperationCheck<RequestContext>,
+  ];
+}
+
+function createApolloServer(
+  config: Config,
+  composition: Composition,
+  limits: ReturnType<typeof operationLimits>,
+  checks: OperationCheck<RequestContext>[],
+  sources: ReturnType<typeof subgraphDataSources>['sources'],
+): ApolloServer<RequestContext> {
   return new ApolloServer<RequestContext>({
-    gateway: createGateway(composition, config.subgraphs.urls),
+    gateway: createGateway(composition, config.subgraphs.urls, sources),
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
     // GRAPHQL_INTROSPECTION is enforced by operationGuardsPlugin, whose refusal names the setting.
@@ -165,13 +208,7 @@ function createApolloServer(config: Config, composition: Composition): ApolloSer
       ApolloServerPluginLandingPageDisabled(),
       errorLoggingPlugin(),
       ...(limits.plugins as ApolloServerPlugin<RequestContext>[]),
-      // In this order: which operation, may the caller run it, and only then what its variables hold.
-      operationChecksPlugin<RequestContext>([
-        operationResolved,
-        operationAccess,
-        operationGuards({ introspection: config.api.introspection }) as OperationCheck<RequestContext>,
-        limits.itemsCheck as OperationCheck<RequestContext>,
-      ]),
+      operationChecksPlugin<RequestContext>(checks),
       // What the API tells about itself: with introspection off, errors do not suggest field names either.
       ...(config.api.introspection ? [] : [hideSuggestionsPlugin() as ApolloServerPlugin<RequestContext>]),
     ],
@@ -179,10 +216,15 @@ function createApolloServer(config: Config, composition: Composition): ApolloSer
   });
 }
 
-/** Runs the REST layer's operations through Apollo Server, as /graphql would, with the request's context. */
-function operationRunner(apollo: ApolloServer<RequestContext>): RunGraphql {
+/**
+ * Runs the REST layer's operations as /graphql would, with the request's context: directly on their subgraph when
+ * the direct path takes them, through Apollo Server otherwise.
+ */
+function operationRunner(apollo: ApolloServer<RequestContext>, direct: DirectExecutor | undefined): RunGraphql {
   return async ({ query, variables, operationName }, context) => {
     const text = typeof query === 'string' ? query : documentText(query);
+    const answer = direct && (await direct({ query: text, variables, operationName }, context));
+    if (answer) return answer.result as never;
     const res = await apollo.executeOperation({ query: text, variables, operationName }, { contextValue: context });
     if (res.body.kind !== 'single') throw new Error('incremental delivery is not used by REST routes');
     return res.body.singleResult as never;
@@ -228,18 +270,23 @@ export function maskServerErrors(formatted: GraphQLFormattedError, error: unknow
   return { message: GENERIC_SERVER_ERROR, locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }
 
+/** Real faults are logged with their cause; refusals at debug level. */
+function logOperationErrors(errors: readonly GraphQLError[], context: RequestContext): void {
+  const log = context.log;
+  if (!log) return;
+  for (const err of errors) {
+    const status = statusForCode(codeOf(err));
+    if (!isExposed(status)) log.error({ err: err.originalError ?? err, path: err.path }, 'graphql operation failed');
+    else log.debug({ code: codeOf(err), message: err.message }, 'graphql operation rejected');
+  }
+}
+
 function errorLoggingPlugin() {
   return {
     async requestDidStart() {
       return {
         async didEncounterErrors(rc: GraphQLRequestContext<RequestContext>) {
-          for (const err of rc.errors ?? []) {
-            const status = statusForCode(codeOf(err));
-            const log = rc.contextValue.log;
-            if (!log) continue;
-            if (!isExposed(status)) log.error({ err: err.originalError ?? err, path: (err as GraphQLError).path }, 'graphql operation failed');
-            else log.debug({ code: codeOf(err), message: err.message }, 'graphql operation rejected');
-          }
+          logOperationErrors((rc.errors ?? []) as GraphQLError[], rc.contextValue);
         },
       };
     },

@@ -119,18 +119,39 @@ class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<RequestContext>
   }
 }
 
+/**
+ * The gateway's data source of every composed subgraph: in-process ones run on the subgraph's schema, remote ones
+ * are reached over HTTP. Shared by the gateway and the direct path (gateway/direct/), so both log and run fetches
+ * the same way.
+ */
+export function subgraphDataSources(composition: Composition, urls: Partial<Record<SubgraphName, string>>): { sources: Map<string, GraphQLDataSource>; local: Map<string, GraphQLDataSource> } {
+  const sources = new Map<string, GraphQLDataSource>();
+  const local = new Map<string, GraphQLDataSource>();
+  for (const name of composition.subgraphs) {
+    const url = urls[name];
+    if (url) {
+      sources.set(name, loggedFetches(name, new ForwardingRemoteDataSource(name, url)));
+      continue;
+    }
+    const schema = composition.schemas[name as Exclude<SubgraphName, OptionalSubgraph>] ?? composition.schemas[name as OptionalSubgraph];
+    if (!schema) throw new Error(`the ${name} subgraph is not composed`);
+    const source = loggedFetches(name, new CachingLocalDataSource(schema, composition.resolvers));
+    sources.set(name, source);
+    local.set(name, source);
+  }
+  return { sources, local };
+}
+
 /** The gateway over the composed supergraph, with in-process or remote data sources per subgraph. */
-export function createGateway(composition: Composition, urls: Partial<Record<SubgraphName, string>>): ApolloGateway {
+export function createGateway(composition: Composition, urls: Partial<Record<SubgraphName, string>>, sources = subgraphDataSources(composition, urls).sources): ApolloGateway {
   disableVendorTelemetry();
   return new ApolloGateway({
     supergraphSdl: composition.supergraphSdl,
     // Called for the composed subgraphs only: a disabled one is not in the supergraph.
     buildService: ({ name }) => {
-      const url = urls[name as SubgraphName];
-      if (url) return loggedFetches(name, new ForwardingRemoteDataSource(name, url));
-      const schema = composition.schemas[name as SubgraphName];
-      if (!schema) throw new Error(`the ${name} subgraph is not composed`);
-      return loggedFetches(name, new CachingLocalDataSource(schema, composition.resolvers));
+      const source = sources.get(name);
+      if (!source) throw new Error(`the ${name} subgraph is not composed`);
+      return source;
     },
   });
 }

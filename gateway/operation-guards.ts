@@ -141,11 +141,16 @@ export function hideSuggestionsPlugin(): ApolloServerPlugin<BaseContext> {
     async requestDidStart() {
       return {
         async didEncounterErrors({ errors }) {
-          for (const error of errors) {
-            if (error.message.includes('Did you mean')) (error as { message: string }).message = error.message.replace(/\s*Did you mean (?!the enum value)[^?]*\?/g, '');
-          }
+          hideSuggestions(errors);
         },
       };
     },
   };
+}
+
+/** Cuts the "Did you mean ...?" of field, argument and type suggestions from each message (hideSuggestionsPlugin). */
+export function hideSuggestions(errors: readonly { message: string }[]): void {
+  for (const error of errors) {
+    if (error.message.includes('Did you mean')) (error as { message: string }).message = error.message.replace(/\s*Did you mean (?!the enum value)[^?]*\?/g, '');
+  }
 }

@@ -66,6 +66,8 @@ const envSchema = z.object({
     .describe('the same for callers without a token: a smaller budget for whoever is not signed in (default 262144 = 256 KiB)'),
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional()
     .describe('true | false: answer GraphQL introspection (__schema, __type) at /graphql (default true, false in production)'),
+  GATEWAY_DIRECT_EXECUTION: z.enum(['true', 'false']).default('true')
+    .describe('true | false: run operations whose query plan is root fetches from in-process subgraphs on those subgraphs directly, with the same checks, limits, errors and answers as through Apollo Server and the gateway (docs/architecture.md); false sends every operation through them'),
   API_DOCS: z.enum(['true', 'false']).optional()
     .describe('true | false: serve the interactive documentation at /docs and the GraphiQL explorer at GET /graphql (default true, false in production)'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()
@@ -424,6 +426,8 @@ export interface Config {
     introspection: boolean;
     /** /docs and the GraphiQL page of GET /graphql. */
     docs: boolean;
+    /** Single-subgraph operations skip Apollo Server and the gateway's plan execution (gateway/direct/). */
+    directExecution: boolean;
   };
   readonly logLevel: string;
   readonly dataDir: string;
@@ -532,6 +536,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     api: {
       introspection: e.GRAPHQL_INTROSPECTION ? e.GRAPHQL_INTROSPECTION === 'true' : e.NODE_ENV !== 'production',
       docs: e.API_DOCS ? e.API_DOCS === 'true' : e.NODE_ENV !== 'production',
+      directExecution: e.GATEWAY_DIRECT_EXECUTION === 'true',
     },
     logLevel: e.LOG_LEVEL,
     dataDir,

@@ -49,7 +49,14 @@ export interface RestHost {
 export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{ openapi: Record<string, unknown> }> {
   const { config, run, makeContext } = host;
   const { sofaRoutes, openapi, validator } = restLayerOf(host);
-  mountSofaRoutes(app, sofaRoutes, makeContext, validator, ({ document, variables, operationName, context }) => run({ query: document, variables, operationName }, context));
+  mountSofaRoutes(
+    app,
+    sofaRoutes,
+    makeContext,
+    validator,
+    ({ document, variables, operationName, context }) => run({ query: document, variables, operationName }, context),
+    config.api.directExecution,
+  );
 
   const runOperation: RunOperation = async (request, query, variables = {}) => run({ query, variables }, await makeContext(request));
   const downloadSigner = createDownloadSigner(await loadDownloadSigningSecret(config.dataDir));

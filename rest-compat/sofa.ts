@@ -8,6 +8,7 @@ import { colonPath, type GraphqlRoute } from './route-table.js';
 import type { OpenApiValidator } from './openapi/validator.js';
 import { triadClassesInStandardOrder } from './triad-order.js';
 import { accessGate } from './access-gate.js';
+import { dispatchLikeSofa, sofaOperation, type RestAnswer, type SofaOperation } from './sofa-dispatch.js';
 
 /** Runs one GraphQL operation through the gateway with the request's context. */
 export type ExecuteOperation = (args: {
@@ -25,6 +26,10 @@ export interface MountedRoute {
   sofaPath: string;
   /** The operation sofa runs for this route (the OpenAPI document describes exactly its variables and selection). */
   document: DocumentNode;
+  /** The same operation, as the direct dispatch runs it (sofa-dispatch.ts). */
+  operation: SofaOperation;
+  /** The schema of the route's sofa router (the API schema pruned to its group's fields). */
+  schema: GraphQLSchema;
 }
 
 /**
@@ -68,7 +73,10 @@ export function buildSofaRoutes(apiSchema: GraphQLSchema, routes: GraphqlRoute[]
       errorHandler: restErrorResponse as never,
     });
     const router = createSofaRouter(sofa);
-    for (const route of group) mounted.push({ route, router, sofaPath: colonPath(route.path, route.rename), document: sofaDocument(sofa, route) });
+    for (const route of group) {
+      const document = sofaDocument(sofa, route);
+      mounted.push({ route, router, sofaPath: colonPath(route.path, route.rename), document, operation: sofaOperation(document, route.field, route.status ?? 200), schema: sofa.schema });
+    }
   }
   return mounted;
 }
@@ -88,7 +96,7 @@ function sofaDocument(sofa: ReturnType<typeof createSofa>, route: GraphqlRoute):
 }
 
 /** Maps the first GraphQL error to a status by its code and writes exactly `{"error": message}`. */
-function restErrorResponse(errors: ReadonlyArray<unknown>): Response {
+export function restErrorAnswer(errors: ReadonlyArray<unknown>): RestAnswer {
   const first = errors[0] as { message?: string; extensions?: { code?: string; http?: { status?: number }; retryAfter?: number } };
   const code = first?.extensions?.code;
   let status = code ? statusForCode(code) : (first?.extensions?.http?.status ?? 500);
@@ -97,7 +105,13 @@ function restErrorResponse(errors: ReadonlyArray<unknown>): Response {
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-error-code': code ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST') };
   if (status === 429 && first?.extensions?.retryAfter) headers['retry-after'] = String(first.extensions.retryAfter);
   if (!isExposed(status)) headers['x-error-detail'] = encodeURIComponent((first?.message ?? '').slice(0, 300));
-  return new Response(JSON.stringify({ error: message }), { status, headers });
+  return { status, headers, text: JSON.stringify({ error: message }) };
+}
+
+/** restErrorAnswer as the fetch Response sofa's router sends. */
+function restErrorResponse(errors: ReadonlyArray<unknown>): Response {
+  const answer = restErrorAnswer(errors);
+  return new Response(answer.text, { status: answer.status, headers: answer.headers });
 }
 
 /** GraphQL's variable messages name `$variables`; REST callers know them as fields. */
@@ -118,6 +132,8 @@ export function mountSofaRoutes(
   makeContext: (request: FastifyRequest) => Promise<RequestContext>,
   validator: OpenApiValidator,
   execute: ExecuteOperation,
+  /** Answer without sofa's router (sofa-dispatch.ts); false keeps the router, the reference the two are tested against. */
+  direct: boolean,
 ): void {
   for (const m of mounted) {
     const gate = accessGate(m.route, makeContext);
@@ -168,34 +184,47 @@ export function mountSofaRoutes(
         }
         const qs = query.toString();
         const hasBody = m.route.method !== 'GET' && m.route.method !== 'DELETE';
-        const res = await m.router.fetch(
-          new Request(`http://rest.local${sofaUrl}${qs ? `?${qs}` : ''}`, {
-            method: m.route.method,
-            headers: { 'content-type': 'application/json' },
-            body: hasBody ? JSON.stringify(body ?? {}) : undefined,
-          }),
-          { ctx },
-        );
-        const errorCode = res.headers.get('x-error-code');
+        const answer = direct
+          ? await dispatchLikeSofa(
+              m.operation,
+              { params: Object.fromEntries(Object.entries(params).map(([k, v]) => [rename[k] ?? k, v])), query: qs, body: hasBody && isObject(body) ? body : {} },
+              ctx,
+              m.schema,
+              execute,
+              restErrorAnswer,
+            )
+          : await throughRouter(m, `${sofaUrl}${qs ? `?${qs}` : ''}`, hasBody ? JSON.stringify(body ?? {}) : undefined, ctx);
+        const errorCode = answer.headers['x-error-code'];
         if (errorCode) {
-          const detail = res.headers.get('x-error-detail');
+          const detail = answer.headers['x-error-detail'];
           if (detail) request.log.error({ errorCode, detail: decodeURIComponent(detail) }, 'operation failed');
           else request.log.info({ errorCode }, 'operation rejected');
         }
         if (ctx.signal.aborted) return reply;
-        reply.code(res.status);
-        const retryAfter = res.headers.get('retry-after');
+        reply.code(answer.status);
+        const retryAfter = answer.headers['retry-after'];
         if (retryAfter) reply.header('Retry-After', retryAfter);
-        const text = triadClassesInStandardOrder(await res.text());
-        if (m.route.svg && res.status === 200 && restQuery.get('format') === 'svg') {
+        const text = answer.text === undefined ? '' : triadClassesInStandardOrder(answer.text);
+        if (m.route.svg && answer.status === 200 && restQuery.get('format') === 'svg') {
           const svg = (JSON.parse(text) as { svg?: string | null }).svg;
           if (typeof svg === 'string') return reply.type('image/svg+xml; charset=utf-8').header('vary', 'Accept').send(svg);
         }
         reply.type('application/json; charset=utf-8');
-        return reply.send(res.status === 204 ? undefined : text);
+        return reply.send(answer.status === 204 ? undefined : text);
       },
     });
   }
+}
+
+/** The request as sofa's router answers it: a fetch Request routed to the route's handler. */
+async function throughRouter(m: MountedRoute, url: string, body: string | undefined, ctx: RequestContext): Promise<RestAnswer> {
+  const res = await m.router.fetch(new Request(`http://rest.local${url}`, { method: m.route.method, headers: { 'content-type': 'application/json' }, body }), { ctx });
+  const headers: Record<string, string> = {};
+  for (const name of ['x-error-code', 'x-error-detail', 'retry-after']) {
+    const value = res.headers.get(name);
+    if (value) headers[name] = value;
+  }
+  return { status: res.status, headers, text: await res.text() };
 }
 
 /**

@@ -1,0 +1,78 @@
+import { GraphQLBoolean, Kind, isEqualType, isInputObjectType, isScalarType, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type TypeNode, type VariableDefinitionNode } from 'graphql';
+import { parse as parseQueryString } from 'qs';
+import type { RequestContext } from '../lib/context.js';
+
+/** What a REST route answers: its status, the headers the answer carries, and its body (none for 204). */
+export interface RestAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string | undefined;
+}
+
+/** Runs one operation with the request's context (through the direct path or Apollo Server). */
+export type RunDocument = (args: { document: DocumentNode; variables: Record<string, unknown>; operationName?: string; context: RequestContext }) => Promise<{
+  data?: Record<string, unknown> | null;
+  errors?: ReadonlyArray<unknown>;
+}>;
+
+/** A route's operation as sofa-api runs it: its document, the root field it answers with, and its variables. */
+export interface SofaOperation {
+  document: DocumentNode;
+  fieldName: string;
+  operationName?: string;
+  variables: readonly VariableDefinitionNode[];
+  responseStatus: number;
+}
+
+export function sofaOperation(document: DocumentNode, field: string, responseStatus: number): SofaOperation {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  return { document, fieldName: field.split('.')[1], operationName: operation.name?.value, variables: operation.variableDefinitions ?? [], responseStatus };
+}
+
+/**
+ * Answers a REST request as sofa-api's route handler does, without building a fetch `Request` and routing it
+ * again: each variable is taken from the path parameters, then the query string (parsed by `qs`, as sofa does),
+ * then the body, and converted by its declared type as sofa converts it; the operation's errors become the answer
+ * `errorAnswer` makes of them, its data the root field's value as JSON with the route's status. The REST
+ * equivalence test holds the two to the same answers.
+ */
+export async function dispatchLikeSofa(
+  op: SofaOperation,
+  input: { params: Record<string, string>; query: string; body: Record<string, unknown> },
+  context: RequestContext,
+  schema: GraphQLSchema,
+  run: RunDocument,
+  errorAnswer: (errors: ReadonlyArray<unknown>) => RestAnswer,
+): Promise<RestAnswer> {
+  try {
+    const searchParams = op.variables.length && input.query ? (parseQueryString(input.query) as Record<string, unknown>) : {};
+    const variables: Record<string, unknown> = {};
+    try {
+      for (const variable of op.variables) {
+        const name = variable.variable.name.value;
+        const raw = name in input.params ? input.params[name] : searchParams[name] || input.body[name];
+        const value = raw === null || raw === undefined ? undefined : sofaValue(raw, variable.type, schema);
+        if (value !== undefined) variables[name] = value;
+      }
+    } catch (e) {
+      return errorAnswer([{ message: e instanceof Error ? e.message : String(e), extensions: { http: { status: 400 } } }]);
+    }
+    const result = await run({ document: op.document, variables, operationName: op.operationName, context });
+    if (result.errors) return errorAnswer(result.errors);
+    return { status: op.responseStatus, headers: { 'content-type': 'application/json' }, text: JSON.stringify(result.data?.[op.fieldName]) };
+  } catch (e) {
+    return errorAnswer([e]);
+  }
+}
+
+/** sofa-api's conversion of a parameter to its variable's type: scalars serialized, Booleans from "true", input objects from JSON. */
+function sofaValue(value: unknown, type: TypeNode, schema: GraphQLSchema): unknown {
+  if (type.kind === Kind.NAMED_TYPE) {
+    const named = schema.getType(type.name.value);
+    if (isScalarType(named)) return named.serialize(isEqualType(GraphQLBoolean, named) ? value === 'true' || value === true : value);
+    if (isInputObjectType(named)) return value && typeof value === 'object' ? value : JSON.parse(value as string);
+    return value;
+  }
+  if (type.kind === Kind.LIST_TYPE) return (Array.isArray(value) ? value : [value]).map((v) => sofaValue(v, type.type, schema));
+  return sofaValue(value, type.type, schema);
+}
