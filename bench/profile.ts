@@ -130,6 +130,17 @@ function summarise(profile: CpuProfile, requests: number): void {
   }
   console.log('  self time by where it was spent (share of the busy time):');
   for (const [cat, h] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, 18)) console.log(`    ${((h / busy) * 100).toFixed(1).padStart(5)}%  ${cat}`);
+  if (process.env.PROFILE_FUNCTIONS) {
+    const byFunction = new Map<string, number>();
+    for (const [id, h] of hits) {
+      const { functionName, url } = byId.get(id)!.callFrame;
+      if (functionName === '(idle)') continue;
+      const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules\/)?/, '')}`;
+      byFunction.set(key, (byFunction.get(key) ?? 0) + h);
+    }
+    console.log('  functions with the most self time:');
+    for (const [fn, h] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_FUNCTIONS))) console.log(`    ${((h / busy) * 100).toFixed(1).padStart(5)}%  ${fn}`);
+  }
   console.log('  inclusive time of request-path stages (share of the busy time):');
   for (const [label, re] of STAGES) {
     let h = 0;

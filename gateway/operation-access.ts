@@ -1,5 +1,5 @@
 import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import { requireAccess, ruleOfField } from '../lib/access.js';
+import { requireAccess, ruleOfField, type AccessRule } from '../lib/access.js';
 import type { RequestContext } from '../lib/context.js';
 import { AppError } from '../lib/errors.js';
 import { refusal, type OperationCheck } from './operation-guards.js';
@@ -43,6 +43,20 @@ export const operationResolved: OperationCheck = (rc) => {
 };
 
 /**
+ * The access rules of an operation's root fields. Documents are kept and reused (Apollo Server's document store,
+ * the direct path's prepared operations), so the rules are worked out once per operation.
+ */
+const rulesByOperation = new WeakMap<OperationDefinitionNode, AccessRule[]>();
+function rulesOf(document: DocumentNode, operation: OperationDefinitionNode): AccessRule[] {
+  let rules = rulesByOperation.get(operation);
+  if (!rules) {
+    rules = rootFieldsOf(document, operation).flatMap((coordinate) => ruleOfField(coordinate) ?? []);
+    rulesByOperation.set(operation, rules);
+  }
+  return rules;
+}
+
+/**
  * Refuses an operation, before its variables are read and before anything runs, when the caller may not call one
  * of its root fields: 401 without a valid token (the token's problem from the context's `authError`), 403 when
  * the access class is too low or a token of another cluster asks for something that needs an account here. The
@@ -50,9 +64,7 @@ export const operationResolved: OperationCheck = (rc) => {
  */
 export const operationAccess: OperationCheck<RequestContext> = async (rc) => {
   if (!rc.operation) return;
-  for (const coordinate of rootFieldsOf(rc.document, rc.operation)) {
-    const rule = ruleOfField(coordinate);
-    if (!rule) continue;
+  for (const rule of rulesOf(rc.document, rc.operation)) {
     try {
       await requireAccess(rc.contextValue, rule);
     } catch (e) {

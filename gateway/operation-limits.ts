@@ -137,9 +137,17 @@ export function operationLimits(limits: OperationLimits): {
     costLimit: { maxCost: limits.maxCost, objectCost: 2, scalarCost: 1, depthCostFactor: 1.5, ignoreIntrospection: true },
   });
   const protection = armor.protect();
+  // An operation without variables always costs the same: its estimate is kept with its (reused) document.
+  const constant = new WeakMap<OperationDefinitionNode, OperationEstimate>();
+  const estimateOf = (rc: Parameters<OperationCheck>[0], operation: OperationDefinitionNode) => {
+    if (operation.variableDefinitions?.length) return estimateCost(rc.schema, rc.document, operation, rc.request.variables ?? {});
+    let estimate = constant.get(operation);
+    if (!estimate) constant.set(operation, (estimate = estimateCost(rc.schema, rc.document, operation)));
+    return estimate;
+  };
   const itemsCheck: OperationCheck = (rc) => {
     if (!rc.operation) return;
-    const { items, listInput } = estimateCost(rc.schema, rc.document, rc.operation, rc.request.variables ?? {});
+    const { items, listInput } = estimateOf(rc, rc.operation);
     if (items > limits.maxItems) {
       throw refusal(
         `operation too costly: it may return about ${items} list items (limit and first arguments multiplied along the selection, aliases counted each); the limit is ${limits.maxItems} per operation: ask for fewer or smaller pages`,

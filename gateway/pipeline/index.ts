@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import type { Config } from '../../lib/config.js';
-import type { Limits } from '../../lib/limits/limits.js';
+import type { BucketTake, Limits } from '../../lib/limits/limits.js';
 import { RequestBuckets } from './rate-limit.js';
 import { sendError, handleError } from './errors.js';
 import { CORS_EXPOSED_HEADERS, CORS_METHODS, corsOrigin, responseHeaders } from './headers.js';
@@ -40,10 +40,7 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
     request.abort = new AbortController();
     reply.header('X-Request-ID', request.id);
     reply.headers(headers);
-    done();
-  });
-  // Everything the request starts (resolvers, stores, worker tasks) sees its id and abort signal.
-  app.addHook('onRequest', (request, _reply, done) => {
+    // Everything the request starts (resolvers, stores, worker tasks) sees its id and abort signal.
     request.scope = { requestId: request.id, signal: request.abort.signal };
     runInRequestScope(request.scope, done);
   });
@@ -70,23 +67,23 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
     done();
   });
 
-  // 3. rate limit.
+  // 3. rate limit, then 4. timeout: one hook, and no promise when the bucket answers at once (in-process limits).
   const rateLimit = String(config.limits.rateLimitBurst);
   const ratePolicy = `${config.limits.rateLimitBurst};w=${Math.ceil(config.limits.rateLimitBurst / config.limits.rateLimitRefillPerSec)}`;
-  app.addHook('onRequest', async (request, reply) => {
-    const r = await buckets.take(request.ip);
+  const admit = (request: FastifyRequest, reply: FastifyReply, r: BucketTake, done: HookHandlerDoneFunction) => {
     reply.header('RateLimit-Limit', rateLimit);
     reply.header('RateLimit-Remaining', String(r.remaining));
     reply.header('RateLimit-Reset', String(r.resetSec));
     reply.header('RateLimit-Policy', ratePolicy);
     if (!r.allowed) {
       reply.header('Retry-After', String(r.retryAfterSec));
-      return sendError(reply, 429, `rate limit exceeded: retry in ${r.retryAfterSec} s`);
+      sendError(reply, 429, `rate limit exceeded: retry in ${r.retryAfterSec} s`);
+      return;
     }
-  });
-
-  // 4. timeout: answer 408 and abort the work behind the request.
-  app.addHook('onRequest', (request, reply, done) => {
+    startTimeout(request, reply);
+    done();
+  };
+  const startTimeout = (request: FastifyRequest, reply: FastifyReply) => {
     // A route may set its own deadline (uploads: UPLOAD_TIMEOUT_MS); every other request has REQUEST_TIMEOUT_MS.
     const timeoutMs = (request.routeOptions.config as { timeoutMs?: number } | undefined)?.timeoutMs ?? config.limits.requestTimeoutMs;
     // Work that can tell in advance it would not finish in time (a whole-connectome analysis) reads the deadline.
@@ -103,7 +100,11 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
       clearTimeout(timer);
       if (!reply.raw.writableFinished) request.abort.abort(new Error('client closed the connection'));
     });
-    done();
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    const r = buckets.take(request.ip);
+    if (r instanceof Promise) r.then((taken) => admit(request, reply, taken, done), done);
+    else admit(request, reply, r, done);
   });
 
   // Untrusted input: credentials or NUL characters in URL parameters, and the JSON body's nesting depth.

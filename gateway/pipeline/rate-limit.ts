@@ -19,7 +19,7 @@ export class RequestBuckets {
   }
 
   /** Takes one token for this client; wall-clock time, since replicas compare it. */
-  take(clientIp: string): Promise<BucketTake> {
+  take(clientIp: string): BucketTake | Promise<BucketTake> {
     return this.limits.take(`requests:${this.scope}:${clientIp}`, this.rate, Date.now());
   }
 }

@@ -42,8 +42,11 @@ export interface BackoffReservation {
  */
 export interface Limits {
   readonly kind: 'memory' | 'redis';
-  /** Takes one token from the bucket `key`. */
-  take(key: string, rate: Rate, nowMs: number): Promise<BucketTake>;
+  /**
+   * Takes one token from the bucket `key`. An in-process store answers at once (no promise): the request pipeline
+   * takes one per request, and a promise there costs every request a turn of the microtask queue.
+   */
+  take(key: string, rate: Rate, nowMs: number): BucketTake | Promise<BucketTake>;
   /**
    * Counts one attempt on `key` unless it is locked. An attempt is counted before the caller knows how it ends, so
    * concurrent attempts cannot get past the threshold together; a caller whose attempt succeeded calls `reset`.

@@ -29,7 +29,7 @@ export class MemoryLimits implements Limits {
   private readonly counters = new Map<string, Counter>();
   private sweptAt = 0;
 
-  async take(key: string, rate: Rate, nowMs: number): Promise<BucketTake> {
+  take(key: string, rate: Rate, nowMs: number): BucketTake {
     this.sweep();
     const b = this.buckets.get(key) ?? { tokens: rate.burst, at: nowMs, expiresAt: 0 };
     b.tokens = Math.min(rate.burst, b.tokens + (Math.max(0, nowMs - b.at) / 1000) * rate.refillPerSec);

@@ -112,7 +112,7 @@ export class RedisLimits implements Limits {
         const [allowed, tokens] = await this.client.ndTake(this.prefix + key, rate.burst, rate.refillPerSec, nowMs);
         return bucketAnswer(Number(tokens), allowed === 1, rate);
       },
-      () => this.fallback.take(key, rate, nowMs),
+      async () => this.fallback.take(key, rate, nowMs),
     );
   }
 
