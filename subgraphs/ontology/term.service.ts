@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import { BadInput, Conflict, NotFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
+import { ReadCoalescer, type ReadCoalescerOptions } from '../../lib/read-coalescer.js';
 import type { TermRecord, TermStore, VocabularyRecord } from './store/term.store.js';
 import {
   CODE_MAX,
@@ -65,11 +66,19 @@ export interface TermPage {
 
 /** Reads and single-term writes of the ontology. Access classes are declared on the resolvers. */
 export class TermService {
+  /** Reads by id of concurrent requests, answered together by one findByIds (never from an earlier read). */
+  private readonly byId: ReadCoalescer<string, TermRecord>;
+
   constructor(
     private readonly store: TermStore,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    // Two statements at a time: one is sent while the answer of the other is being read, so the engine (PGlite's
+    // thread too) is not left idle between them; measured faster than one or four at a time with 8 callers.
+    reads: ReadCoalescerOptions = { maxInFlight: 2 },
+  ) {
+    this.byId = new ReadCoalescer(async (ids) => new Map((await store.findByIds(ids)).map((t) => [t.id, t])), reads);
+  }
 
   listVocabularies(): Promise<VocabularyRecord[]> {
     return this.store.listVocabularies();
@@ -92,9 +101,14 @@ export class TermService {
     return { ...page, limit, offset };
   }
 
-  /** Throws NotFound for a malformed or unknown id. */
+  /**
+   * The term as stored now: read by a statement that starts after this call, shared with the reads by id of other
+   * requests that arrive meanwhile. Throws NotFound for a malformed or unknown id, and the request's Timeout when
+   * it is aborted while waiting (the shared statement goes on for the others).
+   */
   async get(id: string): Promise<TermRecord> {
-    const term = isUuid(id) ? await this.store.findById(id) : undefined;
+    // Stored ids are lower case; the read answers by the id it finds.
+    const term = isUuid(id) ? await this.byId.load(id.toLowerCase()) : undefined;
     if (!term) throw new NotFound(`no term with id ${JSON.stringify(id)}`);
     return term;
   }
@@ -103,7 +117,7 @@ export class TermService {
   async getMany(ids: readonly string[]): Promise<(TermRecord | null)[]> {
     const found = await this.store.findByIds(ids.filter((id) => isUuid(id)));
     const byId = new Map(found.map((t) => [t.id, t]));
-    return ids.map((id) => byId.get(id) ?? null);
+    return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
   async children(id: string, includeDeprecated = false): Promise<TermRecord[]> {

@@ -23,6 +23,7 @@ describe(TermStore.name, () => {
     await store.search({ vocabulary: 'brain_region', q: 'hippocampus', includeDeprecated: false, limit: 50, offset: 0 });
     await store.list({ vocabulary: 'brain_region', includeDeprecated: false, limit: 50, offset: 0 });
     await store.selfAndAncestors('0190f3a4-5b6c-7d8e-9f00-112233445566');
+    await store.findByIds(['0190f3a4-5b6c-7d8e-9f00-112233445566', '0190f3a4-5b6c-7d8e-9f00-112233445567']);
     await store.matchExact(['Field CA1'], 'brain_region');
     await store.suggest(['hipocampus'], { vocabulary: 'brain_region', limit: 5, minScore: 0.3 });
     await store.suggestAmong([{ input: 'hipocampus', candidates: [{ name: 'hippocampus', distance: 0.3125, wordSimilarity: 0.6875 }] }], {

@@ -131,13 +131,14 @@ export class TermStore {
     return rows[0] ? toTerm(rows[0]) : undefined;
   }
 
-  /** Terms by id, in no particular order; unknown ids are left out. */
+  /**
+   * Terms by id (UUIDs), in no particular order; unknown ids are left out. One statement text for any number of ids
+   * (a uuid[] parameter), so it is prepared once per connection; it answers the coalesced reads by id of
+   * concurrent requests (TermService.get).
+   */
   async findByIds(ids: readonly string[]): Promise<TermRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.run(
-      'findByIds',
-      sql`SELECT ${TERM_COLUMNS} FROM ontology.terms t WHERE t.id IN (SELECT value::uuid FROM jsonb_array_elements_text(${jsonParam(ids)}))`,
-    );
+    const rows = await this.run('findByIds', sql`SELECT ${TERM_COLUMNS} FROM ontology.terms t WHERE t.id = ANY(${sql.param(ids)}::uuid[])`);
     return rows.map(toTerm);
   }
 

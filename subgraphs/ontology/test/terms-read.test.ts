@@ -1,5 +1,7 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { startTestApp, call, gql, type TestApp } from '../../../test/kit/app.js';
+import { runInRequestScope } from '../../../lib/request-scope.js';
+import { ontology } from '../index.js';
 import { isUuidV7 } from '../../../lib/ids.js';
 import { LocalGraphQLDataSource } from '@apollo/gateway';
 import { expectError } from '../../../test/kit/expect.js';
@@ -118,6 +120,62 @@ describe('ontology reads on the seeded vocabularies', () => {
       expectError(await call(t.url, 'GET', '/v1/ontology/terms/not-a-uuid'), 404, /no term/);
       expectError(await call(t.url, 'GET', '/v1/ontology/terms/not-a-uuid/children'), 404);
       expectError(await call(t.url, 'GET', '/v1/ontology/terms/0190f3a4-5b6c-7d8e-9f00-112233445566/ancestors'), 404);
+    });
+
+    it('answers concurrent requests for different terms each with its own', async () => {
+      const page = await call(t.url, 'GET', '/v1/ontology/terms?vocabulary=species&limit=8');
+      const items: { id: string; code: string }[] = page.body.items;
+      const answers = await Promise.all(items.map((i) => call(t.url, 'GET', `/v1/ontology/terms/${i.id}`)));
+      expect(answers.map((r) => r.body.code)).toEqual(items.map((i) => i.code));
+    });
+
+    it('reads the terms of concurrent callers with one statement, each caller answered with its own term or NotFound', async () => {
+      const ca1 = await byCode('brain_region', 'MBA:382');
+      const mouse = await byCode('species', 'NCBITaxon:10090');
+      const unknown = '0190f3a4-5b6c-7d8e-9f00-112233445566';
+      const { terms, store } = await ontology.services(t.app.deps);
+      const statements = vi.spyOn(store, 'findByIds');
+      try {
+        const answers = await Promise.allSettled([ca1.id, mouse.id, ca1.id.toUpperCase(), unknown, 'not-a-uuid'].map((id) => terms.get(id)));
+        expect(statements).toHaveBeenCalledTimes(1);
+        expect([...statements.mock.calls[0][0]].sort()).toEqual([ca1.id, mouse.id, unknown].sort());
+        expect(answers.map((a) => (a.status === 'fulfilled' ? a.value.code : (a.reason as { extensions: { code: string } }).extensions.code))).toEqual([
+          'MBA:382',
+          'NCBITaxon:10090',
+          'MBA:382',
+          'NOT_FOUND',
+          'NOT_FOUND',
+        ]);
+      } finally {
+        statements.mockRestore();
+      }
+    });
+
+    it('answers a caller whose request is aborted during the shared statement with a Timeout, and the others with their terms', async () => {
+      const ca1 = await byCode('brain_region', 'MBA:382');
+      const mouse = await byCode('species', 'NCBITaxon:10090');
+      const { terms, store } = await ontology.services(t.app.deps);
+      const findByIds = store.findByIds.bind(store);
+      let sent!: () => void;
+      const statementSent = new Promise<void>((resolve) => (sent = resolve));
+      const statements = vi.spyOn(store, 'findByIds').mockImplementation((ids) => {
+        const read = findByIds(ids);
+        sent();
+        return read;
+      });
+      try {
+        const asRequest = <T>(signal: AbortSignal, fn: () => T) => runInRequestScope({ requestId: 'coalesced-read', signal }, fn);
+        const gone = new AbortController();
+        const aborted = asRequest(gone.signal, () => terms.get(ca1.id));
+        const others = [ca1.id, mouse.id].map((id) => asRequest(new AbortController().signal, () => terms.get(id)));
+        await statementSent;
+        gone.abort(new Error('the client went away'));
+        await expect(aborted).rejects.toMatchObject({ extensions: { code: 'TIMEOUT' } });
+        expect((await Promise.all(others)).map((x) => x.code)).toEqual(['MBA:382', 'NCBITaxon:10090']);
+        expect(statements).toHaveBeenCalledTimes(1);
+      } finally {
+        statements.mockRestore();
+      }
     });
   });
 

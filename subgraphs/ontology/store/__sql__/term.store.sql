@@ -40,6 +40,10 @@
   t.replaced_by, t.deprecated_at, t.created_at, t.updated_at,
   coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms FROM chain c JOIN ontology.terms t ON t.id = c.id ORDER BY c.depth;
 
+/* TermStore.findByIds */ SELECT t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
+  t.replaced_by, t.deprecated_at, t.created_at, t.updated_at,
+  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms FROM ontology.terms t WHERE t.id = ANY($1::uuid[]);
+
 /* TermNameStore.matchExact */ WITH input AS (
             SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text($1::jsonb)
           )
