@@ -3,6 +3,7 @@ import { Session } from 'node:inspector/promises';
 import { Worker } from 'node:worker_threads';
 import { writeFile } from 'node:fs/promises';
 import { startTestApp } from '../test/kit/app.js';
+import { bareFastify } from './lib.js';
 
 /**
  * Where the request thread's time goes on one kind of request: starts the service (embedded engines, or the
@@ -11,12 +12,16 @@ import { startTestApp } from '../test/kit/app.js';
  * and prints the sampled time by the package or directory it was spent in, and the inclusive share of the request
  * path's main stages.
  *
- *   npx tsx bench/profile.ts graphql|rest|health|term|validate [seconds] [--out file.cpuprofile]
+ *   npx tsx bench/profile.ts bare|graphql|rest|health|term|validate [seconds] [--out file.cpuprofile]
+ *
+ * PROFILE_FUNCTIONS=30 also lists the 30 functions with the most self time.
  */
 
 const SMALL_QUERY = '{ identityPing { subgraph status } ontologyPing { status } }';
 
 interface Target {
+  /** Another server than the service (the bare Fastify baseline). */
+  base?: string;
   method: 'GET' | 'POST';
   path: string;
   body?: string;
@@ -32,6 +37,11 @@ const out = outIndex >= 0 ? args[outIndex + 1] : undefined;
 
 async function targetOf(kind: string): Promise<Target> {
   switch (kind) {
+    case 'bare': {
+      // The baseline of the platform goals: what a request costs a bare Fastify route in this process.
+      const bare = await bareFastify();
+      return { method: 'GET', path: '', base: bare.url, concurrency: 8 };
+    }
     case 'graphql':
       return { method: 'POST', path: '/graphql', body: JSON.stringify({ query: SMALL_QUERY }), concurrency: 8 };
     case 'rest':
@@ -48,7 +58,7 @@ async function targetOf(kind: string): Promise<Target> {
       return { method: 'POST', path: '/v1/ontology/terms/validate', body: JSON.stringify({ terms: values }), concurrency: 1 };
     }
     default:
-      throw new Error(`unknown target ${kind}: graphql, rest, health, term or validate`);
+      throw new Error(`unknown target ${kind}: bare, graphql, rest, health, term or validate`);
   }
 }
 
@@ -71,7 +81,7 @@ async function load(target: Target, secs: number): Promise<number> {
     };
     Promise.all(Array.from({ length: concurrency }, caller)).then(() => parentPort.postMessage(n), (e) => parentPort.postMessage(String(e)));
   `;
-  const worker = new Worker(code, { eval: true, workerData: { url: `${t.url}${target.path}`, method: target.method, body: target.body, concurrency: target.concurrency, ms: secs * 1000 } });
+  const worker = new Worker(code, { eval: true, workerData: { url: `${target.base ?? t.url}${target.path}`, method: target.method, body: target.body, concurrency: target.concurrency, ms: secs * 1000 } });
   const result = await new Promise<number | string>((resolve, reject) => worker.once('message', resolve).once('error', reject));
   await worker.terminate();
   if (typeof result === 'string') throw new Error(result);

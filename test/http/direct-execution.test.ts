@@ -24,7 +24,7 @@ const CALLERS: { name: string; accountType?: TestAccountType }[] = [
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g;
 /** Values that differ between two services by design: keys, secrets, tokens and tags they mint, durations they measure. */
-const VOLATILE_KEY = /token|secret|password|nonce|state|signature|grant|url$|_ms$|latency|duration|elapsed/i;
+const VOLATILE_KEY = /token|secret|password|nonce|state|signature|grant|url$|_ms$|latency|duration|elapsed|^kid$|public_key|scientist_tag|^prefix$/i;
 
 /** Replaces each service's generated ids by their order of first appearance, and times by a marker. */
 function normaliser() {
