@@ -7,47 +7,48 @@ export interface HealthReport {
   components: { relational_db: ComponentStatus; column_db: ComponentStatus; storage: ComponentStatus; search: ComponentStatus };
 }
 
-async function timed(check: (signal: AbortSignal) => Promise<void>, timeoutMs: number, withLatency: boolean): Promise<ComponentStatus> {
+async function timed(check: () => Promise<void>, deadline: Promise<never>, withLatency: boolean): Promise<ComponentStatus> {
   const started = performance.now();
-  const ac = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      check(ac.signal),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => {
-          ac.abort();
-          reject(new Error(`no answer within ${timeoutMs} ms`));
-        }, timeoutMs);
-      }),
-    ]);
+    await Promise.race([check(), deadline]);
     const latency = Math.max(0, Math.round(performance.now() - started));
     return withLatency ? { status: 'ok', latency_ms: latency } : { status: 'ok' };
   } catch (e) {
     const latency = Math.max(0, Math.round(performance.now() - started));
     const failure: ComponentStatus = { status: 'error', error: (e as Error).message.split('\n')[0].slice(0, 200) };
     return withLatency ? { ...failure, latency_ms: latency } : failure;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
 /**
  * Spec 2.4: each required component answers a real round trip within the timeout; search counts only when it is
- * configured. Checks run in parallel so a dead component costs one timeout, not several.
+ * configured. Checks run in parallel so a dead component costs one timeout, not several; they share one deadline
+ * (one timer, one abort signal per check rather than per component: /health is polled).
  */
 export async function checkHealth(stores: Stores, timeoutMs: number): Promise<HealthReport> {
-  const [relational_db, column_db, storage, search] = await Promise.all([
-    timed(() => stores.relational.ping(), timeoutMs, true),
-    timed(() => stores.column.ping(), timeoutMs, true),
-    timed(() => stores.objects.ping(), timeoutMs, true),
-    stores.search.kind === 'none'
-      ? Promise.resolve<ComponentStatus>({ status: 'not_configured' })
-      : timed((signal) => stores.search.ping(signal), timeoutMs, false),
-  ]);
-  const components = { relational_db, column_db, storage, search };
-  const healthy = Object.values(components).every((c) => c.status === 'ok' || c.status === 'not_configured');
-  return { status: healthy ? 'healthy' : 'degraded', components };
+  const ac = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      ac.abort();
+      reject(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  // Each component's race reads the rejection; this keeps an unread one from counting as unhandled.
+  deadline.catch(() => {});
+  try {
+    const [relational_db, column_db, storage, search] = await Promise.all([
+      timed(() => stores.relational.ping(), deadline, true),
+      timed(() => stores.column.ping(), deadline, true),
+      timed(() => stores.objects.ping(), deadline, true),
+      stores.search.kind === 'none' ? Promise.resolve<ComponentStatus>({ status: 'not_configured' }) : timed(() => stores.search.ping(ac.signal), deadline, false),
+    ]);
+    const components = { relational_db, column_db, storage, search };
+    const healthy = Object.values(components).every((c) => c.status === 'ok' || c.status === 'not_configured');
+    return { status: healthy ? 'healthy' : 'degraded', components };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
