@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids.js';
 import type { NewSynonym, NewTerm, TermChange, TermNode, TermStore } from './store/term.store.js';
 import { CODE_MAX, DESCRIPTION_MAX, LABEL_MAX, URI_MAX } from './term.rules.js';
 import { runTask } from '../../lib/workers/pool.js';
+import type { NewTermBatches } from './store/term-batches.js';
 
 /** Current form `code,label,uri,parent_code`; older form `name,vocabulary,parent_name,description` (spec 2.3). */
 export type CsvForm = 'current' | 'older';
@@ -41,6 +42,18 @@ export interface ImportPlan {
   updates: TermChange[];
   unchanged: number;
 }
+
+/**
+ * A parsed file as the worker pool hands it to the request thread: each vocabulary's rows stay encoded (JSON) until
+ * the plan task reads them, so the request thread never builds one object per row.
+ */
+export interface ParsedCsvGroups {
+  form: CsvForm;
+  groups: { vocabulary: string; count: number; rows: string }[];
+}
+
+/** An ImportPlan whose new terms are encoded for TermStore.insertTermBatches. */
+export type EncodedImportPlan = Omit<ImportPlan, 'creates'> & { creates: NewTermBatches };
 
 export interface ImportReport {
   created: number;
@@ -309,31 +322,26 @@ export class TermImportService {
     if (vocabulary !== null && !VOCABULARY_NAME.test(vocabulary)) {
       throw new BadInput(`vocabulary: expected a vocabulary name in lower-case snake_case, such as brain_region (got ${JSON.stringify(vocabulary)})`);
     }
-    const parsed = await offThread<ParsedCsv>('parseCsvTask', { text: p.csvData, vocabulary });
-    const groups = new Map<string, CsvTermRow[]>();
-    for (const r of parsed.rows) {
-      const group = groups.get(r.vocabulary);
-      if (group) group.push(r);
-      else groups.set(r.vocabulary, [r]);
-    }
+    const parsed = await offThread<ParsedCsvGroups>('parseCsvTask', { text: p.csvData, vocabulary });
+    const groups = new Map(parsed.groups.map((g) => [g.vocabulary, g]));
     const names = [...groups.keys()].sort();
     const now = this.clock.now();
     const report: ImportReport = { created: 0, updated: 0, unchanged: 0, vocabularies: names, synonymsAdded: 0 };
     await this.store.transaction(async (tx) => {
       for (const name of names) await tx.lockVocabulary(name);
       for (const name of names) {
-        const plan = await offThread<ImportPlan>('planImportTask', { form: parsed.form, rows: groups.get(name)!, existing: await tx.vocabularyNodes(name) });
+        const plan = await offThread<EncodedImportPlan>('planImportTask', { form: parsed.form, rows: groups.get(name)!.rows, existing: await tx.vocabularyNodes(name) });
         await tx.ensureVocabulary(name, names.length === 1 ? (p.vocabularyDescription ?? null) : null, now);
-        await tx.insertTerms(plan.creates, now);
+        await tx.insertTermBatches(plan.creates, now);
         await tx.updateTerms(plan.updates, now);
-        report.created += plan.creates.length;
+        report.created += plan.creates.count;
         report.updated += plan.updates.length;
         report.unchanged += plan.unchanged;
       }
       if (p.synonyms?.length) report.synonymsAdded = await tx.addSynonyms(p.synonyms.filter((s) => groups.has(s.vocabulary)));
     });
     if (report.created + report.updated >= ANALYZE_AFTER_ROWS) await this.store.analyze();
-    this.log.info({ ...report, rows: parsed.rows.length }, 'terms imported');
+    this.log.info({ ...report, rows: parsed.groups.reduce((n, g) => n + g.count, 0) }, 'terms imported');
     return report;
   }
 }

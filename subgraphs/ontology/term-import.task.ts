@@ -1,4 +1,5 @@
-import { parseTermCsv, planImport, type CsvForm, type CsvTermRow, type ImportPlan, type ParsedCsv, type TaskResult } from './term-import.service.js';
+import { parseTermCsv, planImport, type CsvForm, type CsvTermRow, type EncodedImportPlan, type ParsedCsvGroups, type TaskResult } from './term-import.service.js';
+import { encodeNewTerms } from './store/term-batches.js';
 import type { TermNode } from './store/term.store.js';
 
 /**
@@ -12,17 +13,26 @@ function asProblem(e: unknown): TaskResult<never> {
   throw e;
 }
 
-export async function parseCsvTask(input: { text: string; vocabulary: string | null }): Promise<TaskResult<ParsedCsv>> {
+export async function parseCsvTask(input: { text: string; vocabulary: string | null }): Promise<TaskResult<ParsedCsvGroups>> {
   try {
-    return { ok: parseTermCsv(input.text, input.vocabulary) };
+    const parsed = parseTermCsv(input.text, input.vocabulary);
+    const groups = new Map<string, CsvTermRow[]>();
+    for (const r of parsed.rows) {
+      const group = groups.get(r.vocabulary);
+      if (group) group.push(r);
+      else groups.set(r.vocabulary, [r]);
+    }
+    return { ok: { form: parsed.form, groups: [...groups].map(([vocabulary, rows]) => ({ vocabulary, count: rows.length, rows: JSON.stringify(rows) })) } };
   } catch (e) {
     return asProblem(e);
   }
 }
 
-export async function planImportTask(input: { form: CsvForm; rows: CsvTermRow[]; existing: TermNode[] }): Promise<TaskResult<ImportPlan>> {
+/** Plans one vocabulary's rows (JSON, as parseCsvTask encoded them) and encodes the new terms for writing. */
+export async function planImportTask(input: { form: CsvForm; rows: string; existing: TermNode[] }): Promise<TaskResult<EncodedImportPlan>> {
   try {
-    return { ok: planImport(input.form, input.rows, input.existing) };
+    const plan = planImport(input.form, JSON.parse(input.rows) as CsvTermRow[], input.existing);
+    return { ok: { ...plan, creates: encodeNewTerms(plan.creates) } };
   } catch (e) {
     return asProblem(e);
   }

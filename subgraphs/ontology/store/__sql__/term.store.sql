@@ -50,7 +50,7 @@
           SELECT i.input, tn.kind, t.id, t.vocabulary, t.code, t.label, t.uri, t.status,
                  r.id AS r_id, r.vocabulary AS r_vocabulary, r.code AS r_code, r.label AS r_label
           FROM input i
-          JOIN ontology.term_names tn ON tn.norm = i.norm AND ($2::text IS NULL OR tn.vocabulary = $3)
+          JOIN ontology.term_names tn ON (tn.norm >= i.norm AND tn.norm <= i.norm) AND ($2::text IS NULL OR tn.vocabulary = $3)
           JOIN ontology.terms t ON t.id = tn.term_id
           LEFT JOIN ontology.terms r ON r.id = t.replaced_by;
 
@@ -87,21 +87,27 @@
             FROM input i, (SELECT DISTINCT value AS norm FROM jsonb_array_elements_text($2::jsonb)) u
           ),
           nearest AS (
-            SELECT c.input, c.input_norm, tn.term_id, tn.kind, tn.name, tn.norm, c.dist, c.wsim, row_number() OVER (PARTITION BY c.input ORDER BY c.dist) AS nth
-            FROM candidate c JOIN ontology.term_names tn ON tn.norm = c.norm AND ($3::text IS NULL OR tn.vocabulary = $4)
+            SELECT c.input, c.input_norm, n.*, t.*, c.dist, c.wsim, row_number() OVER (PARTITION BY c.input ORDER BY c.dist) AS nth
+            FROM candidate c
+            CROSS JOIN LATERAL (
+              SELECT tn.term_id, tn.kind, tn.name, tn.norm FROM ontology.term_names tn
+              WHERE (tn.norm >= c.norm AND tn.norm <= c.norm) AND ($3::text IS NULL OR tn.vocabulary = $4) OFFSET 0
+            ) n
+            CROSS JOIN LATERAL (SELECT t.vocabulary, t.code, t.label, t.status FROM ontology.terms t WHERE t.id = n.term_id OFFSET 0) t
           ),
           scored AS (
-            SELECT x.input, x.term_id, x.name, greatest(x.sim, x.wsim) AS score, x.sim,
+            SELECT x.input, x.term_id, x.vocabulary, x.code, x.label, x.name, greatest(x.sim, x.wsim) AS score, x.sim,
                    CASE WHEN x.norm = x.input_norm AND x.kind <> 'synonym' THEN 0 WHEN x.norm = x.input_norm THEN 1 ELSE 2 END AS rank
             FROM (
               SELECT n.*, 1 - n.dist AS sim FROM nearest n WHERE n.nth <= 20
             ) x
+            WHERE x.status = 'active'
           ),
           grouped AS (
-            SELECT c.input, t.id, t.vocabulary, t.code, t.label, min(c.rank) AS rank, max(c.score) AS score, max(c.sim) AS closeness,
+            SELECT c.input, c.term_id AS id, c.vocabulary, c.code, c.label, min(c.rank) AS rank, max(c.score) AS score, max(c.sim) AS closeness,
                    (array_agg(c.name ORDER BY c.rank, c.score DESC, c.sim DESC))[1] AS matched
-            FROM scored c JOIN ontology.terms t ON t.id = c.term_id AND t.status = 'active'
-            GROUP BY c.input, t.id, t.vocabulary, t.code, t.label
+            FROM scored c
+            GROUP BY c.input, c.term_id, c.vocabulary, c.code, c.label
             HAVING min(c.rank) < 2 OR max(c.score) >= $5
           ),
           ranked AS (
