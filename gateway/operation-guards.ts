@@ -10,6 +10,7 @@ export interface OperationGuardOptions {
 const NUL_MESSAGE = 'contains a NUL character (\\u0000), which is not accepted';
 const SURROGATE_MESSAGE = 'contains a lone UTF-16 surrogate (\\ud800-\\udfff without its pair), which is not valid Unicode text';
 
+const SURROGATE = /[\uD800-\uDFFF]/;
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -20,7 +21,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export function textProblem(value: string): string | undefined {
   if (value.includes('\0')) return NUL_MESSAGE;
-  if (LONE_SURROGATE.test(value)) return SURROGATE_MESSAGE;
+  // Most text has no surrogate at all: one scan of a character class spares the lookarounds.
+  if (SURROGATE.test(value) && LONE_SURROGATE.test(value)) return SURROGATE_MESSAGE;
   return undefined;
 }
 
@@ -50,21 +52,30 @@ export function textProblemInDocument(document: DocumentNode): { where: string; 
 
 /** Where a variable's value (strings and keys, at any depth) holds text `textProblem` refuses: `terms[2]`, `input.bio`. */
 export function textProblemInVariables(variables: Record<string, unknown> | undefined): { where: string; problem: string } | undefined {
-  // An explicit stack: variables arrive from anyone, and their nesting must not be able to overflow ours.
-  const stack: [unknown, string][] = Object.entries(variables ?? {}).map(([name, value]) => [value, name]);
+  // An explicit stack: variables arrive from anyone, and their nesting must not be able to overflow ours. Each
+  // entry keeps its parent's entry and its own key, and a name is spelled out only for the value that is refused:
+  // a list of 10,000 values costs no 10,000 strings.
+  type Entry = { value: unknown; parent: Entry | undefined; key: string | number };
+  const whereOf = (e: Entry): string => {
+    const parts: string[] = [];
+    for (let cur: Entry | undefined = e; cur; cur = cur.parent) parts.push(typeof cur.key === 'number' ? `[${cur.key}]` : cur.parent ? `.${cur.key}` : cur.key);
+    return parts.reverse().join('');
+  };
+  const stack: Entry[] = Object.entries(variables ?? {}).map(([name, value]) => ({ value, parent: undefined, key: name }));
   while (stack.length) {
-    const [value, where] = stack.pop()!;
+    const entry = stack.pop()!;
+    const value = entry.value;
     if (typeof value === 'string') {
       const problem = textProblem(value);
-      if (problem) return { where, problem };
+      if (problem) return { where: whereOf(entry), problem };
     } else if (Array.isArray(value)) {
       // Pushed last to first, so that the first bad item is the one named.
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${where}[${i}]`]);
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: entry, key: i });
     } else if (value && typeof value === 'object') {
       for (const [key, item] of Object.entries(value).reverse()) {
         const problem = textProblem(key);
-        if (problem) return { where, problem };
-        stack.push([item, `${where}.${key}`]);
+        if (problem) return { where: whereOf(entry), problem };
+        stack.push({ value: item, parent: entry, key });
       }
     }
   }

@@ -40,9 +40,19 @@ function measureListInput(value: unknown, type: TypeLike | undefined, into: List
   const t = nullableType(type);
   if (t?.ofType) {
     // GraphQL coerces a single value to a list of one.
-    for (const item of Array.isArray(value) ? value : [value]) {
+    const items = Array.isArray(value) ? value : [value];
+    const itemType = t.ofType;
+    // A list of scalars (term values, ids): counted in one loop, without working out the item type per item.
+    if (!namedType(itemType)?.getFields && !nullableType(itemType)?.ofType) {
+      for (const item of items) {
+        into.values += 1;
+        if (item !== null && item !== undefined) into.bytes += scalarBytes(item);
+      }
+      return;
+    }
+    for (const item of items) {
       into.values += 1;
-      measureListInput(item, t.ofType, into, true);
+      measureListInput(item, itemType, into, true);
     }
     return;
   }
