@@ -1,4 +1,4 @@
-import { Kind, valueFromASTUntyped, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, visit, valueFromASTUntyped, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { Config } from '../lib/config.js';
@@ -124,6 +124,30 @@ export function estimateCost(schema: GraphQLSchema, document: DocumentNode, oper
 }
 
 /**
+ * Whether an operation's estimate is the same whatever its variables hold: each is a scalar or an enum (no list,
+ * no input object), and none is the value of a size argument (`limit: $n`).
+ */
+function variablesCannotChangeEstimate(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
+  const defs = operation.variableDefinitions ?? [];
+  if (defs.length === 0) return true;
+  for (const d of defs) {
+    let type = d.type;
+    while (type.kind === Kind.NON_NULL_TYPE) type = type.type;
+    if (type.kind === Kind.LIST_TYPE) return false;
+    const named = schema.getType(type.name.value) as TypeLike | undefined;
+    if (!named || named.getFields) return false;
+  }
+  let feedsSize = false;
+  // The whole document: a fragment may hold the size argument.
+  visit(document, {
+    Argument(node) {
+      if (SIZE_ARGUMENTS.includes(node.name.value) && node.value.kind !== Kind.INT) feedsSize = true;
+    },
+  });
+  return !feedsSize;
+}
+
+/**
  * The per-operation limits of /graphql and every /v1 route (REST routes run GraphQL operations too): aliases,
  * depth, tokens and static cost by graphql-armor; the estimated number of list items, and the values and bytes of
  * the list arguments (a smaller byte budget for callers who are not signed in), by `estimateCost`.
@@ -147,13 +171,18 @@ export function operationLimits(limits: OperationLimits): {
     costLimit: { maxCost: limits.maxCost, objectCost: 2, scalarCost: 1, depthCostFactor: 1.5, ignoreIntrospection: true },
   });
   const protection = armor.protect();
-  // An operation without variables always costs the same: its estimate is kept with its (reused) document.
-  const constant = new WeakMap<OperationDefinitionNode, OperationEstimate>();
+  // An operation whose variables cannot change its estimate always costs the same: the estimate is kept with its
+  // (reused) document. Variables change it when they are lists or input objects (list input) or feed a size argument.
+  const constant = new WeakMap<OperationDefinitionNode, OperationEstimate | null>();
   const estimateOf = (rc: Parameters<OperationCheck>[0], operation: OperationDefinitionNode) => {
-    if (operation.variableDefinitions?.length) return estimateCost(rc.schema, rc.document, operation, rc.request.variables ?? {});
     let estimate = constant.get(operation);
-    if (!estimate) constant.set(operation, (estimate = estimateCost(rc.schema, rc.document, operation)));
-    return estimate;
+    if (estimate === undefined) {
+      const fixed = variablesCannotChangeEstimate(rc.schema, rc.document, operation);
+      estimate = fixed ? estimateCost(rc.schema, rc.document, operation) : null;
+      constant.set(operation, estimate);
+      if (estimate) return estimate;
+    }
+    return estimate ?? estimateCost(rc.schema, rc.document, operation, rc.request.variables ?? {});
   };
   const itemsCheck: OperationCheck = (rc) => {
     if (!rc.operation) return;
