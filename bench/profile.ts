@@ -12,9 +12,9 @@ import { bareFastify } from './lib.js';
  * and prints the sampled time by the package or directory it was spent in, and the inclusive share of the request
  * path's main stages.
  *
- *   npx tsx bench/profile.ts bare|graphql|rest|health|term|validate [seconds] [--out file.cpuprofile]
+ *   npx tsx bench/profile.ts bare|graphql|rest|health|term|validate [seconds] [--out file.cpuprofile] [--functions N]
  *
- * PROFILE_FUNCTIONS=30 also lists the 30 functions with the most self time.
+ * `--functions 30` also lists the 30 functions with the most self time.
  */
 
 const SMALL_QUERY = '{ identityPing { subgraph status } ontologyPing { status } }';
@@ -30,9 +30,11 @@ interface Target {
 
 const args = process.argv.slice(2);
 const name = args[0] ?? 'graphql';
-const seconds = Number(args.find((a, i) => i > 0 && /^\d+$/.test(a)) ?? 8);
+const seconds = Number(args.find((a, i) => i > 0 && /^\d+$/.test(a) && args[i - 1] !== '--functions') ?? 8);
 const outIndex = args.indexOf('--out');
 const out = outIndex >= 0 ? args[outIndex + 1] : undefined;
+const functionsIndex = args.indexOf('--functions');
+const functions = functionsIndex >= 0 ? Number(args[functionsIndex + 1]) : 0;
 
 
 async function targetOf(kind: string): Promise<Target> {
@@ -140,7 +142,7 @@ function summarise(profile: CpuProfile, requests: number): void {
   }
   console.log('  self time by where it was spent (share of the busy time):');
   for (const [cat, h] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, 18)) console.log(`    ${((h / busy) * 100).toFixed(1).padStart(5)}%  ${cat}`);
-  if (process.env.PROFILE_FUNCTIONS) {
+  if (functions > 0) {
     const byFunction = new Map<string, number>();
     for (const [id, h] of hits) {
       const { functionName, url } = byId.get(id)!.callFrame;
@@ -149,7 +151,7 @@ function summarise(profile: CpuProfile, requests: number): void {
       byFunction.set(key, (byFunction.get(key) ?? 0) + h);
     }
     console.log('  functions with the most self time:');
-    for (const [fn, h] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_FUNCTIONS))) console.log(`    ${((h / busy) * 100).toFixed(1).padStart(5)}%  ${fn}`);
+    for (const [fn, h] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, functions)) console.log(`    ${((h / busy) * 100).toFixed(1).padStart(5)}%  ${fn}`);
   }
   console.log('  inclusive time of request-path stages (share of the busy time):');
   for (const [label, re] of STAGES) {
