@@ -125,9 +125,11 @@ export class DirectOperations {
       operationName: n.operationName,
       variableUsages: n.variableUsages ?? [],
     }));
+    // Which fetch answers each root key: read off each fetch's own root selection (once per operation).
+    const fetchKeys = fetches.length === 1 ? undefined : fetches.map((f) => rootKeysOfText(f.operation));
     const keyed: DirectOperation['rootKeys'] = [];
     for (const k of rootKeys) {
-      const fetch = fetches.length === 1 ? 0 : fetches.findIndex((f) => selectsRootKey(f.operation, k.key));
+      const fetch = fetchKeys ? fetchKeys.findIndex((keys) => keys.has(k.key)) : 0;
       if (fetch < 0) return null;
       keyed.push({ ...k, fetch });
     }
@@ -209,18 +211,22 @@ function rootKeysOf(schema: GraphQLSchema, document: DocumentNode, operation: Op
   return plain ? [...keys.values()] : undefined;
 }
 
-/** Whether a fetch's operation text selects a root response key (its root selection set's top level). */
-function selectsRootKey(operationText: string, key: string): boolean {
+/** The root response keys a fetch's operation text selects (its root selection set's top level, through fragments). */
+function rootKeysOfText(operationText: string): Set<string> {
   const document = parse(operationText);
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-  const has = (set: SelectionSetNode): boolean =>
-    set.selections.some((sel) =>
-      sel.kind === Kind.FIELD
-        ? (sel.alias?.value ?? sel.name.value) === key
-        : sel.kind === Kind.INLINE_FRAGMENT
-          ? has(sel.selectionSet)
-          : Boolean(fragments.get(sel.name.value) && has(fragments.get(sel.name.value)!.selectionSet)),
-    );
-  return Boolean(operation && has(operation.selectionSet));
+  const keys = new Set<string>();
+  const walk = (set: SelectionSetNode): void => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) keys.add(sel.alias?.value ?? sel.name.value);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
+      else {
+        const fragment = fragments.get(sel.name.value);
+        if (fragment) walk(fragment.selectionSet);
+      }
+    }
+  };
+  if (operation) walk(operation.selectionSet);
+  return keys;
 }
