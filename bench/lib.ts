@@ -6,6 +6,11 @@ export interface Figures {
   rps: number;
   p50: number;
   p99: number;
+  /**
+   * Throughput as a share of the baseline's, when both were measured in interleaved rounds (`interleaved`): the
+   * median of the rounds' ratios. Absent when the ratio is the plain quotient of the two throughputs.
+   */
+  ratio?: number;
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -19,10 +24,17 @@ export function percentile(sorted: number[], p: number): number {
  * latency percentiles in milliseconds.
  */
 export async function measure(name: string, fn: () => Promise<unknown>, opts: { durationMs?: number; concurrency?: number; warmup?: number } = {}): Promise<Figures> {
+  const samples: number[] = [];
+  const { seconds } = await measureSamples(fn, opts, samples);
+  return figuresOf(name, samples, seconds);
+}
+
+/** One measurement: warms up, then runs `fn` from `concurrency` callers for `durationMs`, adding each latency to `samples`. */
+async function measureSamples(fn: () => Promise<unknown>, opts: { durationMs?: number; concurrency?: number; warmup?: number }, samples: number[]): Promise<{ requests: number; seconds: number }> {
   const durationMs = opts.durationMs ?? 3000;
   const concurrency = opts.concurrency ?? 8;
   for (let i = 0; i < (opts.warmup ?? 50); i++) await fn();
-  const samples: number[] = [];
+  const before = samples.length;
   const started = performance.now();
   const end = started + durationMs;
   await Promise.all(
@@ -34,9 +46,56 @@ export async function measure(name: string, fn: () => Promise<unknown>, opts: { 
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  samples.sort((a, b) => a - b);
-  return { name, requests: samples.length, seconds, rps: samples.length / seconds, p50: percentile(samples, 50), p99: percentile(samples, 99) };
+  return { requests: samples.length - before, seconds: (performance.now() - started) / 1000 };
+}
+
+function figuresOf(name: string, samples: number[], seconds: number): Figures {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { name, requests: sorted.length, seconds, rps: sorted.length / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+}
+
+/**
+ * Measures a baseline and the rows against it in `rounds` interleaved rounds (baseline, then each row, in an order
+ * that rotates every round), each step `roundMs` long. A ratio is taken within each round, between measurements a
+ * few seconds apart, and the median of the rounds' ratios is reported: on a shared machine the speed of both sides
+ * drifts by a factor of two or more over a minute, and a baseline measured once, before everything else, carries
+ * that drift into every ratio. The figures of each row pool all its rounds' samples.
+ */
+export async function interleaved(
+  baseline: { name: string; fn: () => Promise<unknown> },
+  rows: { name: string; fn: () => Promise<unknown> }[],
+  opts: { rounds?: number; roundMs?: number; concurrency?: number } = {},
+): Promise<{ baseline: Figures; rows: Figures[] }> {
+  const rounds = opts.rounds ?? 5;
+  const step = { durationMs: opts.roundMs ?? 1000, concurrency: opts.concurrency ?? 8, warmup: 0 };
+  const all = [baseline, ...rows];
+  for (const r of all) for (let i = 0; i < 50; i++) await r.fn();
+  const samples = all.map(() => [] as number[]);
+  const seconds = all.map(() => 0);
+  const ratios = rows.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    const order = all.map((_, i) => (i + round) % all.length);
+    const rps = new Array<number>(all.length);
+    for (const i of order) {
+      const f = await measureSamples(all[i].fn, step, samples[i]);
+      seconds[i] += f.seconds;
+      rps[i] = f.requests / f.seconds;
+    }
+    rows.forEach((_, j) => ratios[j].push(rps[j + 1] / rps[0]));
+  }
+  const figures = all.map((r, i) => figuresOf(r.name, samples[i], seconds[i]));
+  return { baseline: figures[0], rows: figures.slice(1).map((f, j) => ({ ...f, ratio: median(ratios[j]) })) };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The ratio of a row's throughput to the baseline's: the interleaved rounds' median when it was measured so. */
+export function ratioOf(row: Figures, baseline: Figures): number {
+  return row.ratio ?? row.rps / baseline.rps;
 }
 
 /** Prints a table of figures with each row's throughput ratio to the baseline row. */
@@ -44,7 +103,7 @@ export function report(workload: string, baseline: Figures, rows: Figures[]): vo
   console.log(workload);
   const line = (f: Figures) =>
     `  ${f.name.padEnd(44)} ${f.rps.toFixed(0).padStart(8)} req/s   p50 ${f.p50.toFixed(2).padStart(7)} ms   p99 ${f.p99.toFixed(2).padStart(7)} ms   ` +
-    `x${(f.rps / baseline.rps).toFixed(3)} of baseline throughput`;
+    `x${ratioOf(f, baseline).toFixed(3)} of baseline throughput${f.ratio !== undefined ? ' (median of rounds)' : ''}`;
   console.log(line(baseline).replace(/x1\.000 of baseline throughput$/, '(baseline)'));
   for (const f of rows) console.log(line(f));
 }

@@ -111,7 +111,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const routes = routesFor(composition);
   const limits = operationLimits(config.limits.operation);
   const checks = operationChecks(config, limits);
-  const sources = subgraphDataSources(composition, config.subgraphs.urls);
+  const sources = subgraphDataSources(composition, config.subgraphs.urls, { compiled: config.api.compiledExecution });
   const apollo = createApolloServer(config, composition, limits, checks, sources.sources);
   await apollo.start();
   const direct = config.api.directExecution

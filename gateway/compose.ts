@@ -124,7 +124,11 @@ class ForwardingRemoteDataSource extends RemoteGraphQLDataSource<RequestContext>
  * are reached over HTTP. Shared by the gateway and the direct path (gateway/direct/), so both log and run fetches
  * the same way.
  */
-export function subgraphDataSources(composition: Composition, urls: Partial<Record<SubgraphName, string>>): { sources: Map<string, GraphQLDataSource>; local: Map<string, GraphQLDataSource> } {
+export function subgraphDataSources(
+  composition: Composition,
+  urls: Partial<Record<SubgraphName, string>>,
+  opts: { compiled?: boolean } = {},
+): { sources: Map<string, GraphQLDataSource>; local: Map<string, GraphQLDataSource> } {
   const sources = new Map<string, GraphQLDataSource>();
   const local = new Map<string, GraphQLDataSource>();
   for (const name of composition.subgraphs) {
@@ -135,7 +139,7 @@ export function subgraphDataSources(composition: Composition, urls: Partial<Reco
     }
     const schema = composition.schemas[name as Exclude<SubgraphName, OptionalSubgraph>] ?? composition.schemas[name as OptionalSubgraph];
     if (!schema) throw new Error(`the ${name} subgraph is not composed`);
-    const source = loggedFetches(name, new CachingLocalDataSource(schema, composition.resolvers));
+    const source = loggedFetches(name, new CachingLocalDataSource(schema, composition.resolvers, { compiled: opts.compiled }));
     sources.set(name, source);
     local.set(name, source);
   }

@@ -40,12 +40,18 @@ describe('loadConfig', () => {
 
   it('turns introspection and the documentation pages off in production unless asked for', () => {
     const production = { NODE_ENV: 'production', TOKEN_SECRET_KEY: 'k4.secret.x', API_DOMAIN: 'https://nd.example.org' };
-    expect(loadConfig({}).api).toEqual({ introspection: true, docs: true, directExecution: true });
-    expect(loadConfig(production).api).toEqual({ introspection: false, docs: false, directExecution: true });
-    expect(loadConfig({ ...production, GRAPHQL_INTROSPECTION: 'true', API_DOCS: 'true' }).api).toEqual({ introspection: true, docs: true, directExecution: true });
-    expect(loadConfig({ GRAPHQL_INTROSPECTION: 'false', API_DOCS: 'false', GATEWAY_DIRECT_EXECUTION: 'false' }).api).toEqual({ introspection: false, docs: false, directExecution: false });
+    expect(loadConfig({}).api).toEqual({ introspection: true, docs: true, directExecution: true, compiledExecution: true });
+    expect(loadConfig(production).api).toEqual({ introspection: false, docs: false, directExecution: true, compiledExecution: true });
+    expect(loadConfig({ ...production, GRAPHQL_INTROSPECTION: 'true', API_DOCS: 'true' }).api).toEqual({ introspection: true, docs: true, directExecution: true, compiledExecution: true });
+    expect(loadConfig({ GRAPHQL_INTROSPECTION: 'false', API_DOCS: 'false', GATEWAY_DIRECT_EXECUTION: 'false', GRAPHQL_COMPILED_EXECUTION: 'false' }).api).toEqual({
+      introspection: false,
+      docs: false,
+      directExecution: false,
+      compiledExecution: false,
+    });
     expect(() => loadConfig({ API_DOCS: 'yes' })).toThrow(/API_DOCS/);
     expect(() => loadConfig({ GATEWAY_DIRECT_EXECUTION: 'sometimes' })).toThrow(/GATEWAY_DIRECT_EXECUTION/);
+    expect(() => loadConfig({ GRAPHQL_COMPILED_EXECUTION: 'yes' })).toThrow(/GRAPHQL_COMPILED_EXECUTION/);
   });
 
   it('documents every variable it reads, and nothing else in the code reads the environment', () => {

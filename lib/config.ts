@@ -68,6 +68,8 @@ const envSchema = z.object({
     .describe('true | false: answer GraphQL introspection (__schema, __type) at /graphql (default true, false in production)'),
   GATEWAY_DIRECT_EXECUTION: z.enum(['true', 'false']).default('true')
     .describe('true | false: run operations whose query plan is root fetches from in-process subgraphs on those subgraphs directly, with the same checks, limits, errors and answers as through Apollo Server and the gateway (docs/architecture.md); false sends every operation through them'),
+  GRAPHQL_COMPILED_EXECUTION: z.enum(['true', 'false']).default('true')
+    .describe('true | false: execute the operations sent to in-process subgraphs with graphql-jit, each compiled once into a function, instead of graphql-js\'s interpreter; the same resolvers, errors and answers (docs/architecture.md)'),
   API_DOCS: z.enum(['true', 'false']).optional()
     .describe('true | false: serve the interactive documentation at /docs and the GraphiQL explorer at GET /graphql (default true, false in production)'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()
@@ -428,6 +430,8 @@ export interface Config {
     docs: boolean;
     /** Single-subgraph operations skip Apollo Server and the gateway's plan execution (gateway/direct/). */
     directExecution: boolean;
+    /** In-process subgraphs execute operations compiled by graphql-jit (gateway/local-data-source.ts). */
+    compiledExecution: boolean;
   };
   readonly logLevel: string;
   readonly dataDir: string;
@@ -537,6 +541,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       introspection: e.GRAPHQL_INTROSPECTION ? e.GRAPHQL_INTROSPECTION === 'true' : e.NODE_ENV !== 'production',
       docs: e.API_DOCS ? e.API_DOCS === 'true' : e.NODE_ENV !== 'production',
       directExecution: e.GATEWAY_DIRECT_EXECUTION === 'true',
+      compiledExecution: e.GRAPHQL_COMPILED_EXECUTION === 'true',
     },
     logLevel: e.LOG_LEVEL,
     dataDir,

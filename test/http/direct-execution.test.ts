@@ -7,8 +7,9 @@ import { ROUTES } from '../../rest-compat/routes/index.js';
 import { minimalRequest } from '../kit/route-requests.js';
 
 /**
- * The direct path (gateway/direct/) against Apollo Server and the gateway: two services on engines of their own,
- * one with GATEWAY_DIRECT_EXECUTION=false, are sent the same requests in the same order, so their states evolve
+ * The direct path (gateway/direct/) and compiled execution (gateway/local-data-source.ts) against Apollo Server, the
+ * gateway and graphql-js's executor: two services on engines of their own, one with GATEWAY_DIRECT_EXECUTION=false
+ * and GRAPHQL_COMPILED_EXECUTION=false, are sent the same requests in the same order, so their states evolve
  * alike, and must give the same answers (status, media type, body), generated ids and times aside. Every REST route
  * is called as every kind of caller, then a corpus of GraphQL operations: answered, refused, failing, partial,
  * through fragments, variables and directives, over one subgraph and several.
@@ -158,8 +159,8 @@ describe('the direct path answers as Apollo Server and the gateway do', () => {
       }
       return [...rest, ...graphql];
     };
-    reference = await answersOf({ GATEWAY_DIRECT_EXECUTION: 'false' }, requests);
-    direct = await answersOf({ GATEWAY_DIRECT_EXECUTION: 'true' }, requests);
+    reference = await answersOf({ GATEWAY_DIRECT_EXECUTION: 'false', GRAPHQL_COMPILED_EXECUTION: 'false' }, requests);
+    direct = await answersOf({ GATEWAY_DIRECT_EXECUTION: 'true', GRAPHQL_COMPILED_EXECUTION: 'true' }, requests);
   });
 
   const differences = (from: number, to: number, requests: Request[]) => {
