@@ -6,7 +6,7 @@ import type { RequestContext } from '../lib/context.js';
 import { GENERIC_SERVER_ERROR, isExposed, statusForCode } from '../lib/errors.js';
 import { colonPath, type GraphqlRoute } from './route-table.js';
 import type { OpenApiValidator } from './openapi/validator.js';
-import { triadClassesInStandardOrder } from './triad-order.js';
+import { selectsTriadCensus, triadClassesInStandardOrder } from './triad-order.js';
 import { accessGate } from './access-gate.js';
 import { dispatchLikeSofa, sofaOperation, type RestAnswer, type SofaOperation } from './sofa-dispatch.js';
 
@@ -30,6 +30,8 @@ export interface MountedRoute {
   operation: SofaOperation;
   /** The schema of the route's sofa router (the API schema pruned to its group's fields). */
   schema: GraphQLSchema;
+  /** Its answers can hold a triad census, whose classes are put in their standard order (triad-order.ts). */
+  census: boolean;
 }
 
 /**
@@ -75,7 +77,15 @@ export function buildSofaRoutes(apiSchema: GraphQLSchema, routes: GraphqlRoute[]
     const router = createSofaRouter(sofa);
     for (const route of group) {
       const document = sofaDocument(sofa, route);
-      mounted.push({ route, router, sofaPath: colonPath(route.path, route.rename), document, operation: sofaOperation(document, route.field, route.status ?? 200), schema: sofa.schema });
+      mounted.push({
+        route,
+        router,
+        sofaPath: colonPath(route.path, route.rename),
+        document,
+        operation: sofaOperation(document, route.field, route.status ?? 200),
+        schema: sofa.schema,
+        census: selectsTriadCensus(sofa.schema, document),
+      });
     }
   }
   return mounted;
@@ -204,7 +214,7 @@ export function mountSofaRoutes(
         reply.code(answer.status);
         const retryAfter = answer.headers['retry-after'];
         if (retryAfter) reply.header('Retry-After', retryAfter);
-        const text = answer.text === undefined ? '' : triadClassesInStandardOrder(answer.text);
+        const text = answer.text === undefined ? '' : m.census ? triadClassesInStandardOrder(answer.text) : answer.text;
         if (m.route.svg && answer.status === 200 && restQuery.get('format') === 'svg') {
           const svg = (JSON.parse(text) as { svg?: string | null }).svg;
           if (typeof svg === 'string') return reply.type('image/svg+xml; charset=utf-8').header('vary', 'Accept').send(svg);

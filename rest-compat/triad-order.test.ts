@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { TRIAD_CODES } from '../lib/triad-codes.js';
-import { triadClassesInStandardOrder } from './triad-order.js';
+import { buildSchema, parse } from 'graphql';
+import { selectsTriadCensus, triadClassesInStandardOrder } from './triad-order.js';
 
 const CODES = TRIAD_CODES;
 
@@ -19,5 +20,19 @@ describe('triad censuses in REST answers', () => {
   it('leaves other answers alone', () => {
     const text = JSON.stringify({ '102': 1, '003': 2, name: 'x' });
     expect(triadClassesInStandardOrder(text)).toBe(text);
+  });
+
+  it('are looked for only in answers that can hold one', () => {
+    const schema = buildSchema(`
+      scalar TriadCounts
+      scalar JSON
+      type Motifs { triadic_census: TriadCounts!, nodes: Int! }
+      type Job { result: JSON }
+      type Check { input: String!, status: String! }
+      type Query { motifs: Motifs!, job: Job, validate: [Check!]! }
+    `);
+    expect(selectsTriadCensus(schema, parse('{ motifs { nodes triadic_census } }'))).toBe(true);
+    expect(selectsTriadCensus(schema, parse('{ job { ...j } } fragment j on Job { result }'))).toBe(true);
+    expect(selectsTriadCensus(schema, parse('{ motifs { nodes } validate { input status } }'))).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { getNamedType, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { TRIAD_CODES as STANDARD } from '../lib/triad-codes.js';
 
 /**
@@ -16,4 +17,26 @@ export function triadClassesInStandardOrder(json: string): string {
     const value = new Map(AS_SERIALISED.map((c, i) => [c, m[i + 1]]));
     return `{${STANDARD.map((c) => `"${c}":${value.get(c)}`).join(',')}}`;
   });
+}
+
+/** Scalars whose values are, or can hold, a triad census. */
+const CENSUS_CARRIERS = new Set(['TriadCounts', 'TriadValues', 'JSON', 'JSONObject']);
+
+/**
+ * Whether an operation's answer can hold a census object: it selects a field of a census scalar, or of a JSON
+ * scalar that may carry one. The others' answers (a validation of 10,000 values is 1.5 MB) are not searched.
+ */
+export function selectsTriadCensus(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const types = new TypeInfo(schema);
+  let found = false;
+  visit(
+    document,
+    visitWithTypeInfo(types, {
+      Field() {
+        const type = types.getType();
+        if (type && CENSUS_CARRIERS.has(getNamedType(type).name)) found = true;
+      },
+    }),
+  );
+  return found;
 }
