@@ -1,5 +1,5 @@
 import { parse, type GraphQLSchema } from 'graphql';
-import { buildSchema, createResolversMap, type NonEmptyArray, type ContainerType } from 'type-graphql';
+import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray, type ContainerType } from 'type-graphql';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
@@ -106,6 +106,7 @@ async function buildShared(classes: unknown[], references: string[], orphanedTyp
       },
     };
   };
+  markPlainFieldsSimple();
   const schema = await buildSchema({
     resolvers,
     orphanedTypes,
@@ -146,5 +147,30 @@ function registerAccess(schema: GraphQLSchema): void {
       if (remote ?? type === schema.getQueryType()) remoteCallerFields.add(coordinate);
       else remoteCallerFields.delete(coordinate);
     }
+  }
+}
+
+/**
+ * Marks the object types' plain fields (a property read, with no field resolver, auth check or middleware) as
+ * type-graphql "simple" fields, which get no resolver: graphql's default resolver reads the same property, and
+ * graphql-jit reads it inline. Otherwise type-graphql wraps every field of every object in a resolver that runs an
+ * empty middleware chain, the largest cost of completing large answers (10,000 validation results are 100,000 such
+ * calls). Fields with `@Authorized` (access checks), middlewares, field resolvers or a schema name of their own keep
+ * type-graphql's resolver.
+ */
+function markPlainFieldsSimple(): void {
+  const storage = getMetadataStorage();
+  const objectClasses = new Set<Function>([...storage.objectTypes.map((o) => o.target), ...storage.interfaceTypes.map((i) => i.target)]);
+  const guarded = new Map<Function, Set<string>>();
+  for (const m of [...storage.authorizedFields, ...storage.middlewares]) {
+    const names = guarded.get(m.target) ?? guarded.set(m.target, new Set()).get(m.target)!;
+    names.add(m.fieldName);
+  }
+  const resolved = new Set(storage.fieldResolvers.map((r) => r.methodName));
+  for (const field of storage.fields) {
+    if (field.simple !== undefined || !objectClasses.has(field.target)) continue;
+    if (field.name !== field.schemaName || resolved.has(field.name) || guarded.get(field.target)?.has(field.name)) continue;
+    if (field.roles?.length || field.middlewares?.length) continue;
+    field.simple = true;
   }
 }
