@@ -244,7 +244,7 @@ function requestContexts(config: Config, verifier: TokenVerifier | null): (reque
         authorization: request.headers.authorization,
         clientIp: request.ip,
         baseUrl: config.login.publicUrl ?? `${request.protocol}://${request.host}`,
-        signal: request.abort.signal,
+        signal: request.abort,
         log: request.log,
       },
       verifier,

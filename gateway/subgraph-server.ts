@@ -70,7 +70,7 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
           authorization: request.headers.authorization,
           clientIp: request.ip,
           baseUrl: typeof request.headers['x-forwarded-base-url'] === 'string' ? request.headers['x-forwarded-base-url'] : `${request.protocol}://${request.host}`,
-          signal: request.abort.signal,
+          signal: request.abort,
           log: request.log,
         },
           verifier,

@@ -16,6 +16,37 @@ export interface RequestScope {
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
+/**
+ * A request's abort, with its AbortController made only when something asks for the signal: most small requests
+ * (a ping, a cached read) never do, and an AbortController with its signal costs more than the rest of such a
+ * request's bookkeeping. Aborting before anyone asked is remembered; the signal made later is aborted already, with
+ * the same reason.
+ */
+export class RequestAbort {
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
 /** Runs `fn` (and everything it starts) inside `scope`. */
 export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
   return storage.run(scope, fn);

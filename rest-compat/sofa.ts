@@ -210,7 +210,7 @@ export function mountSofaRoutes(
           if (detail) request.log.error({ errorCode, detail: decodeURIComponent(detail) }, 'operation failed');
           else request.log.info({ errorCode }, 'operation rejected');
         }
-        if (ctx.signal.aborted) return reply;
+        if (request.abort.aborted) return reply;
         reply.code(answer.status);
         const retryAfter = answer.headers['retry-after'];
         if (retryAfter) reply.header('Retry-After', retryAfter);

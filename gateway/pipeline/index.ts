@@ -8,12 +8,12 @@ import { sendError, handleError } from './errors.js';
 import { CORS_EXPOSED_HEADERS, CORS_METHODS, corsOrigin, responseHeaders } from './headers.js';
 import { registerInputGuards } from './input-guards.js';
 import { REQUEST_ENCODINGS, invalidCompressedBody, unsupportedRequestEncoding } from './request-decompression.js';
-import { runInRequestScope, type RequestScope } from '../../lib/request-scope.js';
+import { RequestAbort, runInRequestScope, type RequestScope } from '../../lib/request-scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Aborted when the request times out or the client disconnects. */
-    abort: AbortController;
+    /** Aborted when the request times out or the client disconnects; its signal is made when first asked for. */
+    abort: RequestAbort;
     startedAt: number;
     scope: RequestScope;
     userId?: string;
@@ -37,11 +37,16 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
   const headers = responseHeaders(config);
   app.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
-    request.abort = new AbortController();
+    const abort = (request.abort = new RequestAbort());
     reply.header('X-Request-ID', request.id);
     reply.headers(headers);
     // Everything the request starts (resolvers, stores, worker tasks) sees its id and abort signal.
-    request.scope = { requestId: request.id, signal: request.abort.signal };
+    request.scope = {
+      requestId: request.id,
+      get signal() {
+        return abort.signal;
+      },
+    };
     runInRequestScope(request.scope, done);
   });
 

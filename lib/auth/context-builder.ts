@@ -1,22 +1,34 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RequestContext } from '../context.js';
 import type { TokenVerifier, Viewer } from './viewer.js';
+import type { RequestAbort } from '../request-scope.js';
 
 /**
  * Builds the request context from the Authorization header. A missing token makes an anonymous context; a bad one
  * is remembered as `authError`, so public fields still answer and protected ones say why the token was refused.
  */
 export async function buildRequestContext(
-  input: { requestId: string; authorization?: string; clientIp?: string; baseUrl?: string; signal: AbortSignal; log: FastifyBaseLogger },
+  input: {
+    requestId: string;
+    authorization?: string;
+    clientIp?: string;
+    baseUrl?: string;
+    /** The request's signal, or its abort, whose signal is made only if the operation asks for it. */
+    signal: AbortSignal | RequestAbort;
+    log: FastifyBaseLogger;
+  },
   verifier: TokenVerifier | null,
 ): Promise<RequestContext> {
+  const source = input.signal;
   const ctx: RequestContext = {
     requestId: input.requestId,
     viewer: null,
     authorization: input.authorization,
     clientIp: input.clientIp,
     baseUrl: input.baseUrl,
-    signal: input.signal,
+    get signal() {
+      return source instanceof AbortSignal ? source : source.signal;
+    },
     log: input.log,
   };
   const header = input.authorization?.trim();
