@@ -23,8 +23,11 @@ export const SUBGRAPH_DOCUMENTS_MAX = 500;
  */
 export class CachingLocalDataSource<TContext extends Record<string, unknown> = Record<string, unknown>> implements GraphQLDataSource<TContext> {
   private readonly documents: LruCache<string, DocumentNode>;
-  /** Compiled operations by operation name and text; only with `compiled`. */
-  private readonly compiled: LruCache<string, CompiledQuery> | undefined;
+  /**
+   * Compiled operations, by the cached document they were compiled from and then by operation name; only with
+   * `compiled`. Keyed by the document rather than its text, so that a lookup hashes nothing per request.
+   */
+  private readonly compiled: LruCache<DocumentNode, Map<string, CompiledQuery>> | undefined;
 
   /**
    * `resolvers`: the app's, which each operation's context is marked with (the schema is shared by the apps of a
@@ -56,20 +59,26 @@ export class CachingLocalDataSource<TContext extends Record<string, unknown> = R
       this.documents.set(source, document);
     }
     const contextValue = this.resolvers ? withResolvers(context, this.resolvers) : context;
-    if (this.compiled) {
-      const key = `${request.operationName ?? ''}\n${source}`;
-      let compiled = this.compiled.get(key);
-      if (!compiled) {
-        const made = compileQuery(this.schema, document, request.operationName ?? undefined);
-        // Not compilable (no such operation): graphql-js gives the same answer, and keeps nothing.
-        if (!isCompiledQuery(made)) return made as SubgraphResponse;
-        this.compiled.set(key, (compiled = made));
-      }
+    const compiled = this.compiled && this.compiledFor(this.compiled, document, request.operationName ?? '');
+    if (compiled) {
       const result = await compiled.query(undefined, contextValue, request.variables ?? {});
       // Without data, the variables were refused before anything ran: graphql-js words that refusal its own way,
       // and clients (and the gateway) see graphql-js's words everywhere else.
       if ('data' in result) return result as SubgraphResponse;
     }
     return (await execute({ schema: this.schema, document, variableValues: request.variables, operationName: request.operationName, contextValue })) as SubgraphResponse;
+  }
+
+  /** The operation compiled, once; undefined when it cannot be (no such operation), which graphql-js then answers. */
+  private compiledFor(cache: LruCache<DocumentNode, Map<string, CompiledQuery>>, document: DocumentNode, operationName: string): CompiledQuery | undefined {
+    let byName = cache.get(document);
+    if (!byName) cache.set(document, (byName = new Map()));
+    let compiled = byName.get(operationName);
+    if (!compiled) {
+      const made = compileQuery(this.schema, document, operationName || undefined);
+      if (!isCompiledQuery(made)) return undefined;
+      byName.set(operationName, (compiled = made));
+    }
+    return compiled;
   }
 }
