@@ -1,9 +1,10 @@
-import { nearestNames, type NearestNames } from './trigram-candidates.js';
+import { rankSuggestions, type NameRow, type RankedSuggestion, type RankingInput } from './suggestion-ranking.js';
 
 /**
- * Worker-thread entry point (lib/workers/pool.ts): narrowing thousands of names down to each value's nearest is CPU
- * work that must not hold up the request thread.
+ * Worker-thread entry point (lib/workers/pool.ts): measuring every name of the vocabularies against hundreds of
+ * values, and ranking what comes closest, is CPU work that must not hold up the request thread. The names arrive as
+ * the JSON text PostgreSQL wrote, so the request thread does not decode them either.
  */
-export async function nearestNamesTask(input: { names: string[]; values: string[]; count: number }): Promise<NearestNames> {
-  return nearestNames(input.names, input.values, input.count);
+export async function rankSuggestionsTask(input: Omit<RankingInput, 'names' | 'measured'> & { names: string; measured: string }): Promise<(RankedSuggestion[] | null)[]> {
+  return rankSuggestions({ ...input, names: JSON.parse(input.names) as NameRow[], measured: JSON.parse(input.measured) as RankingInput['measured'] });
 }

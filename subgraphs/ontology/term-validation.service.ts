@@ -3,7 +3,7 @@ import { BadInput } from '../../lib/errors.js';
 import { throwIfRequestAborted } from '../../lib/request-scope.js';
 import { runTask } from '../../lib/workers/pool.js';
 import { SUGGEST_NEAREST_NAMES, type ExactMatch, type Suggestion, type TermRef, type TermStore } from './store/term.store.js';
-import type { NearestNames } from './trigram-candidates.js';
+import type { RankedSuggestion } from './suggestion-ranking.js';
 import { VALIDATE_MAX_TERMS, VALIDATE_VALUE_MAX, vocabularyName } from './term.rules.js';
 
 export type ValidationStatus = 'valid' | 'deprecated' | 'unrecognized';
@@ -44,15 +44,13 @@ export const SUGGESTED_INPUTS_MAX = 1000;
 /** Values per statement: each statement stays short, so other requests' queries (and /health) get their turn. */
 export const EXACT_MATCH_CHUNK = 1000;
 export const SUGGEST_CHUNK_FIRST = 5;
-/** Ranking names measured beforehand costs a fraction of a millisecond per value: the first statement can take more. */
-export const SUGGEST_AMONG_CHUNK_FIRST = 50;
 export const SUGGEST_CHUNK_MAX = 200;
 export const SUGGEST_STATEMENT_MS = 100;
 /**
- * From this many values needing suggestions on, their nearest names are narrowed down first (trigram-candidates.ts):
- * reading every name once and counting trigrams on the worker pool costs about as much as a handful of index walks.
+ * From this many values needing suggestions on, they are ranked on the worker pool (suggestion-ranking.ts): reading
+ * every name once and counting trigrams there costs about as much as a handful of index walks.
  */
-export const NARROW_SUGGESTIONS_FROM = 16;
+export const RANK_ON_WORKERS_FROM = 16;
 
 const SUGGEST_TASKS = new URL('./term-suggest.task.ts', import.meta.url);
 
@@ -80,12 +78,16 @@ export class TermValidationService {
     }
 
     const best = new Map<string, ExactMatch>();
-    for (const chunk of chunks([...new Set(terms.filter((t) => t.trim()))], EXACT_MATCH_CHUNK)) {
+    const spellings = sameNormalForm(terms);
+    for (const chunk of chunks([...spellings.keys()], EXACT_MATCH_CHUNK)) {
       throwIfRequestAborted();
-      for (const m of await this.store.matchExact(chunk, voc)) {
-        if (m.kind === 'synonym') continue;
-        const prev = best.get(m.input);
-        if (!prev || preference(m) < preference(prev)) best.set(m.input, m);
+      for (const found of await this.store.matchExact(chunk, voc)) {
+        if (found.kind === 'synonym') continue;
+        for (const input of spellings.get(found.input)!) {
+          const m = input === found.input ? found : { ...found, input };
+          const prev = best.get(input);
+          if (!prev || preference(m) < preference(prev)) best.set(input, m);
+        }
       }
     }
     const needSuggestions = [...new Set(terms.filter((t) => t.trim() && best.get(t)?.term.status !== 'active'))];
@@ -119,7 +121,7 @@ export class TermValidationService {
   /** Suggestions for each of `pending` (distinct values), keyed by value. */
   private async suggestions(pending: string[], vocabulary: string | undefined): Promise<Map<string, Suggestion[]>> {
     const suggestions = new Map<string, Suggestion[]>();
-    const collect = (found: Suggestion[]) => {
+    const collect = (found: readonly Suggestion[]) => {
       for (const s of found) {
         const list = suggestions.get(s.input);
         if (list) list.push(s);
@@ -128,18 +130,23 @@ export class TermValidationService {
     };
     const opts = { vocabulary, limit: SUGGESTIONS_MAX, minScore: SUGGESTION_MIN_SCORE };
     let walk = pending;
-    if (pending.length >= NARROW_SUGGESTIONS_FROM) {
+    if (pending.length >= RANK_ON_WORKERS_FROM) {
       const norms = await this.store.normalize(pending);
-      const names = await this.store.nameNorms(vocabulary);
+      const values = pending.map((p) => norms.get(p) ?? p);
+      const names = await this.store.suggestionNames(values, vocabulary);
       throwIfRequestAborted();
-      const narrowed = await runTask<NearestNames>(SUGGEST_TASKS, 'nearestNamesTask', {
-        names,
-        values: pending.map((p) => norms.get(p) ?? p),
+      const ranked = await runTask<(RankedSuggestion[] | null)[]>(SUGGEST_TASKS, 'rankSuggestionsTask', {
+        ...names,
+        values,
         count: SUGGEST_NEAREST_NAMES,
+        limit: opts.limit,
+        minScore: opts.minScore,
       });
-      const among = pending.flatMap((input, i) => (narrowed.nearest[i] ? [{ input, candidates: narrowed.nearest[i]! }] : []));
-      walk = pending.filter((_, i) => !narrowed.nearest[i]);
-      await inTimedStatements(among, SUGGEST_AMONG_CHUNK_FIRST, async (chunk) => collect(await this.store.suggestAmong(chunk, { ...opts, unmeasured: narrowed.unmeasured })));
+      pending.forEach((input, i) => {
+        const found = ranked[i];
+        if (found) suggestions.set(input, found.map((s) => ({ ...s, input, score: Math.round(s.score * 1000) / 1000 })));
+      });
+      walk = pending.filter((_, i) => !ranked[i]);
     }
     await inTimedStatements(walk, SUGGEST_CHUNK_FIRST, async (chunk) => collect(await this.store.suggest(chunk, opts)));
     return suggestions;
@@ -163,6 +170,29 @@ async function inTimedStatements<T>(items: readonly T[], first: number, step: (c
     const perItem = (performance.now() - started) / chunk.length;
     size = Math.max(1, Math.min(SUGGEST_CHUNK_MAX, Math.floor(SUGGEST_STATEMENT_MS / Math.max(perItem, 0.1))));
   }
+}
+
+/**
+ * The distinct non-blank values, grouped by a key that only values with the same normal form share, keyed by the
+ * first of each group: one of them is looked up for all. For ASCII text lower(unaccent(btrim(...))) is plain ASCII
+ * lower-casing (unaccent maps no ASCII character), so ASCII values differing only in case share a key; any other
+ * value is its own group. A batch of codes and labels in mixed case is half as many lookups.
+ */
+function sameNormalForm(values: readonly string[]): Map<string, string[]> {
+  const byKey = new Map<string, string[]>();
+  for (const value of new Set(values)) {
+    if (!value.trim()) continue;
+    const key = isAscii(value) ? value.toLowerCase() : value;
+    const group = byKey.get(key);
+    if (group) group.push(value);
+    else byKey.set(key, [value]);
+  }
+  return new Map([...byKey.values()].map((group) => [group[0]!, group]));
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** Active before deprecated, exact case before case-folded, code before label. */

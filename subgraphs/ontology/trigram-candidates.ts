@@ -3,9 +3,9 @@
  *
  * A suggestion lookup ranks the names nearest to a value by trigram distance (`norm <-> value`, 1 - similarity).
  * On the embedded engine that walk costs about 2 ms per value, because trigram signatures prune little among short
- * names; here the same similarity is counted from an inverted index of the names' trigrams, and only the names that
- * can be among the nearest go back to PostgreSQL, with their distance and word similarity computed exactly as
- * pg_trgm computes them, to be ranked by the same SQL as before (TermNameStore.suggestAmong).
+ * names; here the same similarity is counted from an inverted index of the names' trigrams, and the names that can
+ * be among the nearest are given their distance and word similarity exactly as pg_trgm computes them, to be ranked
+ * as the walk's SQL ranks them (suggestion-ranking.ts).
  *
  * pg_trgm's trigrams of a string: the string is split into words (runs of letters and digits), each word is
  * lower-cased and padded with two spaces in front and one behind, and every three consecutive characters of a

@@ -139,72 +139,27 @@ export class TermNameStore {
   }
 
   /**
-   * `suggest` for inputs whose nearest names were measured beforehand (trigram-candidates.ts): each input comes with
-   * the normalised names that can be among its nearest, their trigram distance and word similarity (exactly what
-   * `<->` and word_similarity give), and `unmeasured` names are measured here. So no trigram index is walked and no
-   * trigram function runs for measured names: on the embedded engine both cost far more than the ranking. The ranking is `suggest`'s, step by step, written as one
-   * pass over all inputs (window functions in place of a LIMIT per input), since per-input subqueries cost more in
-   * the executor than the ranking itself. Each candidate's names, and their terms, are looked up by index (lateral
-   * subqueries kept apart by OFFSET 0): joined as sets, the planner, which takes each JSON list for 100 rows, reads
-   * and hashes both whole tables instead, about 0.5 s on the embedded engine after a 60,000-term import, however few
-   * the inputs.
+   * Every name (code, label, synonym) of a vocabulary, or of all, with its term, as the JSON text of an array of
+   * NameRow (suggestion-ranking.ts), for suggestions ranked on the worker pool; and, as `measured`, pg_trgm's distance
+   * and word similarity between each of `values` (normalised) and each name that is not ASCII, which only pg_trgm
+   * measures. Both are left as text: the worker pool parses them, not the request thread.
    */
-  async suggestAmong(
-    inputs: readonly { input: string; candidates: readonly { name: string; distance: number; wordSimilarity: number }[] }[],
-    opts: { vocabulary?: string; limit: number; minScore: number; unmeasured: readonly string[] },
-  ): Promise<Suggestion[]> {
-    if (inputs.length === 0) return [];
-    const voc = opts.vocabulary ?? null;
-    const rows = await this.run(
-      'suggestAmong',
-      sql`WITH input AS MATERIALIZED (
-            SELECT x.input, lower(unaccent(btrim(x.input))) AS norm, x.candidates FROM jsonb_to_recordset(${jsonParam(inputs)}) AS x(input text, candidates jsonb)
-          ),
-          candidate AS (
-            SELECT i.input, i.norm AS input_norm, c.name AS norm, c.distance AS dist, c."wordSimilarity" AS wsim
-            FROM input i, jsonb_to_recordset(i.candidates) AS c(name text, distance real, "wordSimilarity" real)
-            UNION ALL
-            SELECT i.input, i.norm, u.norm, u.norm <-> i.norm, word_similarity(i.norm, u.norm)
-            FROM input i, (SELECT DISTINCT value AS norm FROM jsonb_array_elements_text(${jsonParam(opts.unmeasured)})) u
-          ),
-          nearest AS (
-            SELECT c.input, c.input_norm, n.*, t.*, c.dist, c.wsim, row_number() OVER (PARTITION BY c.input ORDER BY c.dist) AS nth
-            FROM candidate c
-            CROSS JOIN LATERAL (
-              SELECT tn.term_id, tn.kind, tn.name, tn.norm FROM ontology.term_names tn
-              WHERE ${normIs(sql`c.norm`)} AND (${voc}::text IS NULL OR tn.vocabulary = ${voc}) OFFSET 0
-            ) n
-            CROSS JOIN LATERAL (SELECT t.vocabulary, t.code, t.label, t.status FROM ontology.terms t WHERE t.id = n.term_id OFFSET 0) t
-          ),
-          scored AS (
-            SELECT x.input, x.term_id, x.vocabulary, x.code, x.label, x.name, greatest(x.sim, x.wsim) AS score, x.sim,
-                   CASE WHEN x.norm = x.input_norm AND x.kind <> 'synonym' THEN 0 WHEN x.norm = x.input_norm THEN 1 ELSE 2 END AS rank
-            FROM (
-              SELECT n.*, 1 - n.dist AS sim FROM nearest n WHERE n.nth <= ${sql.raw(String(SUGGEST_NEAREST_NAMES))}
-            ) x
-            WHERE x.status = 'active'
-          ),
-          grouped AS (
-            SELECT c.input, c.term_id AS id, c.vocabulary, c.code, c.label, min(c.rank) AS rank, max(c.score) AS score, max(c.sim) AS closeness,
-                   (array_agg(c.name ORDER BY c.rank, c.score DESC, c.sim DESC))[1] AS matched
-            FROM scored c
-            GROUP BY c.input, c.term_id, c.vocabulary, c.code, c.label
-            HAVING min(c.rank) < 2 OR max(c.score) >= ${opts.minScore}
-          ),
-          ranked AS (
-            SELECT g.*, row_number() OVER (PARTITION BY g.input ORDER BY g.rank, g.score DESC, g.closeness DESC, lower(g.label) COLLATE "C", g.id) AS place
-            FROM grouped g
-          )
-          SELECT input, id, vocabulary, code, label, rank, score, closeness, matched FROM ranked WHERE place <= ${opts.limit} ORDER BY input, place`,
-    );
-    return rows.map(toSuggestion);
-  }
-
-  /** Every distinct normalised name (code, label or synonym) of a vocabulary, or of all: what suggestions are drawn from. */
-  async nameNorms(vocabulary?: string): Promise<string[]> {
+  async suggestionNames(values: readonly string[], vocabulary?: string): Promise<{ names: string; measured: string }> {
     const voc = vocabulary ?? null;
-    const rows = await this.run('nameNorms', sql`SELECT DISTINCT norm FROM ontology.term_names WHERE (${voc}::text IS NULL OR vocabulary = ${voc})`);
-    return rows.map((r) => r.norm as string);
+    const rows = await this.run(
+      'suggestionNames',
+      sql`WITH name AS (
+            SELECT tn.norm, tn.name, tn.kind, t.id, t.vocabulary, t.code, t.label, lower(t.label) AS label_key, t.status = 'active' AS active
+            FROM ontology.term_names tn JOIN ontology.terms t ON t.id = tn.term_id
+            WHERE (${voc}::text IS NULL OR tn.vocabulary = ${voc})
+          ),
+          foreign_name AS (SELECT DISTINCT norm FROM name WHERE octet_length(norm) <> char_length(norm)),
+          value AS (SELECT DISTINCT value FROM jsonb_array_elements_text(${jsonParam(values)}))
+          SELECT (SELECT coalesce(json_agg(json_build_array(norm, name, kind, id, vocabulary, code, label, label_key, active)), '[]') FROM name)::text AS names,
+                 (SELECT coalesce(json_agg(json_build_array(v.value, f.norm, f.norm <-> v.value, word_similarity(v.value, f.norm))), '[]')
+                  FROM value v, foreign_name f)::text AS measured`,
+    );
+    return { names: (rows[0]?.names as string | undefined) ?? '[]', measured: (rows[0]?.measured as string | undefined) ?? '[]' };
   }
 
   /** Each value's normalised form, lower(unaccent(btrim(value))), as matchExact and suggest compare it. */

@@ -460,12 +460,8 @@ export class TermStore {
     return this.names.suggest(...args);
   }
 
-  suggestAmong(...args: Parameters<TermNameStore['suggestAmong']>): Promise<Suggestion[]> {
-    return this.names.suggestAmong(...args);
-  }
-
-  nameNorms(vocabulary?: string): Promise<string[]> {
-    return this.names.nameNorms(vocabulary);
+  suggestionNames(values: readonly string[], vocabulary?: string): Promise<{ names: string; measured: string }> {
+    return this.names.suggestionNames(values, vocabulary);
   }
 
   normalize(values: readonly string[]): Promise<Map<string, string>> {

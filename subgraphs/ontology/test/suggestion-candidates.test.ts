@@ -3,8 +3,10 @@ import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/kit/app.js';
 import { newId } from '../../../lib/ids.js';
 import { SUGGEST_NEAREST_NAMES, TermStore, type Suggestion } from '../store/term.store.js';
+import { compareBytes } from '../suggestion-ranking.js';
+import { seededRandom } from '../../../lib/seeded-random.js';
 import { asciiTrigrams, nearestNames, trigramDistance, trigramSimilarity, wordSimilarity } from '../trigram-candidates.js';
-import { NARROW_SUGGESTIONS_FROM, SUGGESTION_MIN_SCORE, SUGGESTIONS_MAX, TermValidationService } from '../term-validation.service.js';
+import { RANK_ON_WORKERS_FROM, SUGGESTION_MIN_SCORE, SUGGESTIONS_MAX, TermValidationService } from '../term-validation.service.js';
 
 /** Values as people mistype them: dropped, doubled and swapped letters, codes, punctuation, repeated words. */
 const VALUES = [
@@ -77,7 +79,7 @@ describe('suggestion candidates', () => {
 
   it('narrows each value down to names that include its nearest by pg_trgm distance, ties included', async () => {
     const values = await norm(VALUES);
-    const names = await store.nameNorms();
+    const names = (await rows(sql`SELECT DISTINCT norm FROM ontology.term_names`)).map((r) => r.norm as string);
     const { nearest, unmeasured } = nearestNames(names, values, SUGGEST_NEAREST_NAMES);
     expect(unmeasured).toEqual([]);
     for (const [i, value] of values.entries()) {
@@ -95,21 +97,18 @@ describe('suggestion candidates', () => {
     expect(nearestNames(['ωmega', 'alpha'], ['alpha'], 20).unmeasured).toEqual(['ωmega']);
   });
 
-  it('suggests the same as the index walk, for a batch large enough to be narrowed down', async () => {
-    const vocabulary = `probe_${Date.now()}`;
-    const now = new Date();
-    await store.ensureVocabulary(vocabulary, null, now);
-    // A name beyond ASCII: measured by PostgreSQL itself, and still found for an ASCII value.
-    await store.insertTerms([{ id: newId(), vocabulary, code: 'X:1', label: 'Ωmega hippocampal region', uri: null, parentId: null, description: null, metadata: {} }], now);
-
-    const values = [...VALUES, 'omega hipocampal region'];
-    expect(values.length).toBeGreaterThanOrEqual(NARROW_SUGGESTIONS_FROM);
+  /**
+   * Validates `values` (enough to be ranked on the worker pool) and holds each non-valid value's suggestions to the
+   * index walk's: the same terms, in the same order, with the same scores. Returns how many values were compared.
+   */
+  async function compareWithWalk(values: string[]): Promise<number> {
+    expect(values.length).toBeGreaterThanOrEqual(RANK_ON_WORKERS_FROM);
     const report = await new TermValidationService(store).validate(values);
     const opts = { limit: SUGGESTIONS_MAX, minScore: SUGGESTION_MIN_SCORE };
     const terms = (list: Pick<Suggestion, 'code' | 'score'>[]) => list.map((s) => `${s.code} ${s.score}`);
     let compared = 0;
     for (const result of report.results) {
-      if (result.status === 'valid') continue;
+      if (result.status !== 'unrecognized') continue;
       // Which of several names equally distant from the value are taken as its 20 nearest is up to the engine (the
       // index walk takes them in index order), so only values without such a tie have one right answer.
       const [value] = await norm([result.input]);
@@ -118,8 +117,43 @@ describe('suggestion candidates', () => {
       expect(terms(result.suggestions), result.input).toEqual(terms(await store.suggest([result.input], opts)));
       compared++;
     }
-    expect(compared).toBeGreaterThan(10);
+    return compared;
+  }
+
+  it('ranks suggestions as the index walk does, for a batch ranked on the worker pool', async () => {
+    expect(await compareWithWalk(VALUES)).toBeGreaterThan(10);
+  });
+
+  it('ranks as the index walk does for hundreds of labels and codes mistyped as people type them', async () => {
+    const seeded = await rows(sql`SELECT code, label FROM ontology.terms WHERE status = 'active' ORDER BY md5(code) LIMIT 400`);
+    const rnd = seededRandom(7);
+    const typo = (s: string) => {
+      const i = 1 + Math.floor(rnd() * Math.max(1, s.length - 2));
+      const kind = Math.floor(rnd() * 3);
+      if (kind === 0) return s.slice(0, i) + s.slice(i + 1);
+      if (kind === 1) return s.slice(0, i) + s[i] + s.slice(i);
+      return s.slice(0, i - 1) + s[i] + s[i - 1] + s.slice(i + 1);
+    };
+    const values = seeded.map((r, i) => typo((i % 4 === 0 ? r.code : r.label) as string));
+    expect(await compareWithWalk(values)).toBeGreaterThan(150);
+  });
+
+  it('measures names beyond ASCII in PostgreSQL and ranks them with the rest', async () => {
+    const vocabulary = `probe_${Date.now()}`;
+    const now = new Date();
+    await store.ensureVocabulary(vocabulary, null, now);
+    // A name beyond ASCII: measured by PostgreSQL itself, and still found for an ASCII value.
+    await store.insertTerms([{ id: newId(), vocabulary, code: 'X:1', label: 'Ωmega hippocampal region', uri: null, parentId: null, description: null, metadata: {} }], now);
+    const values = [...VALUES, 'omega hipocampal region'];
+    expect(await compareWithWalk(values)).toBeGreaterThan(10);
+    const report = await new TermValidationService(store).validate(values);
     const omega = report.results.find((r) => r.input === 'omega hipocampal region')!;
     expect(omega.suggestions.map((s) => s.code)).toContain('X:1');
+  });
+
+  it('orders labels as PostgreSQL orders them under COLLATE "C": by code point', async () => {
+    const labels = ['b', 'a', 'ab', '', 'é', 'z', '\u{1F600}', '\uFFFD', '\uE000', 'A'];
+    const ordered = (await rows(sql`SELECT value FROM jsonb_array_elements_text(${JSON.stringify(labels)}::jsonb) ORDER BY value COLLATE "C"`)).map((r) => r.value);
+    expect([...labels].sort(compareBytes)).toEqual(ordered);
   });
 });

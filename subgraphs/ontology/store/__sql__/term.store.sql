@@ -76,45 +76,16 @@
             LIMIT $5
           ) s;
 
-/* TermNameStore.suggestAmong */ WITH input AS MATERIALIZED (
-            SELECT x.input, lower(unaccent(btrim(x.input))) AS norm, x.candidates FROM jsonb_to_recordset($1::jsonb) AS x(input text, candidates jsonb)
+/* TermNameStore.suggestionNames */ WITH name AS (
+            SELECT tn.norm, tn.name, tn.kind, t.id, t.vocabulary, t.code, t.label, lower(t.label) AS label_key, t.status = 'active' AS active
+            FROM ontology.term_names tn JOIN ontology.terms t ON t.id = tn.term_id
+            WHERE ($1::text IS NULL OR tn.vocabulary = $2)
           ),
-          candidate AS (
-            SELECT i.input, i.norm AS input_norm, c.name AS norm, c.distance AS dist, c."wordSimilarity" AS wsim
-            FROM input i, jsonb_to_recordset(i.candidates) AS c(name text, distance real, "wordSimilarity" real)
-            UNION ALL
-            SELECT i.input, i.norm, u.norm, u.norm <-> i.norm, word_similarity(i.norm, u.norm)
-            FROM input i, (SELECT DISTINCT value AS norm FROM jsonb_array_elements_text($2::jsonb)) u
-          ),
-          nearest AS (
-            SELECT c.input, c.input_norm, n.*, t.*, c.dist, c.wsim, row_number() OVER (PARTITION BY c.input ORDER BY c.dist) AS nth
-            FROM candidate c
-            CROSS JOIN LATERAL (
-              SELECT tn.term_id, tn.kind, tn.name, tn.norm FROM ontology.term_names tn
-              WHERE (tn.norm >= c.norm AND tn.norm <= c.norm) AND ($3::text IS NULL OR tn.vocabulary = $4) OFFSET 0
-            ) n
-            CROSS JOIN LATERAL (SELECT t.vocabulary, t.code, t.label, t.status FROM ontology.terms t WHERE t.id = n.term_id OFFSET 0) t
-          ),
-          scored AS (
-            SELECT x.input, x.term_id, x.vocabulary, x.code, x.label, x.name, greatest(x.sim, x.wsim) AS score, x.sim,
-                   CASE WHEN x.norm = x.input_norm AND x.kind <> 'synonym' THEN 0 WHEN x.norm = x.input_norm THEN 1 ELSE 2 END AS rank
-            FROM (
-              SELECT n.*, 1 - n.dist AS sim FROM nearest n WHERE n.nth <= 20
-            ) x
-            WHERE x.status = 'active'
-          ),
-          grouped AS (
-            SELECT c.input, c.term_id AS id, c.vocabulary, c.code, c.label, min(c.rank) AS rank, max(c.score) AS score, max(c.sim) AS closeness,
-                   (array_agg(c.name ORDER BY c.rank, c.score DESC, c.sim DESC))[1] AS matched
-            FROM scored c
-            GROUP BY c.input, c.term_id, c.vocabulary, c.code, c.label
-            HAVING min(c.rank) < 2 OR max(c.score) >= $5
-          ),
-          ranked AS (
-            SELECT g.*, row_number() OVER (PARTITION BY g.input ORDER BY g.rank, g.score DESC, g.closeness DESC, lower(g.label) COLLATE "C", g.id) AS place
-            FROM grouped g
-          )
-          SELECT input, id, vocabulary, code, label, rank, score, closeness, matched FROM ranked WHERE place <= $6 ORDER BY input, place;
+          foreign_name AS (SELECT DISTINCT norm FROM name WHERE octet_length(norm) <> char_length(norm)),
+          value AS (SELECT DISTINCT value FROM jsonb_array_elements_text($3::jsonb))
+          SELECT (SELECT coalesce(json_agg(json_build_array(norm, name, kind, id, vocabulary, code, label, label_key, active)), '[]') FROM name)::text AS names,
+                 (SELECT coalesce(json_agg(json_build_array(v.value, f.norm, f.norm <-> v.value, word_similarity(v.value, f.norm))), '[]')
+                  FROM value v, foreign_name f)::text AS measured;
 
 /* TermStore.insertTerms */ INSERT INTO ontology.terms (id, vocabulary, code, label, uri, parent_id, description, metadata, status, created_at, updated_at)
             SELECT x.id, x.vocabulary, x.code, x.label, x.uri, x.parent_id, x.description, coalesce(x.metadata, '{}'::jsonb), 'active', $1, $2
