@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pgTypes from 'pg';
 import type { RelationalConfig } from '../config.js';
-import { abortError, currentRequestScope } from '../request-scope.js';
+import { abortError, currentRequestScope, outsideRequestScope } from '../request-scope.js';
 import { Timeout } from '../errors.js';
 import { narrowModes } from '../data-dir.js';
 import { FRESH_SESSION, StatementNames } from './statement-names.js';
@@ -25,8 +25,16 @@ export interface RelationalStore {
   migrate(): Promise<void>;
   /** One real round trip. */
   ping(): Promise<void>;
+  /**
+   * Follows NOTIFY on `channel`, from any connection and any process, this one's included: `listener` gets
+   * 'listening' once every later notice is sure to reach it, 'notice' for each one, and 'lost' when notices may have
+   * been missed (the listening connection failed; it reconnects and says 'listening' again). Returns the unsubscribe.
+   */
+  subscribe(channel: string, listener: (event: ChannelEvent) => void): () => void;
   close(): Promise<void>;
 }
+
+export type ChannelEvent = 'listening' | 'notice' | 'lost';
 
 export const MIGRATIONS_DIR = packagePath('migrations');
 // Beside this module in both layouts: the build copies it into dist/lib/db/.
@@ -88,9 +96,11 @@ async function openPool(kind: RelationalStore['kind'], options: pgTypes.PoolConf
   // An idle client that loses its server must not crash the process; the next query reports the failure.
   pool.on('error', () => {});
   const db = drizzle({ client: pool, casing: 'snake_case' }) as unknown as Db;
+  const channels = kind === 'postgres' ? ownConnectionChannels(pg, options) : sharedConnectionChannels(pool);
   return {
     kind,
     db,
+    subscribe: channels.subscribe,
     migrate: () => migrate(db as never, { migrationsFolder: MIGRATIONS_DIR }),
     ping: async () => {
       // The embedded engine has one connection: while a transaction holds it, asking its thread proves it is alive
@@ -99,9 +109,106 @@ async function openPool(kind: RelationalStore['kind'], options: pgTypes.PoolConf
       await db.execute(sql`/* ping */ select 1`);
     },
     close: async () => {
+      await channels.close();
       await pool.end();
       await engine.stop();
     },
+  };
+}
+
+interface Channels {
+  subscribe: RelationalStore['subscribe'];
+  close(): Promise<void>;
+}
+
+/** A channel name as LISTEN takes it: an identifier, quoted. */
+const listenStatement = (channel: string) => `LISTEN "${channel.replaceAll('"', '""')}"`;
+
+/**
+ * PostgreSQL: each channel is followed on a connection of its own, outside the pool (a pooled connection may be
+ * closed while idle, and notices reach a connection only between its statements). When it fails, the listener is
+ * told notices may be lost, and it reconnects with a growing pause.
+ */
+function ownConnectionChannels(pg: typeof pgTypes, options: pgTypes.PoolConfig): Channels {
+  const stops = new Set<() => Promise<void>>();
+  return {
+    subscribe(channel, listener) {
+      let client: pgTypes.Client | undefined;
+      let stopped = false;
+      let failures = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const retry = () => {
+        if (!stopped) timer = setTimeout(connect, Math.min(30_000, 250 * 2 ** failures++)).unref();
+      };
+      const connect = async () => {
+        const c = new pg.Client(options);
+        c.on('error', () => {});
+        c.on('notification', (n) => {
+          if (n.channel === channel) listener('notice');
+        });
+        c.on('end', () => {
+          if (client !== c) return;
+          client = undefined;
+          listener('lost');
+          retry();
+        });
+        try {
+          await c.connect();
+          await c.query(listenStatement(channel));
+          if (stopped) return void c.end().catch(() => {});
+          client = c;
+          failures = 0;
+          listener('listening');
+        } catch {
+          c.end().catch(() => {});
+          retry();
+        }
+      };
+      void connect();
+      const stop = async () => {
+        stopped = true;
+        clearTimeout(timer);
+        stops.delete(stop);
+        const c = client;
+        client = undefined;
+        await c?.end().catch(() => {});
+      };
+      stops.add(stop);
+      return () => void stop();
+    },
+    close: async () => {
+      await Promise.all([...stops].map((stop) => stop()));
+    },
+  };
+}
+
+/**
+ * PGlite: its one connection serves everything, this process is the only one that reaches the database, and a
+ * session is sent its own notices. So every connection the pool opens listens before its first statement, and a
+ * notice arrives with the answer to the statement that committed it, before its caller resumes.
+ */
+function sharedConnectionChannels(pool: pgTypes.Pool): Channels {
+  const listeners = new Map<string, Set<(event: ChannelEvent) => void>>();
+  pool.on('connect', (client) => {
+    // Outside any request's scope: a request that is aborted must not stop the connection from listening.
+    for (const channel of listeners.keys()) outsideRequestScope(() => client.query(listenStatement(channel))).catch(() => {});
+    client.on('notification', (n) => {
+      for (const listener of listeners.get(n.channel) ?? []) listener('notice');
+    });
+  });
+  return {
+    subscribe(channel, listener) {
+      let set = listeners.get(channel);
+      if (!set) listeners.set(channel, (set = new Set()));
+      set.add(listener);
+      // Through the pool: the connection open now, or the next one (which also listens as it opens).
+      outsideRequestScope(() => pool.query(listenStatement(channel))).then(
+        () => set.has(listener) && listener('listening'),
+        () => undefined,
+      );
+      return () => void set.delete(listener);
+    },
+    close: async () => listeners.clear(),
   };
 }
 

@@ -1,14 +1,18 @@
 import DataLoader from 'dataloader';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
 import { TermStore } from './store/term.store.js';
-import { TermService, type TermRecord } from './term.service.js';
+import { NotifiedCache } from '../../lib/notified-cache.js';
+import { KEPT_TERMS_MAX, TERMS_CHANGED_CHANNEL, TermService, type TermRecord } from './term.service.js';
 import { TermImportService } from './term-import.service.js';
 import { TermValidationService } from './term-validation.service.js';
 
 /** Every service of the ontology subgraph over these stores: the one place they are wired. */
 export function buildOntologyServices(deps: SubgraphDeps) {
   const store = new TermStore(deps.stores.relational.db);
-  const terms = new TermService(store, deps.clock, deps.log.child({ component: 'TermService' }));
+  const kept = new NotifiedCache<string, TermRecord>(KEPT_TERMS_MAX);
+  // Closed with the relational store.
+  deps.stores.relational.subscribe(TERMS_CHANGED_CHANNEL, kept.follow);
+  const terms = new TermService(store, deps.clock, deps.log.child({ component: 'TermService' }), kept);
   // One loader per request context, so a page of datasets that reference terms costs one query.
   const loaders = new WeakMap<object, DataLoader<string, TermRecord | null>>();
   const termLoader = (ctx: object) => {
@@ -20,7 +24,7 @@ export function buildOntologyServices(deps: SubgraphDeps) {
     store,
     terms,
     termLoader,
-    imports: new TermImportService(store, deps.clock, deps.log.child({ component: 'TermImportService' })),
+    imports: new TermImportService(store, deps.clock, deps.log.child({ component: 'TermImportService' }), () => terms.termsChanged()),
     validation: new TermValidationService(store),
   };
 }

@@ -310,6 +310,8 @@ export class TermImportService {
     private readonly store: TermStore,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    /** Told when an import has changed terms, before it answers (TermService.termsChanged). */
+    private readonly termsChanged: () => void = () => {},
   ) {}
 
   /**
@@ -340,6 +342,7 @@ export class TermImportService {
       }
       if (p.synonyms?.length) report.synonymsAdded = await tx.addSynonyms(p.synonyms.filter((s) => groups.has(s.vocabulary)));
     });
+    this.termsChanged();
     if (report.created + report.updated >= ANALYZE_AFTER_ROWS) await this.store.analyze();
     this.log.info({ ...report, rows: parsed.groups.reduce((n, g) => n + g.count, 0) }, 'terms imported');
     return report;

@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import { BadInput, Conflict, NotFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { ReadCoalescer, type ReadCoalescerOptions } from '../../lib/read-coalescer.js';
+import type { NotifiedCache } from '../../lib/notified-cache.js';
 import type { TermRecord, TermStore, VocabularyRecord } from './store/term.store.js';
 import {
   CODE_MAX,
@@ -64,20 +65,32 @@ export interface TermPage {
   offset: number;
 }
 
+/** Terms by id kept per process (TermService.get): a few megabytes at most. */
+export const KEPT_TERMS_MAX = 10_000;
+/** The channel the term tables' triggers announce changes on (migrations/0012_ontology_change_notices.sql). */
+export const TERMS_CHANGED_CHANNEL = 'ontology_terms_changed';
+
 /** Reads and single-term writes of the ontology. Access classes are declared on the resolvers. */
 export class TermService {
-  /** Reads by id of concurrent requests, answered together by one findByIds (never from an earlier read). */
+  /** Reads by id of concurrent requests, answered together by one findByIds. */
   private readonly byId: ReadCoalescer<string, TermRecord>;
 
   constructor(
     private readonly store: TermStore,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    /** Terms by id, until the term tables announce a change; without it every read goes to the store. */
+    private readonly kept?: NotifiedCache<string, TermRecord>,
     // Two statements at a time: one is sent while the answer of the other is being read, so the engine (PGlite's
     // thread too) is not left idle between them; measured faster than one or four at a time with 8 callers.
     reads: ReadCoalescerOptions = { maxInFlight: 2 },
   ) {
     this.byId = new ReadCoalescer(async (ids) => new Map((await store.findByIds(ids)).map((t) => [t.id, t])), reads);
+  }
+
+  /** After this process changed terms: its next reads come from the store, whenever the change's notice arrives. */
+  termsChanged(): void {
+    this.kept?.forget();
   }
 
   listVocabularies(): Promise<VocabularyRecord[]> {
@@ -102,13 +115,15 @@ export class TermService {
   }
 
   /**
-   * The term as stored now: read by a statement that starts after this call, shared with the reads by id of other
-   * requests that arrive meanwhile. Throws NotFound for a malformed or unknown id, and the request's Timeout when
-   * it is aborted while waiting (the shared statement goes on for the others).
+   * The term as stored: kept from an earlier read until the term tables announce a change (NotifiedCache), or read
+   * by a statement that starts after this call, shared with the reads by id of other requests that arrive meanwhile.
+   * Throws NotFound for a malformed or unknown id, and the request's Timeout when it is aborted while waiting (the
+   * shared statement goes on for the others).
    */
   async get(id: string): Promise<TermRecord> {
     // Stored ids are lower case; the read answers by the id it finds.
-    const term = isUuid(id) ? await this.byId.load(id.toLowerCase()) : undefined;
+    const key = id.toLowerCase();
+    const term = !isUuid(id) ? undefined : this.kept ? await this.kept.get(key, () => this.byId.load(key)) : await this.byId.load(key);
     if (!term) throw new NotFound(`no term with id ${JSON.stringify(id)}`);
     return term;
   }
@@ -167,6 +182,7 @@ export class TermService {
       await tx.insertTerms([{ id, vocabulary, code, label, uri, parentId, description, metadata }], now);
       if (synonyms.length) await tx.setSynonyms(id, vocabulary, synonyms);
     });
+    this.termsChanged();
     this.log.info({ termId: id, vocabulary, code }, 'term created');
     return this.get(id);
   }
@@ -207,6 +223,7 @@ export class TermService {
       if (Object.keys(change).length > 1) await tx.updateTerms([change], this.clock.now());
       if (synonyms !== undefined) await tx.setSynonyms(id, current.vocabulary, synonyms);
     });
+    this.termsChanged();
     this.log.info({ termId: id, fields: Object.keys(change).filter((k) => k !== 'id') }, 'term updated');
     return this.get(id);
   }
@@ -227,6 +244,7 @@ export class TermService {
       if (other.status !== 'active') throw new BadInput(`replaced_by: term ${replacement} is itself deprecated; name an active term`);
     }
     await this.store.deprecate(id, replacement, this.clock.now());
+    this.termsChanged();
     this.log.info({ termId: id, replacedBy: replacement }, 'term deprecated');
     return this.get(id);
   }

@@ -134,6 +134,8 @@ describe('ontology reads on the seeded vocabularies', () => {
       const mouse = await byCode('species', 'NCBITaxon:10090');
       const unknown = '0190f3a4-5b6c-7d8e-9f00-112233445566';
       const { terms, store } = await ontology.services(t.app.deps);
+      // Terms read by earlier tests are kept: these reads must reach the store.
+      terms.termsChanged();
       const statements = vi.spyOn(store, 'findByIds');
       try {
         const answers = await Promise.allSettled([ca1.id, mouse.id, ca1.id.toUpperCase(), unknown, 'not-a-uuid'].map((id) => terms.get(id)));
@@ -155,6 +157,7 @@ describe('ontology reads on the seeded vocabularies', () => {
       const ca1 = await byCode('brain_region', 'MBA:382');
       const mouse = await byCode('species', 'NCBITaxon:10090');
       const { terms, store } = await ontology.services(t.app.deps);
+      terms.termsChanged();
       const findByIds = store.findByIds.bind(store);
       let sent!: () => void;
       const statementSent = new Promise<void>((resolve) => (sent = resolve));
