@@ -67,6 +67,9 @@ export const ontology = defineSubgraph({
   }),
   /** Loads the shipped vocabularies that are not in the store yet (first start); idempotent and quick afterwards. */
   async onStart(s, deps) {
+    // Terms by id are kept from here on, until the term tables announce a change; the subscription ends when the
+    // relational store closes.
+    s.followTermChanges();
     const steps = await seedVocabularies(s, { onlyMissing: true });
     const loaded = steps.filter((x) => !x.skipped);
     if (loaded.length) deps.log.info({ vocabularies: loaded.map((x) => ({ name: x.vocabulary, created: x.created, ms: x.ms })) }, 'ontology vocabularies seeded');

@@ -10,8 +10,6 @@ import { TermValidationService } from './term-validation.service.js';
 export function buildOntologyServices(deps: SubgraphDeps) {
   const store = new TermStore(deps.stores.relational.db);
   const kept = new NotifiedCache<string, TermRecord>(KEPT_TERMS_MAX);
-  // Closed with the relational store.
-  deps.stores.relational.subscribe(TERMS_CHANGED_CHANNEL, kept.follow);
   const terms = new TermService(store, deps.clock, deps.log.child({ component: 'TermService' }), kept);
   // One loader per request context, so a page of datasets that reference terms costs one query.
   const loaders = new WeakMap<object, DataLoader<string, TermRecord | null>>();
@@ -26,6 +24,8 @@ export function buildOntologyServices(deps: SubgraphDeps) {
     termLoader,
     imports: new TermImportService(store, deps.clock, deps.log.child({ component: 'TermImportService' }), () => terms.termsChanged()),
     validation: new TermValidationService(store),
+    /** Keeps terms read by id until the term tables announce a change (started with the subgraph, not by a schema build). */
+    followTermChanges: () => deps.stores.relational.subscribe(TERMS_CHANGED_CHANNEL, kept.follow),
   };
 }
 
