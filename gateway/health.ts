@@ -56,21 +56,34 @@ export async function checkHealth(stores: Stores, timeoutMs: number): Promise<He
  * one that arrives after it ended starts the next. So an answer always comes from round trips that ended after its
  * request arrived (a component that dies is reported by the next check, never hidden by an earlier answer), while
  * a burst of polls costs one set of round trips instead of one per poll.
+ *
+ * While polls arrive faster than checks end (some request joined the check that just ended), the next check starts
+ * as that one ends, rather than when the next poll arrives: the polls that follow, which arrive while the answers
+ * are being sent, then wait only for what is left of it. It is still a check that ends after they arrive; a check
+ * that nobody joined ends the chain, so a burst costs at most one check more.
  */
 export function sharedHealthCheck(stores: Stores, timeoutMs: number): () => Promise<HealthReport> {
   let running: Promise<HealthReport> | undefined;
-  return () => {
-    if (running) return running;
+  let joined = 0;
+  const start = (): Promise<HealthReport> => {
     // Outside the scope of the request that happens to start it: that request going away must not stop a check
     // that others wait for (each check has its own timeout).
     const check = outsideRequestScope(() => checkHealth(stores, timeoutMs));
     running = check;
-    // Cleared in the check's first continuation: before the event loop reads any further request, so none that
+    joined = 0;
+    // Settled in the check's first continuation: before the event loop reads any further request, so none that
     // arrives after the check ended can join it.
-    const clear = () => {
-      if (running === check) running = undefined;
+    const settle = () => {
+      if (running !== check) return;
+      running = undefined;
+      if (joined > 0) start();
     };
-    check.then(clear, clear);
+    check.then(settle, settle);
     return check;
+  };
+  return () => {
+    if (!running) return start();
+    joined++;
+    return running;
   };
 }

@@ -9,10 +9,10 @@ function stores() {
   let alive = true;
   const s = {
     relational: {
+      // Answers when the test says, as the component is then: one that dies during a round trip fails it.
       ping: () => {
         checks++;
-        const answer = alive;
-        return new Promise<void>((resolve, reject) => pending.push(() => (answer ? resolve() : reject(new Error('gone')))));
+        return new Promise<void>((resolve, reject) => pending.push(() => (alive ? resolve() : reject(new Error('gone')))));
       },
     },
     column: { ping: async () => {} },
@@ -32,19 +32,43 @@ describe(sharedHealthCheck.name, () => {
     const s = stores();
     const health = sharedHealthCheck(s.stores, 1000);
     const first = health();
-    const second = health();
-    expect(second).toBe(first);
-    expect(s.checks()).toBe(1);
     s.answer();
     expect((await first).status).toBe('healthy');
 
     // A request after the check ended never gets its answer: a component that died since is reported.
     s.kill();
-    const third = health();
-    expect(third).not.toBe(first);
+    const second = health();
+    expect(second).not.toBe(first);
     expect(s.checks()).toBe(2);
     s.answer();
-    expect((await third).components.relational_db.status).toBe('error');
+    expect((await second).components.relational_db.status).toBe('error');
+  });
+
+  it('while polls arrive faster than checks end, starts the next check as one ends; a check nobody joined ends that', async () => {
+    const s = stores();
+    const health = sharedHealthCheck(s.stores, 1000);
+    const first = health();
+    expect(health()).toBe(first);
+    expect(s.checks()).toBe(1);
+    s.answer();
+    expect((await first).status).toBe('healthy');
+    // Someone joined the first: the next is already under way, and a poll arriving now joins it.
+    expect(s.checks()).toBe(2);
+    s.kill();
+    const next = health();
+    expect(next).not.toBe(first);
+    s.answer();
+    // The component died before this poll's check ended: it is reported.
+    expect((await next).components.relational_db.status).toBe('error');
+    // That check was joined too, so one more runs; nobody joins it, and the chain ends.
+    expect(s.checks()).toBe(3);
+    s.answer();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(s.checks()).toBe(3);
+    const later = health();
+    expect(s.checks()).toBe(4);
+    s.answer();
+    expect((await later).status).toBe('degraded');
   });
 
   it('starts a new check after a failed one as well', async () => {
