@@ -60,7 +60,8 @@ export default async function platformBench(): Promise<void> {
     const one = async (name: string, ping: () => Promise<void>) => (await measure(name, ping, { durationMs: 1000, concurrency: 1 })).p50;
     const [relational, column, objects] = [await one('relational', () => s.relational.ping()), await one('column', () => s.column.ping()), await one('objects', () => s.objects.ping())];
     console.log(
-      `    bound: every answer comes from a check that ended after its request arrived (concurrent requests share one); alone, its round trips take ` +
+      `    bound: every answer comes from a check that ended after its request arrived (concurrent requests share one, and under load each ` +
+        `check starts as the previous ends); alone, its round trips take ` +
         `${s.relational.kind} ${relational.toFixed(2)} ms, ${s.column.kind} ${column.toFixed(2)} ms, object directory ${objects.toFixed(2)} ms (p50), in parallel; ` +
         `the ${opts.concurrency} callers got ${health.rps.toFixed(0)} answers/s at p50 ${health.p50.toFixed(2)} ms`,
     );
