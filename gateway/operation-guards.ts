@@ -50,18 +50,22 @@ export function textProblemInDocument(document: DocumentNode): { where: string; 
   return found;
 }
 
+/** A value inside the variables, with the way to it. */
+type VariableEntry = { value: unknown; parent: VariableEntry | undefined; key: string | number };
+
+function whereOf(e: VariableEntry): string {
+  const parts: string[] = [];
+  for (let cur: VariableEntry | undefined = e; cur; cur = cur.parent) parts.push(typeof cur.key === 'number' ? `[${cur.key}]` : cur.parent ? `.${cur.key}` : cur.key);
+  return parts.reverse().join('');
+}
+
 /** Where a variable's value (strings and keys, at any depth) holds text `textProblem` refuses: `terms[2]`, `input.bio`. */
 export function textProblemInVariables(variables: Record<string, unknown> | undefined): { where: string; problem: string } | undefined {
   // An explicit stack: variables arrive from anyone, and their nesting must not be able to overflow ours. Each
   // entry keeps its parent's entry and its own key, and a name is spelled out only for the value that is refused:
   // a list of 10,000 values costs no 10,000 strings.
-  type Entry = { value: unknown; parent: Entry | undefined; key: string | number };
-  const whereOf = (e: Entry): string => {
-    const parts: string[] = [];
-    for (let cur: Entry | undefined = e; cur; cur = cur.parent) parts.push(typeof cur.key === 'number' ? `[${cur.key}]` : cur.parent ? `.${cur.key}` : cur.key);
-    return parts.reverse().join('');
-  };
-  const stack: Entry[] = Object.entries(variables ?? {}).map(([name, value]) => ({ value, parent: undefined, key: name }));
+  const stack: VariableEntry[] = [];
+  for (const name in variables) if (Object.hasOwn(variables, name)) stack.push({ value: variables[name], parent: undefined, key: name });
   while (stack.length) {
     const entry = stack.pop()!;
     const value = entry.value;
