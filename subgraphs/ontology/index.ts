@@ -67,12 +67,14 @@ export const ontology = defineSubgraph({
   }),
   /** Loads the shipped vocabularies that are not in the store yet (first start); idempotent and quick afterwards. */
   async onStart(s, deps) {
-    // Terms by id are kept from here on, until the term tables announce a change; the subscription ends when the
-    // relational store closes.
+    // Terms by id are kept from here on, until the term tables announce a change.
     s.followTermChanges();
     const steps = await seedVocabularies(s, { onlyMissing: true });
     const loaded = steps.filter((x) => !x.skipped);
     if (loaded.length) deps.log.info({ vocabularies: loaded.map((x) => ({ name: x.vocabulary, created: x.created, ms: x.ms })) }, 'ontology vocabularies seeded');
+  },
+  async onStop(s) {
+    s.stopFollowingTermChanges();
   },
   /** Re-imports every shipped vocabulary as an upsert (npm run seed), reporting each one as it finishes. */
   seed: (s, _deps, onProgress): Promise<SeedStep[]> =>

@@ -10,6 +10,7 @@ import { TermValidationService } from './term-validation.service.js';
 export function buildOntologyServices(deps: SubgraphDeps) {
   const store = new TermStore(deps.stores.relational.db);
   const kept = new NotifiedCache<string, TermRecord>(KEPT_TERMS_MAX);
+  let unfollow: (() => void) | undefined;
   const terms = new TermService(store, deps.clock, deps.log.child({ component: 'TermService' }), kept);
   // One loader per request context, so a page of datasets that reference terms costs one query.
   const loaders = new WeakMap<object, DataLoader<string, TermRecord | null>>();
@@ -25,7 +26,15 @@ export function buildOntologyServices(deps: SubgraphDeps) {
     imports: new TermImportService(store, deps.clock, deps.log.child({ component: 'TermImportService' }), () => terms.termsChanged()),
     validation: new TermValidationService(store),
     /** Keeps terms read by id until the term tables announce a change (started with the subgraph, not by a schema build). */
-    followTermChanges: () => deps.stores.relational.subscribe(TERMS_CHANGED_CHANNEL, kept.follow),
+    followTermChanges: () => {
+      unfollow ??= deps.stores.relational.subscribe(TERMS_CHANGED_CHANNEL, kept.follow);
+    },
+    /** Stops following, and with it keeping: nothing kept can be told stale any more. */
+    stopFollowingTermChanges: () => {
+      unfollow?.();
+      unfollow = undefined;
+      kept.follow('lost');
+    },
   };
 }
 
