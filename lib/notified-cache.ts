@@ -38,6 +38,11 @@ export class NotifiedCache<K, V> {
     return value;
   }
 
+  /** The kept value of `key`, if there is one and it can be trusted; never reads. */
+  peek(key: K): V | undefined {
+    return this.live ? this.entries.get(key) : undefined;
+  }
+
   /** Forgets every kept value, and any read now running will not be kept. */
   forget(): void {
     this.generation++;

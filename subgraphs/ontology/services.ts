@@ -1,17 +1,24 @@
 import DataLoader from 'dataloader';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
+import type { ChannelEvent } from '../../lib/db/relational.js';
 import { TermStore } from './store/term.store.js';
 import { NotifiedCache } from '../../lib/notified-cache.js';
 import { KEPT_TERMS_MAX, TERMS_CHANGED_CHANNEL, TermService, type TermRecord } from './term.service.js';
 import { TermImportService } from './term-import.service.js';
-import { TermValidationService } from './term-validation.service.js';
+import { KEPT_SNAPSHOTS_MAX, TermValidationService } from './term-validation.service.js';
+import type { VocabularyNames } from './vocabulary-names.js';
 
 /** Every service of the ontology subgraph over these stores: the one place they are wired. */
 export function buildOntologyServices(deps: SubgraphDeps) {
   const store = new TermStore(deps.stores.relational.db);
   const kept = new NotifiedCache<string, TermRecord>(KEPT_TERMS_MAX);
+  const keptNames = new NotifiedCache<string, VocabularyNames>(KEPT_SNAPSHOTS_MAX);
+  const follow = (event: ChannelEvent): void => {
+    kept.follow(event);
+    keptNames.follow(event);
+  };
   let unfollow: (() => void) | undefined;
-  const terms = new TermService(store, deps.clock, deps.log.child({ component: 'TermService' }), kept);
+  const terms = new TermService(store, deps.clock, deps.log.child({ component: 'TermService' }), { kept, alsoKept: [keptNames] });
   // One loader per request context, so a page of datasets that reference terms costs one query.
   const loaders = new WeakMap<object, DataLoader<string, TermRecord | null>>();
   const termLoader = (ctx: object) => {
@@ -24,16 +31,19 @@ export function buildOntologyServices(deps: SubgraphDeps) {
     terms,
     termLoader,
     imports: new TermImportService(store, deps.clock, deps.log.child({ component: 'TermImportService' }), () => terms.termsChanged()),
-    validation: new TermValidationService(store),
-    /** Keeps terms read by id until the term tables announce a change (started with the subgraph, not by a schema build). */
+    validation: new TermValidationService(store, keptNames),
+    /**
+     * Keeps terms read by id, and the vocabularies' names validations match against, until the term tables announce
+     * a change (started with the subgraph, not by a schema build).
+     */
     followTermChanges: () => {
-      unfollow ??= deps.stores.relational.subscribe(TERMS_CHANGED_CHANNEL, kept.follow);
+      unfollow ??= deps.stores.relational.subscribe(TERMS_CHANGED_CHANNEL, follow);
     },
     /** Stops following, and with it keeping: nothing kept can be told stale any more. */
     stopFollowingTermChanges: () => {
       unfollow?.();
       unfollow = undefined;
-      kept.follow('lost');
+      follow('lost');
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Suggestions ranked on the worker pool, exactly as TermNameStore.suggest ranks them in PostgreSQL, from every name
- * of the vocabularies read in one statement (TermNameStore.suggestionNames). For many misspelled values at once this
+ * of the vocabularies read in one statement (TermNameStore.vocabularyNames). For many misspelled values at once this
  * replaces thousands of index probes (two per candidate name: its rows in term_names, then its term) with one read.
  *
  * The ranking, step by step as the SQL does it:
@@ -16,9 +16,12 @@
  *
  * Imports only trigram-candidates.ts: it runs on the worker pool (term-suggest.task.ts).
  */
-import { nearestNames } from './trigram-candidates.js';
+import { nearestIn, trigramIndex, type TrigramIndex } from './trigram-candidates.js';
 
-/** One row of ontology.term_names with its term, as TermNameStore.suggestionNames reads it. */
+/**
+ * One row of ontology.term_names with its term, as TermNameStore.vocabularyNames reads it; the ranking reads the
+ * first nine fields, exact matching (vocabulary-names.ts) the rest too.
+ */
 export type NameRow = [
   norm: string,
   name: string,
@@ -30,6 +33,12 @@ export type NameRow = [
   /** PostgreSQL's lower(label): its case mapping, not JavaScript's, orders equal scores. */
   labelKey: string,
   active: boolean,
+  uri: string | null,
+  status: 'active' | 'deprecated',
+  replacedById: string | null,
+  replacedByVocabulary: string | null,
+  replacedByCode: string | null,
+  replacedByLabel: string | null,
 ];
 
 /** pg_trgm's measures of a value against a name this module cannot measure (not ASCII), made by PostgreSQL. */
@@ -47,7 +56,6 @@ export interface RankedSuggestion {
 }
 
 export interface RankingInput {
-  names: readonly NameRow[];
   /** Normalised values (lower(unaccent(btrim(...)))), distinct or not. */
   values: readonly string[];
   /** For every value and every name that is not ASCII. */
@@ -72,19 +80,32 @@ interface Group {
   best: { row: number; rank: number; score: number; sim: number };
 }
 
-/**
- * Each value's suggestions, in order; null for a value this module cannot rank (not ASCII, no trigrams, or a
- * name it cannot measure without a measurement), which PostgreSQL's index walk then ranks.
- */
-export function rankSuggestions(input: RankingInput): (RankedSuggestion[] | null)[] {
-  const { names, values, count, limit, minScore } = input;
+/** A vocabulary's names ready to rank against: built once per set of names, used for any number of values. */
+export interface NameIndex {
+  names: readonly NameRow[];
+  /** The rows of each normalised name. */
+  rowsOf: Map<string, number[]>;
+  trigrams: TrigramIndex;
+}
+
+export function nameIndex(names: readonly NameRow[]): NameIndex {
   const rowsOf = new Map<string, number[]>();
   names.forEach((r, i) => {
     const list = rowsOf.get(r[0]);
     if (list) list.push(i);
     else rowsOf.set(r[0], [i]);
   });
-  const { nearest, unmeasured } = nearestNames([...rowsOf.keys()], values, count);
+  return { names, rowsOf, trigrams: trigramIndex([...rowsOf.keys()]) };
+}
+
+/**
+ * Each value's suggestions, in order; null for a value this module cannot rank (not ASCII, no trigrams, or a
+ * name it cannot measure without a measurement), which PostgreSQL's index walk then ranks.
+ */
+export function rankSuggestions(index: NameIndex, input: RankingInput): (RankedSuggestion[] | null)[] {
+  const { names, rowsOf } = index;
+  const { values, count, limit, minScore } = input;
+  const { nearest, unmeasured } = nearestIn(index.trigrams, values, count);
   const measuredFor = new Map<string, MeasuredName[]>();
   for (const m of input.measured) {
     const list = measuredFor.get(m[0]);

@@ -1,10 +1,12 @@
 import { chunks } from '../../lib/chunks.js';
 import { BadInput } from '../../lib/errors.js';
+import type { NotifiedCache } from '../../lib/notified-cache.js';
 import { throwIfRequestAborted } from '../../lib/request-scope.js';
 import { runTask } from '../../lib/workers/pool.js';
 import { SUGGEST_NEAREST_NAMES, type ExactMatch, type Suggestion, type TermRef, type TermStore } from './store/term.store.js';
 import type { RankedSuggestion } from './suggestion-ranking.js';
 import { VALIDATE_MAX_TERMS, VALIDATE_VALUE_MAX, vocabularyName } from './term.rules.js';
+import { VocabularyNames, asciiNormalForm } from './vocabulary-names.js';
 
 export type ValidationStatus = 'valid' | 'deprecated' | 'unrecognized';
 
@@ -51,6 +53,14 @@ export const SUGGEST_STATEMENT_MS = 100;
  * every name once and counting trigrams there costs about as much as a handful of index walks.
  */
 export const RANK_ON_WORKERS_FROM = 16;
+/**
+ * From this many distinct values on, a validation matches them against a snapshot of the vocabulary's names
+ * (VocabularyNames) rather than statement by statement, reading the snapshot if none is kept; fewer values use a
+ * snapshot only when one is kept.
+ */
+export const SNAPSHOT_FROM = 16;
+/** Snapshots kept per process: one per vocabulary validated against, and one for all of them. */
+export const KEPT_SNAPSHOTS_MAX = 8;
 
 const SUGGEST_TASKS = new URL('./term-suggest.task.ts', import.meta.url);
 
@@ -62,7 +72,11 @@ const SUGGEST_TASKS = new URL('./term-suggest.task.ts', import.meta.url);
  * body), so it is offered as the first suggestion instead of being accepted.
  */
 export class TermValidationService {
-  constructor(private readonly store: TermStore) {}
+  constructor(
+    private readonly store: TermStore,
+    /** Snapshots of names by vocabulary ('' for all), until the term tables announce a change. */
+    private readonly kept?: NotifiedCache<string, VocabularyNames>,
+  ) {}
 
   async validate(terms: readonly string[], vocabulary?: string | null): Promise<ValidationReport> {
     if (!Array.isArray(terms)) throw new BadInput('terms: expected an array of strings');
@@ -79,19 +93,31 @@ export class TermValidationService {
 
     const best = new Map<string, ExactMatch>();
     const spellings = sameNormalForm(terms);
-    for (const chunk of chunks([...spellings.keys()], EXACT_MATCH_CHUNK)) {
-      throwIfRequestAborted();
-      for (const found of await this.store.matchExact(chunk, voc)) {
-        if (found.kind === 'synonym') continue;
-        for (const input of spellings.get(found.input)!) {
-          const m = input === found.input ? found : { ...found, input };
+    const consider = (found: readonly ExactMatch[]) => {
+      for (const match of found) {
+        if (match.kind === 'synonym') continue;
+        for (const input of spellings.get(match.input)!) {
+          const m = input === match.input ? match : { ...match, input };
           const prev = best.get(input);
-          if (!prev || preference(m) < preference(prev)) best.set(input, m);
+          if (!prev || isPreferred(m, prev)) best.set(input, m);
         }
       }
+    };
+    let names = spellings.size >= SNAPSHOT_FROM ? await this.snapshot(voc) : this.kept?.peek(voc ?? '');
+    const onEngine: string[] = [];
+    for (const input of spellings.keys()) {
+      const found = names?.matchExact(input);
+      if (found) consider(found);
+      else onEngine.push(input);
+    }
+    for (const chunk of chunks(onEngine, EXACT_MATCH_CHUNK)) {
+      throwIfRequestAborted();
+      consider(await this.store.matchExact(chunk, voc));
     }
     const needSuggestions = [...new Set(terms.filter((t) => t.trim() && best.get(t)?.term.status !== 'active'))];
-    const suggestions = await this.suggestions(needSuggestions.slice(0, SUGGESTED_INPUTS_MAX), voc);
+    const pending = needSuggestions.slice(0, SUGGESTED_INPUTS_MAX);
+    if (pending.length >= RANK_ON_WORKERS_FROM) names ??= await this.snapshot(voc);
+    const suggestions = await this.suggestions(pending, voc, names);
 
     const suggestionsOmitted = Math.max(0, needSuggestions.length - SUGGESTED_INPUTS_MAX);
     const report: ValidationReport = { valid: [], deprecated: [], unrecognized: [], results: [], suggestionsOmitted };
@@ -118,8 +144,18 @@ export class TermValidationService {
     return report;
   }
 
-  /** Suggestions for each of `pending` (distinct values), keyed by value. */
-  private async suggestions(pending: string[], vocabulary: string | undefined): Promise<Map<string, Suggestion[]>> {
+  /** The names of the vocabulary (all of them without one): the kept snapshot, or one read now and kept. */
+  private async snapshot(vocabulary: string | undefined): Promise<VocabularyNames> {
+    const read = () => VocabularyNames.load(this.store, vocabulary);
+    return ((await this.kept?.get(vocabulary ?? '', read)) ?? (await read()));
+  }
+
+  /**
+   * Suggestions for each of `pending` (distinct values), keyed by value: ranked on the worker pool against the
+   * snapshot of names when there are at least RANK_ON_WORKERS_FROM values (the caller then gives one), by the
+   * engine's index walk otherwise and for the values the ranking leaves to it.
+   */
+  private async suggestions(pending: string[], vocabulary: string | undefined, names: VocabularyNames | undefined): Promise<Map<string, Suggestion[]>> {
     const suggestions = new Map<string, Suggestion[]>();
     const collect = (found: readonly Suggestion[]) => {
       for (const s of found) {
@@ -130,13 +166,15 @@ export class TermValidationService {
     };
     const opts = { vocabulary, limit: SUGGESTIONS_MAX, minScore: SUGGESTION_MIN_SCORE };
     let walk = pending;
-    if (pending.length >= RANK_ON_WORKERS_FROM) {
-      const norms = await this.store.normalize(pending);
-      const values = pending.map((p) => norms.get(p) ?? p);
-      const names = await this.store.suggestionNames(values, vocabulary);
+    if (names && pending.length >= RANK_ON_WORKERS_FROM) {
+      const foreign = pending.filter((p) => asciiNormalForm(p) === null);
+      const norms = foreign.length ? await this.store.normalize(foreign) : new Map<string, string>();
+      const values = pending.map((p) => asciiNormalForm(p) ?? norms.get(p) ?? p);
+      const measured = names.foreign ? await this.store.measureForeignNames(values, vocabulary) : '[]';
       throwIfRequestAborted();
       const ranked = await runTask<(RankedSuggestion[] | null)[]>(SUGGEST_TASKS, 'rankSuggestionsTask', {
-        ...names,
+        names: { id: names.id, rows: names.rows },
+        measured,
         values,
         count: SUGGEST_NEAREST_NAMES,
         limit: opts.limit,
@@ -198,6 +236,13 @@ function isAscii(s: string): boolean {
 /** Active before deprecated, exact case before case-folded, code before label. */
 function preference(m: ExactMatch): number {
   return (m.term.status === 'active' ? 0 : 4) + (m.input.trim() === (m.kind === 'code' ? m.term.code : m.term.label) ? 0 : 2) + (m.kind === 'code' ? 0 : 1);
+}
+
+/** By preference, then by term id: the same match whichever order the names were found in. */
+function isPreferred(m: ExactMatch, than: ExactMatch): boolean {
+  const a = preference(m);
+  const b = preference(than);
+  return a < b || (a === b && m.term.id < than.term.id);
 }
 
 /** Dataset metadata fields checked against the ontology (GUIDE 4, spec 7), and the vocabulary each one uses. */

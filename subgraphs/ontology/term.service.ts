@@ -79,18 +79,23 @@ export class TermService {
     private readonly store: TermStore,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
-    /** Terms by id, until the term tables announce a change; without it every read goes to the store. */
-    private readonly kept?: NotifiedCache<string, TermRecord>,
+    private readonly opts: {
+      /** Terms by id, until the term tables announce a change; without it every read goes to the store. */
+      kept?: NotifiedCache<string, TermRecord>;
+      /** Everything else kept from the term tables, forgotten with the terms when this process changes them. */
+      alsoKept?: readonly { forget(): void }[];
+      reads?: ReadCoalescerOptions;
+    } = {},
+  ) {
     // Two statements at a time: one is sent while the answer of the other is being read, so the engine (PGlite's
     // thread too) is not left idle between them; measured faster than one or four at a time with 8 callers.
-    reads: ReadCoalescerOptions = { maxInFlight: 2 },
-  ) {
-    this.byId = new ReadCoalescer(async (ids) => new Map((await store.findByIds(ids)).map((t) => [t.id, t])), reads);
+    this.byId = new ReadCoalescer(async (ids) => new Map((await store.findByIds(ids)).map((t) => [t.id, t])), opts.reads ?? { maxInFlight: 2 });
   }
 
   /** After this process changed terms: its next reads come from the store, whenever the change's notice arrives. */
   termsChanged(): void {
-    this.kept?.forget();
+    this.opts.kept?.forget();
+    for (const cache of this.opts.alsoKept ?? []) cache.forget();
   }
 
   listVocabularies(): Promise<VocabularyRecord[]> {
@@ -123,7 +128,8 @@ export class TermService {
   async get(id: string): Promise<TermRecord> {
     // Stored ids are lower case; the read answers by the id it finds.
     const key = id.toLowerCase();
-    const term = !isUuid(id) ? undefined : this.kept ? await this.kept.get(key, () => this.byId.load(key)) : await this.byId.load(key);
+    const kept = this.opts.kept;
+    const term = !isUuid(id) ? undefined : kept ? await kept.get(key, () => this.byId.load(key)) : await this.byId.load(key);
     if (!term) throw new NotFound(`no term with id ${JSON.stringify(id)}`);
     return term;
   }

@@ -196,13 +196,21 @@ export interface NearestNames {
   unmeasured: string[];
 }
 
-/**
- * For each value, the distinct names that can be among its `count` nearest by trigram distance: the `count` most
- * similar ones, and every name as similar as the last of them, since PostgreSQL may pick any of equally distant
- * names. Names sharing no trigram with a value are left out: their similarity and word similarity are 0, below any
- * suggestion. `names` and `values` are already normalised (lower(unaccent(...))).
- */
-export function nearestNames(names: readonly string[], values: readonly string[], count: number): NearestNames {
+/** The names' trigrams, inverted: built once per set of names and used for any number of values (nearestIn). */
+export interface TrigramIndex {
+  /** The names this module can measure (ASCII), each once. */
+  measured: string[];
+  /** Distinct trigrams per measured name. */
+  sizes: Int32Array;
+  /** Per trigram, the measured names that have it. */
+  postings: Map<number, Int32Array>;
+  /** Names this module cannot measure (not ASCII): candidates for every value. */
+  unmeasured: string[];
+  /** Word-similarity trigrams, built for the names that turn out to be candidates only. */
+  forWords: (NameTrigrams | undefined)[];
+}
+
+export function trigramIndex(names: readonly string[]): TrigramIndex {
   const unmeasured: string[] = [];
   const measured: string[] = [];
   const sizes: number[] = [];
@@ -222,16 +230,29 @@ export function nearestNames(names: readonly string[], values: readonly string[]
       else postings.set(t, [at]);
     }
   }
-
   const lists = new Map<number, Int32Array>();
   for (const [t, list] of postings) lists.set(t, Int32Array.from(list));
+  return { measured, sizes: Int32Array.from(sizes), postings: lists, unmeasured, forWords: new Array(measured.length) };
+}
+
+/**
+ * For each value, the distinct names that can be among its `count` nearest by trigram distance: the `count` most
+ * similar ones, and every name as similar as the last of them, since PostgreSQL may pick any of equally distant
+ * names. Names sharing no trigram with a value are left out: their similarity and word similarity are 0, below any
+ * suggestion. `names` and `values` are already normalised (lower(unaccent(...))).
+ */
+export function nearestNames(names: readonly string[], values: readonly string[], count: number): NearestNames {
+  return nearestIn(trigramIndex(names), values, count);
+}
+
+/** nearestNames over an index built before. */
+export function nearestIn(index: TrigramIndex, values: readonly string[], count: number): NearestNames {
+  const { measured, sizes, postings: lists, forWords } = index;
   // Scratch space reused for every value: shared trigram counts per name, the names touched, their similarities.
   const shared = new Uint16Array(measured.length);
   const touched = new Int32Array(measured.length);
   const similarity = new Float64Array(measured.length);
   const scratch = new Float64Array(measured.length);
-  // Built for the names that turn out to be candidates only.
-  const forWords: (NameTrigrams | undefined)[] = new Array(measured.length);
   const nearest = values.map((value) => {
     const trigrams = asciiTrigrams(value);
     if (!trigrams || trigrams.length === 0) return null;
@@ -259,7 +280,7 @@ export function nearestNames(names: readonly string[], values: readonly string[]
     }
     return out;
   });
-  return { nearest, unmeasured };
+  return { nearest, unmeasured: index.unmeasured };
 }
 
 /** The k-th largest of the first `n` values of `a` (1-based k <= n), by quickselect; reorders them. */

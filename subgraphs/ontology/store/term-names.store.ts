@@ -139,27 +139,41 @@ export class TermNameStore {
   }
 
   /**
-   * Every name (code, label, synonym) of a vocabulary, or of all, with its term, as the JSON text of an array of
-   * NameRow (suggestion-ranking.ts), for suggestions ranked on the worker pool; and, as `measured`, pg_trgm's distance
-   * and word similarity between each of `values` (normalised) and each name that is not ASCII, which only pg_trgm
-   * measures. Both are left as text: the worker pool parses them, not the request thread.
+   * Every name (code, label, synonym) of a vocabulary, or of all, with its term and the term's replacement, as the
+   * JSON text of an array of NameRow (suggestion-ranking.ts), and whether any name is beyond ASCII (only pg_trgm
+   * measures those: measureForeignNames). Left as text: the worker pool parses it for itself, and the request thread
+   * once per change of the term tables (VocabularyNames).
    */
-  async suggestionNames(values: readonly string[], vocabulary?: string): Promise<{ names: string; measured: string }> {
+  async vocabularyNames(vocabulary?: string): Promise<{ rows: string; foreign: boolean }> {
     const voc = vocabulary ?? null;
     const rows = await this.run(
-      'suggestionNames',
-      sql`WITH name AS (
-            SELECT tn.norm, tn.name, tn.kind, t.id, t.vocabulary, t.code, t.label, lower(t.label) AS label_key, t.status = 'active' AS active
-            FROM ontology.term_names tn JOIN ontology.terms t ON t.id = tn.term_id
-            WHERE (${voc}::text IS NULL OR tn.vocabulary = ${voc})
-          ),
-          foreign_name AS (SELECT DISTINCT norm FROM name WHERE octet_length(norm) <> char_length(norm)),
-          value AS (SELECT DISTINCT value FROM jsonb_array_elements_text(${jsonParam(values)}))
-          SELECT (SELECT coalesce(json_agg(json_build_array(norm, name, kind, id, vocabulary, code, label, label_key, active)), '[]') FROM name)::text AS names,
-                 (SELECT coalesce(json_agg(json_build_array(v.value, f.norm, f.norm <-> v.value, word_similarity(v.value, f.norm))), '[]')
-                  FROM value v, foreign_name f)::text AS measured`,
+      'vocabularyNames',
+      sql`SELECT coalesce(json_agg(json_build_array(tn.norm, tn.name, tn.kind, t.id, t.vocabulary, t.code, t.label, lower(t.label), t.status = 'active',
+                                                    t.uri, t.status, r.id, r.vocabulary, r.code, r.label)), '[]')::text AS rows,
+                 coalesce(bool_or(octet_length(tn.norm) <> char_length(tn.norm)), false) AS foreign
+          FROM ontology.term_names tn JOIN ontology.terms t ON t.id = tn.term_id LEFT JOIN ontology.terms r ON r.id = t.replaced_by
+          WHERE (${voc}::text IS NULL OR tn.vocabulary = ${voc})`,
     );
-    return { names: (rows[0]?.names as string | undefined) ?? '[]', measured: (rows[0]?.measured as string | undefined) ?? '[]' };
+    return { rows: (rows[0]?.rows as string | undefined) ?? '[]', foreign: rows[0]?.foreign === true };
+  }
+
+  /**
+   * pg_trgm's distance and word similarity between each of `values` (normalised) and each name of the vocabulary
+   * that is not ASCII, which only pg_trgm measures: the JSON text of an array of MeasuredName (suggestion-ranking.ts).
+   */
+  async measureForeignNames(values: readonly string[], vocabulary?: string): Promise<string> {
+    const voc = vocabulary ?? null;
+    const rows = await this.run(
+      'measureForeignNames',
+      sql`WITH foreign_name AS (
+            SELECT DISTINCT norm FROM ontology.term_names tn
+            WHERE (${voc}::text IS NULL OR tn.vocabulary = ${voc}) AND octet_length(norm) <> char_length(norm)
+          ),
+          value AS (SELECT DISTINCT value FROM jsonb_array_elements_text(${jsonParam(values)}))
+          SELECT coalesce(json_agg(json_build_array(v.value, f.norm, f.norm <-> v.value, word_similarity(v.value, f.norm))), '[]')::text AS measured
+          FROM value v, foreign_name f`,
+    );
+    return (rows[0]?.measured as string | undefined) ?? '[]';
   }
 
   /** Each value's normalised form, lower(unaccent(btrim(value))), as matchExact and suggest compare it. */

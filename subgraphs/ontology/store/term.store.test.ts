@@ -26,7 +26,8 @@ describe(TermStore.name, () => {
     await store.findByIds(['0190f3a4-5b6c-7d8e-9f00-112233445566', '0190f3a4-5b6c-7d8e-9f00-112233445567']);
     await store.matchExact(['Field CA1'], 'brain_region');
     await store.suggest(['hipocampus'], { vocabulary: 'brain_region', limit: 5, minScore: 0.3 });
-    await store.suggestionNames(['hipocampus'], 'brain_region');
+    await store.vocabularyNames('brain_region');
+    await store.measureForeignNames(['hipocampus'], 'brain_region');
     await store.insertTerms([{ id: 'i', vocabulary: 'v', code: 'c', label: 'l', uri: null, parentId: null, description: null, metadata: {} }], new Date('2026-01-01T00:00:00Z'));
     await store.updateTerms([{ id: 'i', label: 'l2' }], new Date('2026-01-01T00:00:00Z'));
     await expect(statements.join(';\n\n') + ';\n').toMatchFileSnapshot('./__sql__/term.store.sql');

@@ -460,8 +460,12 @@ export class TermStore {
     return this.names.suggest(...args);
   }
 
-  suggestionNames(values: readonly string[], vocabulary?: string): Promise<{ names: string; measured: string }> {
-    return this.names.suggestionNames(values, vocabulary);
+  vocabularyNames(vocabulary?: string): Promise<{ rows: string; foreign: boolean }> {
+    return this.names.vocabularyNames(vocabulary);
+  }
+
+  measureForeignNames(values: readonly string[], vocabulary?: string): Promise<string> {
+    return this.names.measureForeignNames(values, vocabulary);
   }
 
   normalize(values: readonly string[]): Promise<Map<string, string>> {

@@ -45,7 +45,7 @@ describe('terms kept by id until the term tables announce a change', () => {
     });
     try {
       expect(await eventually(async () => listening)).toBe(true);
-      const service = new TermService(store, t.app.deps.clock, t.app.deps.log, kept);
+      const service = new TermService(store, t.app.deps.clock, t.app.deps.log, { kept });
       const first = await service.get(id);
       expect(await service.get(id.toUpperCase())).toEqual(first);
       expect(store.reads).toBe(1);

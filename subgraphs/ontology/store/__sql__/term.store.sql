@@ -76,16 +76,19 @@
             LIMIT $5
           ) s;
 
-/* TermNameStore.suggestionNames */ WITH name AS (
-            SELECT tn.norm, tn.name, tn.kind, t.id, t.vocabulary, t.code, t.label, lower(t.label) AS label_key, t.status = 'active' AS active
-            FROM ontology.term_names tn JOIN ontology.terms t ON t.id = tn.term_id
-            WHERE ($1::text IS NULL OR tn.vocabulary = $2)
+/* TermNameStore.vocabularyNames */ SELECT coalesce(json_agg(json_build_array(tn.norm, tn.name, tn.kind, t.id, t.vocabulary, t.code, t.label, lower(t.label), t.status = 'active',
+                                                    t.uri, t.status, r.id, r.vocabulary, r.code, r.label)), '[]')::text AS rows,
+                 coalesce(bool_or(octet_length(tn.norm) <> char_length(tn.norm)), false) AS foreign
+          FROM ontology.term_names tn JOIN ontology.terms t ON t.id = tn.term_id LEFT JOIN ontology.terms r ON r.id = t.replaced_by
+          WHERE ($1::text IS NULL OR tn.vocabulary = $2);
+
+/* TermNameStore.measureForeignNames */ WITH foreign_name AS (
+            SELECT DISTINCT norm FROM ontology.term_names tn
+            WHERE ($1::text IS NULL OR tn.vocabulary = $2) AND octet_length(norm) <> char_length(norm)
           ),
-          foreign_name AS (SELECT DISTINCT norm FROM name WHERE octet_length(norm) <> char_length(norm)),
           value AS (SELECT DISTINCT value FROM jsonb_array_elements_text($3::jsonb))
-          SELECT (SELECT coalesce(json_agg(json_build_array(norm, name, kind, id, vocabulary, code, label, label_key, active)), '[]') FROM name)::text AS names,
-                 (SELECT coalesce(json_agg(json_build_array(v.value, f.norm, f.norm <-> v.value, word_similarity(v.value, f.norm))), '[]')
-                  FROM value v, foreign_name f)::text AS measured;
+          SELECT coalesce(json_agg(json_build_array(v.value, f.norm, f.norm <-> v.value, word_similarity(v.value, f.norm))), '[]')::text AS measured
+          FROM value v, foreign_name f;
 
 /* TermStore.insertTerms */ INSERT INTO ontology.terms (id, vocabulary, code, label, uri, parent_id, description, metadata, status, created_at, updated_at)
             SELECT x.id, x.vocabulary, x.code, x.label, x.uri, x.parent_id, x.description, coalesce(x.metadata, '{}'::jsonb), 'active', $1, $2
