@@ -14,32 +14,11 @@
  * - ordered by rank, score and closeness (both descending), the label lower-cased by PostgreSQL and compared byte by
  *   byte (COLLATE "C"), then the term's id; the first `limit`.
  *
- * Imports only trigram-candidates.ts: it runs on the worker pool (term-suggest.task.ts).
+ * Imports only trigram-candidates.ts (and the types of name-index.ts): it runs on the worker pool
+ * (vocabulary-names.task.ts).
  */
-import { nearestIn, trigramIndex, type TrigramIndex } from './trigram-candidates.js';
-
-/**
- * One row of ontology.term_names with its term, as TermNameStore.vocabularyNames reads it; the ranking reads the
- * first nine fields, exact matching (vocabulary-names.ts) the rest too.
- */
-export type NameRow = [
-  norm: string,
-  name: string,
-  kind: 'code' | 'label' | 'synonym',
-  id: string,
-  vocabulary: string,
-  code: string,
-  label: string,
-  /** PostgreSQL's lower(label): its case mapping, not JavaScript's, orders equal scores. */
-  labelKey: string,
-  active: boolean,
-  uri: string | null,
-  status: 'active' | 'deprecated',
-  replacedById: string | null,
-  replacedByVocabulary: string | null,
-  replacedByCode: string | null,
-  replacedByLabel: string | null,
-];
+import { nearestIn, wordSimilarityIn } from './trigram-candidates.js';
+import type { NameIndex } from './name-index.js';
 
 /** pg_trgm's measures of a value against a name this module cannot measure (not ASCII), made by PostgreSQL. */
 export type MeasuredName = [value: string, norm: string, distance: number, wordSimilarity: number];
@@ -65,10 +44,17 @@ export interface RankingInput {
   minScore: number;
 }
 
+/** Room for float4 rounding between a word similarity and its bound (fractions of small counts lie much further apart). */
+const WORD_BOUND_MARGIN = 1e-6;
+
 interface Candidate {
   row: number;
   distance: number;
-  wordSimilarity: number;
+  /** Measured by PostgreSQL for a name beyond ASCII; else measured here, for the candidates that make the cut. */
+  wordSimilarity: number | undefined;
+  /** The name's place in the trigram index, and the trigrams it shares with the value (unset beyond ASCII). */
+  at: number;
+  shared: number;
 }
 
 interface Group {
@@ -78,24 +64,6 @@ interface Group {
   closeness: number;
   /** The row of the name reported as matched, and its own rank, score and sim. */
   best: { row: number; rank: number; score: number; sim: number };
-}
-
-/** A vocabulary's names ready to rank against: built once per set of names, used for any number of values. */
-export interface NameIndex {
-  names: readonly NameRow[];
-  /** The rows of each normalised name. */
-  rowsOf: Map<string, number[]>;
-  trigrams: TrigramIndex;
-}
-
-export function nameIndex(names: readonly NameRow[]): NameIndex {
-  const rowsOf = new Map<string, number[]>();
-  names.forEach((r, i) => {
-    const list = rowsOf.get(r[0]);
-    if (list) list.push(i);
-    else rowsOf.set(r[0], [i]);
-  });
-  return { names, rowsOf, trigrams: trigramIndex([...rowsOf.keys()]) };
 }
 
 /**
@@ -118,11 +86,11 @@ export function rankSuggestions(index: NameIndex, input: RankingInput): (RankedS
     const extra = measuredFor.get(value) ?? [];
     if (extra.length < unmeasured.length) return null;
     const candidates: Candidate[] = [];
-    const add = (norm: string, distance: number, wordSimilarity: number) => {
-      for (const row of rowsOf.get(norm) ?? []) candidates.push({ row, distance, wordSimilarity });
+    const add = (norm: string, distance: number, wordSimilarity: number | undefined, at: number, shared: number) => {
+      for (const row of rowsOf.get(norm) ?? []) candidates.push({ row, distance, wordSimilarity, at, shared });
     };
-    for (const c of near) add(c.name, c.distance, c.wordSimilarity);
-    for (const m of extra) add(m[1], Math.fround(m[2]), Math.fround(m[3]));
+    for (const c of near.names) add(c.name, c.distance, undefined, c.at, c.shared);
+    for (const m of extra) add(m[1], Math.fround(m[2]), Math.fround(m[3]), -1, 0);
     // Stable: equally distant rows keep the vocabulary's order.
     candidates.sort((a, b) => a.distance - b.distance || a.row - b.row);
     const groups = new Map<string, Group>();
@@ -130,6 +98,10 @@ export function rankSuggestions(index: NameIndex, input: RankingInput): (RankedS
       const row = names[c.row];
       if (!row[8]) continue;
       const sim = 1 - c.distance;
+      // Word similarity is at most the shared trigrams over the value's (pg_trgm's count / (ulen1 + ulen2 - count),
+      // ulen2 >= count). Below the minimum score it cannot lift this name's score to it, and a score below the
+      // minimum neither keeps a group nor is its best (an exact name scores 1), so it is not measured.
+      c.wordSimilarity ??= c.shared / near.trigrams.length < minScore - WORD_BOUND_MARGIN ? 0 : wordSimilarityIn(index.trigrams, near.trigrams, c.at);
       const score = Math.max(sim, c.wordSimilarity);
       const rank = row[0] === value ? (row[2] !== 'synonym' ? 0 : 1) : 2;
       const g = groups.get(row[3]);

@@ -2,9 +2,7 @@ import { chunks } from '../../lib/chunks.js';
 import { BadInput } from '../../lib/errors.js';
 import type { NotifiedCache } from '../../lib/notified-cache.js';
 import { throwIfRequestAborted } from '../../lib/request-scope.js';
-import { runTask } from '../../lib/workers/pool.js';
 import { SUGGEST_NEAREST_NAMES, type ExactMatch, type Suggestion, type TermRef, type TermStore } from './store/term.store.js';
-import type { RankedSuggestion } from './suggestion-ranking.js';
 import { VALIDATE_MAX_TERMS, VALIDATE_VALUE_MAX, vocabularyName } from './term.rules.js';
 import { VocabularyNames, asciiNormalForm } from './vocabulary-names.js';
 
@@ -62,8 +60,6 @@ export const SNAPSHOT_FROM = 16;
 /** Snapshots kept per process: one per vocabulary validated against, and one for all of them. */
 export const KEPT_SNAPSHOTS_MAX = 8;
 
-const SUGGEST_TASKS = new URL('./term-suggest.task.ts', import.meta.url);
-
 /**
  * Checks values against the vocabularies. The rule: after trimming, a value is valid when it equals the code or
  * the label of an active term, compared case- and accent-insensitively (lower(unaccent(...))). A value that names
@@ -104,12 +100,14 @@ export class TermValidationService {
       }
     };
     let names = spellings.size >= SNAPSHOT_FROM ? await this.snapshot(voc) : this.kept?.peek(voc ?? '');
+    const keys = [...spellings.keys()];
+    const onSnapshot = names ? await names.matchExact(keys) : [];
     const onEngine: string[] = [];
-    for (const input of spellings.keys()) {
-      const found = names?.matchExact(input);
+    keys.forEach((input, i) => {
+      const found = onSnapshot[i];
       if (found) consider(found);
       else onEngine.push(input);
-    }
+    });
     for (const chunk of chunks(onEngine, EXACT_MATCH_CHUNK)) {
       throwIfRequestAborted();
       consider(await this.store.matchExact(chunk, voc));
@@ -172,8 +170,7 @@ export class TermValidationService {
       const values = pending.map((p) => asciiNormalForm(p) ?? norms.get(p) ?? p);
       const measured = names.foreign ? await this.store.measureForeignNames(values, vocabulary) : '[]';
       throwIfRequestAborted();
-      const ranked = await runTask<(RankedSuggestion[] | null)[]>(SUGGEST_TASKS, 'rankSuggestionsTask', {
-        names: { id: names.id, rows: names.rows },
+      const ranked = await names.rankSuggestions({
         measured,
         values,
         count: SUGGEST_NEAREST_NAMES,

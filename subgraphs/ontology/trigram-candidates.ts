@@ -88,6 +88,83 @@ let found = new Uint8Array(64);
  */
 function measureWordSimilarity(value: Int32Array, name: NameTrigrams): number {
   const { distinct, sequence } = name;
+  if (value.length + sequence.length > EXACT_FRACTIONS_BELOW) return measureWordSimilarityInFloats(value, name);
+  if (lastpos.length < distinct.length) {
+    lastpos = new Int32Array(distinct.length);
+    found = new Uint8Array(distinct.length);
+  }
+  const lastposOf = lastpos;
+  const foundIn = found;
+  // Which of the name's distinct trigrams the value has: a merge of two sorted lists.
+  for (let i = 0, j = 0; i < distinct.length; i++) {
+    while (j < value.length && value[j] < distinct[i]) j++;
+    foundIn[i] = j < value.length && value[j] === distinct[i] ? 1 : 0;
+    lastposOf[i] = -1;
+  }
+  // Similarities are compared as fractions count / (ulen1 + ulen2 - count), by cross-multiplying: for denominators
+  // this small two different fractions lie further apart than float4 can blur, so the comparisons are pg_trgm's, and
+  // only the best is divided.
+  const ulen1 = value.length;
+  let ulen2 = 0;
+  let count = 0;
+  let lower = -1;
+  let bestNum = 0;
+  let bestDen = 1;
+  for (let i = 0; i < sequence.length; i++) {
+    const id = sequence[i];
+    if (lower >= 0 || foundIn[id]) {
+      if (lastposOf[id] < 0) {
+        ulen2++;
+        if (foundIn[id]) count++;
+      }
+      lastposOf[id] = i;
+    }
+    if (!foundIn[id]) continue;
+    if (lower === -1) {
+      lower = i;
+      ulen2 = 1;
+    }
+    let curNum = count;
+    let curDen = ulen1 + ulen2 - count;
+    let tmpCount = count;
+    let tmpUlen2 = ulen2;
+    const prevLower = lower;
+    for (let tmpLower = lower; tmpLower <= i; tmpLower++) {
+      const den = ulen1 + tmpUlen2 - tmpCount;
+      if (tmpCount * curDen > curNum * den) {
+        curNum = tmpCount;
+        curDen = den;
+        ulen2 = tmpUlen2;
+        lower = tmpLower;
+        count = tmpCount;
+      }
+      const tmpId = sequence[tmpLower];
+      if (lastposOf[tmpId] === tmpLower) {
+        tmpUlen2--;
+        if (foundIn[tmpId]) tmpCount--;
+      }
+    }
+    if (curNum * bestDen > bestNum * curDen) {
+      bestNum = curNum;
+      bestDen = curDen;
+    }
+    for (let tmpLower = prevLower; tmpLower < lower; tmpLower++) {
+      const tmpId = sequence[tmpLower];
+      if (lastposOf[tmpId] === tmpLower) lastposOf[tmpId] = -1;
+    }
+  }
+  return Math.fround(bestNum / bestDen);
+}
+
+/**
+ * Trigram counts below which measureWordSimilarity compares fractions exactly: two different fractions with
+ * denominators under 2048 differ by more than 2.4e-7, over twice float4's spacing below 1 (6e-8).
+ */
+const EXACT_FRACTIONS_BELOW = 2048;
+
+/** measureWordSimilarity for very long strings: float4 divisions throughout, as pg_trgm makes them. */
+function measureWordSimilarityInFloats(value: Int32Array, name: NameTrigrams): number {
+  const { distinct, sequence } = name;
   if (lastpos.length < distinct.length) {
     lastpos = new Int32Array(distinct.length);
     found = new Uint8Array(distinct.length);
@@ -242,45 +319,83 @@ export function trigramIndex(names: readonly string[]): TrigramIndex {
  * suggestion. `names` and `values` are already normalised (lower(unaccent(...))).
  */
 export function nearestNames(names: readonly string[], values: readonly string[], count: number): NearestNames {
-  return nearestIn(trigramIndex(names), values, count);
+  const index = trigramIndex(names);
+  const { nearest, unmeasured } = nearestIn(index, values, count);
+  return {
+    nearest: nearest.map((near) => near && near.names.map((c) => ({ name: c.name, distance: c.distance, wordSimilarity: wordSimilarityIn(index, near.trigrams, c.at) }))),
+    unmeasured,
+  };
 }
 
-/** nearestNames over an index built before. */
-export function nearestIn(index: TrigramIndex, values: readonly string[], count: number): NearestNames {
-  const { measured, sizes, postings: lists, forWords } = index;
+/** A name that can be among a value's nearest (nearestIn), without its word similarity yet. */
+export interface NearCandidate {
+  name: string;
+  /** Exactly pg_trgm's `name <-> value`. */
+  distance: number;
+  /** The name's place in the index, for wordSimilarityIn. */
+  at: number;
+  /** How many distinct trigrams the name shares with the value. */
+  shared: number;
+}
+
+/**
+ * nearestNames over an index built before, leaving word similarity to be measured (wordSimilarityIn) for the
+ * candidates that make the cut: of a value's candidates, the ranking keeps `count` rows.
+ */
+export function nearestIn(
+  index: TrigramIndex,
+  values: readonly string[],
+  count: number,
+): { nearest: ({ trigrams: Int32Array; names: NearCandidate[] } | null)[]; unmeasured: string[] } {
+  const nearest: ({ trigrams: Int32Array; names: NearCandidate[] } | null)[] = new Array(values.length);
   // Scratch space reused for every value: shared trigram counts per name, the names touched, their similarities.
-  const shared = new Uint16Array(measured.length);
-  const touched = new Int32Array(measured.length);
-  const similarity = new Float64Array(measured.length);
-  const scratch = new Float64Array(measured.length);
-  const nearest = values.map((value) => {
-    const trigrams = asciiTrigrams(value);
-    if (!trigrams || trigrams.length === 0) return null;
-    let n = 0;
-    for (const t of trigrams) {
-      const list = lists.get(t);
-      if (!list) continue;
-      for (let i = 0; i < list.length; i++) if (shared[list[i]]++ === 0) touched[n++] = list[i];
-    }
-    for (let i = 0; i < n; i++) {
-      const at = touched[i];
-      similarity[at] = shared[at] / (trigrams.length + sizes[at] - shared[at]);
-      scratch[i] = similarity[at];
-      shared[at] = 0;
-    }
-    // Every name at least as similar as the count-th most similar one: ties at the boundary included.
-    const threshold = n > count ? kthLargest(scratch, n, count) : 0;
-    const out: NearName[] = [];
-    for (let i = 0; i < n; i++) {
-      const at = touched[i];
-      if (similarity[at] >= threshold) {
-        const name = (forWords[at] ??= nameTrigrams(measured[at])!);
-        out.push({ name: measured[at], distance: trigramDistance(similarity[at]), wordSimilarity: measureWordSimilarity(trigrams, name) });
-      }
-    }
-    return out;
-  });
+  const size = index.measured.length;
+  const scratch = { shared: new Uint16Array(size), touched: new Int32Array(size), similarity: new Float64Array(size), ordered: new Float64Array(size) };
+  for (let v = 0; v < values.length; v++) {
+    const trigrams = asciiTrigrams(values[v]!);
+    nearest[v] = trigrams && trigrams.length > 0 ? { trigrams, names: nearestOne(index, trigrams, count, scratch) } : null;
+  }
   return { nearest, unmeasured: index.unmeasured };
+}
+
+/** pg_trgm's `word_similarity(value, name)` of a value's trigrams and the name at `at` of the index. */
+export function wordSimilarityIn(index: TrigramIndex, valueTrigrams: Int32Array, at: number): number {
+  return measureWordSimilarity(valueTrigrams, (index.forWords[at] ??= nameTrigrams(index.measured[at]!)!));
+}
+
+function nearestOne(
+  index: TrigramIndex,
+  trigrams: Int32Array,
+  count: number,
+  scratch: { shared: Uint16Array; touched: Int32Array; similarity: Float64Array; ordered: Float64Array },
+): NearCandidate[] {
+  const { shared, touched, similarity, ordered } = scratch;
+  const { postings, sizes } = index;
+  let n = 0;
+  for (let k = 0; k < trigrams.length; k++) {
+    const list = postings.get(trigrams[k]!);
+    if (list === undefined) continue;
+    for (let i = 0; i < list.length; i++) {
+      const at = list[i]!;
+      if (shared[at]++ === 0) touched[n++] = at;
+    }
+  }
+  const a = trigrams.length;
+  for (let i = 0; i < n; i++) {
+    const at = touched[i]!;
+    const c = shared[at]!;
+    similarity[at] = c / (a + sizes[at]! - c);
+    ordered[i] = similarity[at]!;
+  }
+  // Every name at least as similar as the count-th most similar one: ties at the boundary included.
+  const threshold = n > count ? kthLargest(ordered, n, count) : 0;
+  const out: NearCandidate[] = [];
+  for (let i = 0; i < n; i++) {
+    const at = touched[i]!;
+    if (similarity[at]! >= threshold) out.push({ name: index.measured[at]!, distance: trigramDistance(similarity[at]!), at, shared: shared[at]! });
+    shared[at] = 0;
+  }
+  return out;
 }
 
 /** The k-th largest of the first `n` values of `a` (1-based k <= n), by quickselect; reorders them. */

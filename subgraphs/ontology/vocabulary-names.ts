@@ -1,33 +1,29 @@
+import { runTask } from '../../lib/workers/pool.js';
 import type { ExactMatch, TermStore } from './store/term.store.js';
-import type { NameRow } from './suggestion-ranking.js';
+import type { MatchRow } from './name-index.js';
+import type { RankedSuggestion, RankingInput } from './suggestion-ranking.js';
+import type { SnapshotMissing, SnapshotRef } from './vocabulary-names.task.js';
 
+const TASKS = new URL('./vocabulary-names.task.ts', import.meta.url);
 let snapshots = 0;
 
 /**
  * Every name (code, label, synonym) of a vocabulary, or of all, with its term: one statement's snapshot, kept per
  * process until the term tables announce a change (NotifiedCache, wired in services.ts). A validation of thousands
- * of values matches them here by a map lookup each, instead of a join per thousand values on the engine, and the
- * worker pool ranks suggestions against the same snapshot, which it indexes once (term-suggest.task.ts).
+ * of values matches them against it by a map lookup each, instead of a join per thousand values on the engine, and
+ * ranks suggestions against its indexed trigrams. Both run on the worker pool, which parses and indexes a snapshot
+ * once; the request thread holds only its text, whatever the vocabularies' size.
  */
 export class VocabularyNames {
-  /** Tells the worker pool's kept index of these names from that of any other snapshot of this process. */
+  /** Tells this snapshot from any other of this process, on the worker pool. */
   readonly id = ++snapshots;
-  private readonly rowsByNorm = new Map<string, number[]>();
-  private readonly parsed: readonly NameRow[];
 
   private constructor(
-    /** The JSON text of the NameRow array, as PostgreSQL wrote it: what the worker pool parses. */
-    readonly rows: string,
+    /** The JSON text of the NameRow array (name-index.ts), as PostgreSQL wrote it. */
+    private readonly rows: string,
     /** Whether any name is beyond ASCII: then pg_trgm measures those names against the values (measureForeignNames). */
     readonly foreign: boolean,
-  ) {
-    this.parsed = JSON.parse(rows) as NameRow[];
-    this.parsed.forEach((row, i) => {
-      const list = this.rowsByNorm.get(row[0]);
-      if (list) list.push(i);
-      else this.rowsByNorm.set(row[0], [i]);
-    });
-  }
+  ) {}
 
   static async load(store: TermStore, vocabulary: string | undefined): Promise<VocabularyNames> {
     const { rows, foreign } = await store.vocabularyNames(vocabulary);
@@ -35,31 +31,37 @@ export class VocabularyNames {
   }
 
   /**
-   * The names equal to `input` after lower(unaccent(btrim(...))), with their terms, as TermStore.matchExact finds
-   * them; undefined when the input is not ASCII, whose normal form only the engine computes.
+   * The names equal to each value after lower(unaccent(btrim(...))), with their terms, as TermStore.matchExact finds
+   * them; undefined for a value that is not ASCII, whose normal form only the engine computes.
    */
-  matchExact(input: string): ExactMatch[] | undefined {
-    const norm = asciiNormalForm(input);
-    if (norm === null) return undefined;
-    const rows = this.rowsByNorm.get(norm);
-    if (!rows) return [];
-    return rows.map((i) => {
-      const [, , kind, id, vocabulary, code, label, , , uri, status, rId, rVocabulary, rCode, rLabel] = this.parsed[i]!;
-      const replacedBy = rId ? { id: rId, vocabulary: rVocabulary!, code: rCode!, label: rLabel! } : null;
-      return { input, kind, term: { id, vocabulary, code, label, uri, status, replacedBy } };
+  async matchExact(values: readonly string[]): Promise<(ExactMatch[] | undefined)[]> {
+    const found = JSON.parse(await this.run<string>('matchExactTask', { values })) as (MatchRow[] | null)[];
+    return found.map((rows, v) => {
+      if (!rows) return undefined;
+      const input = values[v]!;
+      return rows.map(([kind, id, vocabulary, code, label, uri, status, rId, rVocabulary, rCode, rLabel]) => {
+        const replacedBy = rId ? { id: rId, vocabulary: rVocabulary!, code: rCode!, label: rLabel! } : null;
+        return { input, kind, term: { id, vocabulary, code, label, uri, status, replacedBy } };
+      });
     });
+  }
+
+  /** Each value's suggestions (suggestion-ranking.ts); null for one the engine's index walk must rank. */
+  rankSuggestions(input: Omit<RankingInput, 'measured'> & { measured: string }): Promise<(RankedSuggestion[] | null)[]> {
+    return this.run('rankSuggestionsTask', input);
+  }
+
+  /** A task on this snapshot: named by id, and sent whole only to a thread that does not hold it yet. */
+  private async run<T>(task: string, input: object): Promise<T> {
+    const named = (names: SnapshotRef) => runTask<T | SnapshotMissing>(TASKS, task, { ...input, names });
+    const first = await named({ id: this.id });
+    if (!isMissing(first)) return first;
+    const second = await named({ id: this.id, rows: this.rows });
+    if (isMissing(second)) throw new Error('the worker pool lost a snapshot of names it was sent');
+    return second;
   }
 }
 
-/**
- * lower(unaccent(btrim(value))) of an ASCII value, computed here: btrim takes spaces only, unaccent maps no ASCII
- * character, and lower maps A to Z only. Null for any other value.
- */
-export function asciiNormalForm(value: string): string | null {
-  let start = 0;
-  let end = value.length;
-  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 0x7f) return null;
-  while (start < end && value.charCodeAt(start) === 0x20) start++;
-  while (end > start && value.charCodeAt(end - 1) === 0x20) end--;
-  return value.slice(start, end).toLowerCase();
-}
+const isMissing = (x: unknown): x is SnapshotMissing => typeof x === 'object' && x !== null && !Array.isArray(x) && (x as SnapshotMissing).missing === true;
+
+export { asciiNormalForm } from './name-index.js';
