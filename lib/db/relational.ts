@@ -97,12 +97,14 @@ async function openPool(kind: RelationalStore['kind'], options: pgTypes.PoolConf
   pool.on('error', () => {});
   const db = drizzle({ client: pool, casing: 'snake_case' }) as unknown as Db;
   const channels = kind === 'postgres' ? ownConnectionChannels(pg, options) : sharedConnectionChannels(pool);
+  const pinger = kind === 'postgres' ? ownConnectionPing(pg, options) : undefined;
   return {
     kind,
     db,
     subscribe: channels.subscribe,
     migrate: () => migrate(db as never, { migrationsFolder: MIGRATIONS_DIR }),
     ping: async () => {
+      if (pinger) return pinger.ping();
       // The embedded engine has one connection: while a transaction holds it, asking its thread proves it is alive
       // without waiting for the transaction to end.
       if (engine.ping && pool.idleCount === 0 && pool.totalCount >= (options.max ?? 1)) return engine.ping();
@@ -110,6 +112,7 @@ async function openPool(kind: RelationalStore['kind'], options: pgTypes.PoolConf
     },
     close: async () => {
       await channels.close();
+      await pinger?.close();
       await pool.end();
       await engine.stop();
     },
@@ -129,6 +132,46 @@ const listenStatement = (channel: string) => `LISTEN "${channel.replaceAll('"', 
  * closed while idle, and notices reach a connection only between its statements). When it fails, the listener is
  * told notices may be lost, and it reconnects with a growing pause.
  */
+/**
+ * Health pings on a connection of their own: the pool's may all be held by requests (ten aliases of one query, an
+ * import's transaction), and a ping queued behind them would report a busy server as a slow one. A ping that finds
+ * the previous one still unanswered gives up that connection; one that fails on a connection that had answered
+ * before (closed by the server since: a restart, an idle timeout) tries once more on a new one.
+ */
+function ownConnectionPing(pg: typeof pgTypes, options: pgTypes.PoolConfig): { ping(): Promise<void>; close(): Promise<void> } {
+  type Connection = { client: Promise<pgTypes.Client>; pending: boolean; answered: boolean };
+  let current: Connection | undefined;
+  const drop = (conn: Connection) => {
+    if (current === conn) current = undefined;
+    conn.client.then((c) => c.end()).catch(() => {});
+  };
+  const open = (): Connection => {
+    const c = new pg.Client({ ...options, application_name: 'health check' });
+    c.on('error', () => {});
+    return { client: c.connect().then(() => c), pending: false, answered: false };
+  };
+  const once = async (): Promise<void> => {
+    if (current?.pending) drop(current);
+    const conn = (current ??= open());
+    conn.pending = true;
+    try {
+      await (await conn.client).query('/* ping */ select 1');
+      conn.pending = false;
+      conn.answered = true;
+    } catch (e) {
+      drop(conn);
+      if (!conn.answered) throw e;
+      return once();
+    }
+  };
+  return {
+    ping: once,
+    async close() {
+      if (current) drop(current);
+    },
+  };
+}
+
 function ownConnectionChannels(pg: typeof pgTypes, options: pgTypes.PoolConfig): Channels {
   const stops = new Set<() => Promise<void>>();
   return {

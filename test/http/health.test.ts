@@ -6,6 +6,7 @@ import path from 'node:path';
 import { freePort } from '../kit/processes.js';
 import { startTestApp, call } from '../kit/app.js';
 import { eventually } from '../kit/eventually.js';
+import { sql } from 'drizzle-orm';
 
 const hasClickhouseServer = (() => {
   try {
@@ -39,6 +40,29 @@ describe('GET /health', () => {
       expect(r.body.components[name].latency_ms).toBeGreaterThanOrEqual(0);
     }
     expect(r.body.components.search).toEqual({ status: 'not_configured' });
+  });
+
+  it('answers while requests hold every pooled connection, and after its own connection is lost', async ({ skip }) => {
+    const t = await startTestApp();
+    cleanups.push(() => t.close());
+    if (t.app.stores.relational.kind !== 'postgres') skip('PGlite has one connection; its thread answers a ping while a statement holds it');
+    const db = t.app.stores.relational.db;
+    const rows = async (q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as { rows: Record<string, unknown>[] }).rows;
+    // More statements than the pool has connections, each holding one for two seconds.
+    let held = false;
+    const busy = Promise.all(Array.from({ length: 12 }, () => db.execute(sql`SELECT pg_sleep(2)`))).then(() => (held = false));
+    held = true;
+    const r = await call(t.url, 'GET', '/health');
+    expect(r.status).toBe(200);
+    expect(held).toBe(true);
+    await busy;
+    // The ping's own connection, ended by the server: the next check opens another and stays healthy.
+    const ended = await rows(sql`SELECT pg_terminate_backend(pid) AS gone FROM pg_stat_activity WHERE application_name = 'health check' AND datname = current_database()`);
+    expect(ended.length).toBe(1);
+    await eventually(async () => (await rows(sql`SELECT 1 FROM pg_stat_activity WHERE application_name = 'health check' AND datname = current_database()`)).length === 0);
+    const after = await call(t.url, 'GET', '/health');
+    expect(after.status).toBe(200);
+    expect(after.body.components.relational_db.status).toBe('ok');
   });
 
   it('is degraded (503) when a configured Typesense cannot be reached', async () => {
