@@ -12,3 +12,15 @@ describe('taskModuleHref, running from the sources', () => {
     expect(taskModuleHref(new URL('./pool.js', import.meta.url))).toBe(new URL('./pool.ts', import.meta.url).href);
   });
 });
+
+describe('the worker pool', () => {
+  it('runs its threads below the request thread, so a busy machine serves requests first', async () => {
+    const { runTask } = await import('./pool.js');
+    const { WORKER_NICE_INCREMENT } = await import('./thread-priority.js');
+    const os = await import('node:os');
+    const own = os.getPriority();
+    const worker = await runTask<number>(new URL('../../test/kit/thread-probe.task.ts', import.meta.url), 'threadPriority', {});
+    expect(worker).toBe(Math.min(19, own + WORKER_NICE_INCREMENT));
+    expect(os.getPriority()).toBe(own);
+  });
+});

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { abortError, currentRequestScope } from '../request-scope.js';
+import type { NamedTask } from './task-runner.js';
 
 /**
  * The process's pool of worker threads for CPU-heavy work (parsing and planning large imports, graph algorithms,
@@ -43,6 +44,9 @@ function workerExecArgv(): string[] | undefined {
   const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return ['--import', tsxLoader];
 }
+
+/** Every task goes through this module (task-runner.ts), which lowers its thread's priority before the first. */
+const TASK_RUNNER = new URL('./task-runner.ts', import.meta.url);
 
 function workerPool(): Piscina {
   if (!pool) {
@@ -84,9 +88,9 @@ export async function runTask<T>(moduleUrl: URL, name: string, input: unknown, o
     task = { ...(input as object), progressPort: channel.port2 };
   }
   try {
-    return (await workerPool().run(task, {
-      filename: taskModuleHref(moduleUrl),
-      name,
+    return (await workerPool().run({ href: taskModuleHref(moduleUrl), name, input: task } satisfies NamedTask, {
+      filename: taskModuleHref(TASK_RUNNER),
+      name: 'runNamedTask',
       signal,
       ...(channel ? { transferList: [channel.port2] } : {}),
     })) as T;
