@@ -134,6 +134,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     : undefined;
 
   const makeContext = requestContexts(config, verifier);
+  const preparing = inIdleSlices();
   const apolloHandler = fastifyApolloHandler(apollo, { context: async (request) => makeContext(request) });
   const graphqlHandler = direct ? directGraphqlHandler(direct, makeContext, apolloHandler as never) : apolloHandler;
   const { openapi } = await mountRest(http, {
@@ -142,6 +143,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     routes,
     openApiDocument: (mounted) => openApiDocument(composition, mounted),
     run: operationRunner(apollo, direct),
+    prepare: direct && ((operations) => preparing.start(operations.map((o) => () => direct.prepare(documentText(o.document), o.operationName)))),
     makeContext,
     graphql: (request, reply) => graphqlHandler.call(http, request as never, reply as never),
     health: sharedHealthCheck(stores, config.limits.healthTimeoutMs),
@@ -156,11 +158,42 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     composition,
     openapi,
     directExecution: direct?.stats,
-    close: () => closeHost(http, apollo, started, stores),
+    close: () => (preparing.stop(), closeHost(http, apollo, started, stores)),
   };
 }
 
-/** The gateway's Apollo Server: operation limits and checks, masked faults, no landing page. */
+/**
+ * Runs steps one per turn of the event loop (setImmediate), after the requests that are waiting: work done ahead of
+ * need (readying the REST routes' operations, a few milliseconds each) never holds up a request for longer than
+ * one step, and starting the service does not wait for it.
+ */
+function inIdleSlices(): { start(steps: (() => void)[]): void; stop(): void } {
+  let timer: NodeJS.Immediate | undefined;
+  let queue: (() => void)[] = [];
+  const next = () => {
+    timer = undefined;
+    const step = queue.shift();
+    if (!step) return;
+    try {
+      step();
+    } catch {
+      // Work ahead of need only: whatever failed here is done, and answered, when a request needs it.
+    }
+    timer = setImmediate(next);
+  };
+  return {
+    start(steps) {
+      queue.push(...steps);
+      timer ??= setImmediate(next);
+    },
+    stop() {
+      queue = [];
+      if (timer) clearImmediate(timer);
+      timer = undefined;
+    },
+  };
+}
+
 /**
  * Stops a host in the one safe order: no new requests, then the GraphQL server, then the subgraphs (their job
  * runners and timers), and the stores last whatever failed before (PGlite writes its last changes on close).
@@ -185,6 +218,7 @@ function operationChecks(config: Config, limits: ReturnType<typeof operationLimi
   ];
 }
 
+/** The gateway's Apollo Server: operation limits and checks, masked faults, no landing page. */
 function createApolloServer(
   config: Config,
   composition: Composition,

@@ -32,6 +32,11 @@ export interface RestHost {
   /** The OpenAPI document of these routes, from the operations sofa runs for them. */
   openApiDocument(mounted: MountedRoute[]): Record<string, unknown>;
   run: RunGraphql;
+  /**
+   * Readies the operations of the REST routes ahead of their first request (parsed, validated, planned), in the
+   * background; optional.
+   */
+  prepare?(operations: readonly { document: DocumentNode; operationName?: string }[]): void;
   /** The request's context, built once per request (the access gate builds it before the body is read). */
   makeContext(request: FastifyRequest): Promise<RequestContext>;
   /** The /graphql endpoint; GraphiQL is served in front of it to browsers. */
@@ -57,6 +62,7 @@ export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{
     ({ document, variables, operationName, context }) => run({ query: document, variables, operationName }, context),
     config.api.directExecution,
   );
+  host.prepare?.(sofaRoutes.map((r) => r.operation));
 
   const runOperation: RunOperation = async (request, query, variables = {}) => run({ query, variables }, await makeContext(request));
   const downloadSigner = createDownloadSigner(await loadDownloadSigningSecret(config.dataDir));

@@ -31,6 +31,8 @@ export type DirectExecutor = (
 export interface DirectStats {
   taken: number;
   declined: number;
+  /** Operations readied before their first request (the REST routes'). */
+  readied: number;
 }
 
 /**
@@ -40,8 +42,8 @@ export interface DirectStats {
  * undefined, before anything has run, when the operation is not one it takes, or would be refused (a check or a
  * variable fails): the caller then hands it to Apollo Server, which answers it, errors included, as always.
  */
-export function directExecutor(opts: DirectExecutorOptions): DirectExecutor & { stats: DirectStats } {
-  const stats: DirectStats = { taken: 0, declined: 0 };
+export function directExecutor(opts: DirectExecutorOptions): DirectExecutor & { stats: DirectStats; prepare(text: string, operationName?: string): void } {
+  const stats: DirectStats = { taken: 0, declined: 0, readied: 0 };
   const decline = () => {
     stats.declined++;
     return undefined;
@@ -60,7 +62,12 @@ export function directExecutor(opts: DirectExecutorOptions): DirectExecutor & { 
     stats.taken++;
     return executeDirect(op, variables, context, opts);
   };
-  return Object.assign(run, { stats });
+  /** Readies an operation before its first request: DirectOperations keeps what it decides. */
+  const prepare = (text: string, operationName?: string) => {
+    opts.operations.get(text, operationName);
+    stats.readied++;
+  };
+  return Object.assign(run, { stats, prepare });
 }
 
 async function executeDirect(op: DirectOperation, variables: Record<string, unknown>, context: RequestContext, opts: DirectExecutorOptions): Promise<DirectAnswer> {

@@ -61,7 +61,7 @@ interface Answer {
  * Starts a service on fresh engines (seeded alike), creates the same callers, sends it every request in order and
  * closes it: one embedded column store per process, so the two services run one after the other.
  */
-async function answersOf(env: Record<string, string>, requests: (firstTermId: string, schema: GraphQLSchema) => Request[]): Promise<{ answers: Answer[]; taken?: number }> {
+async function answersOf(env: Record<string, string>, requests: (firstTermId: string, schema: GraphQLSchema) => Request[]): Promise<{ answers: Answer[]; taken?: number; readied?: number }> {
   const t = await startTestApp({ RATE_LIMIT_BURST: '1000000', RATE_LIMIT_REFILL_PER_SEC: '1000000', ...env });
   try {
     const tokens = new Map<string, string | undefined>();
@@ -75,7 +75,7 @@ async function answersOf(env: Record<string, string>, requests: (firstTermId: st
       const r = await call(t.url, req.method, req.url, { body: req.body, token: tokens.get(req.caller), headers: req.headers });
       answers.push({ status: r.status, type: r.headers.get('content-type'), retryAfter: r.headers.get('retry-after'), body: normalise(r.body) });
     }
-    return { answers, taken: t.app.directExecution?.taken };
+    return { answers, taken: t.app.directExecution?.taken, readied: t.app.directExecution?.readied };
   } finally {
     await t.close();
   }
@@ -146,8 +146,8 @@ function graphqlRequests(firstTermId: string, missing: string): Request[] {
 describe('the direct path answers as Apollo Server and the gateway do', () => {
   let rest: Request[];
   let graphql: Request[];
-  let reference: { answers: Answer[]; taken?: number };
-  let direct: { answers: Answer[]; taken?: number };
+  let reference: { answers: Answer[]; taken?: number; readied?: number };
+  let direct: { answers: Answer[]; taken?: number; readied?: number };
 
   beforeAll(async () => {
     const missing = randomUUID();
@@ -186,5 +186,10 @@ describe('the direct path answers as Apollo Server and the gateway do', () => {
     expect(reference.taken).toBeUndefined();
     // Invalid, refused and multi-step operations went to Apollo Server, as designed; the rest did not.
     expect(direct.taken).toBeGreaterThan(rest.length / 4 + graphql.length / 2);
+  });
+
+  it("readied every REST route's operation in the background after start, before its first request", () => {
+    expect(reference.readied).toBeUndefined();
+    expect(direct.readied).toBe(ROUTES.filter((r) => r.kind === 'graphql').length);
   });
 });
