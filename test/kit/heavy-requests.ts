@@ -36,14 +36,17 @@ interface HeavyOptions {
   superuserToken: string;
   importRows?: number;
   validateTerms?: number;
+  /** Names the queries' aliases and the import's vocabulary apart from another set's: `a` and load_test by default. */
+  variant?: string;
 }
 
 /** Each heavy request, its body built. */
 function heavyRequests(t: TestApp, opts: HeavyOptions): { name: string; url: string; init: { method: string; headers: Record<string, string>; body: string } }[] {
   if (isInProcess(t.url)) throw new Error('the heavy requests go over connections: start the app with { listen: true }');
   const json = { 'content-type': 'application/json' };
-  const terms = Array.from({ length: opts.validateTerms ?? 10_000 }, (_, i) => `zzq unknown value ${i} ${(i * 7919).toString(36)}`);
-  const aliases = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(' ')} }`;
+  const variant = opts.variant ?? '';
+  const terms = Array.from({ length: opts.validateTerms ?? 10_000 }, (_, i) => `zzq unknown ${variant}value ${i} ${(i * 7919).toString(36)}`);
+  const aliases = (n: number, field: string) => `{ ${Array.from({ length: n }, (_, i) => `${variant || 'a'}${i}: ${field}`).join(' ')} }`;
   return [
     // Signed in: the largest validation is beyond what anonymous callers may send (GRAPHQL_MAX_LIST_BYTES_ANONYMOUS).
     {
@@ -53,7 +56,7 @@ function heavyRequests(t: TestApp, opts: HeavyOptions): { name: string; url: str
     },
     {
       name: 'import',
-      url: `${t.url}/v1/ontology/import-csv?vocabulary=load_test`,
+      url: `${t.url}/v1/ontology/import-csv?vocabulary=load_test${variant && `_${variant}`}`,
       init: { method: 'POST', headers: { 'content-type': 'text/csv', authorization: `Bearer ${opts.superuserToken}` }, body: syntheticTermCsv(opts.importRows ?? 60_000) },
     },
     { name: '200 aliases', url: `${t.url}/graphql`, init: { method: 'POST', headers: json, body: JSON.stringify({ query: aliases(200, 'terms(limit: 1000) { items { id label } }') }) } },
@@ -68,27 +71,46 @@ function heavyRequests(t: TestApp, opts: HeavyOptions): { name: string; url: str
 /**
  * `startHeavyRequests` from a worker thread: sending 5 MB of bodies and reading megabytes of answers is the client's
  * work, which on the service's own thread would stall it and be counted against the service's responsiveness. The
- * bodies are built here, before anything is sent.
+ * bodies are built, and handed to the thread, before this resolves: `start()` only tells the thread to send them.
+ * The thread runs at a lower priority, as the pool's do: the clients stand in for other machines.
  */
-export async function startHeavyRequestsOffThread(t: TestApp, opts: HeavyOptions): Promise<HeavyOutcome[]> {
+export async function heavyRequestsOffThread(t: TestApp, opts: HeavyOptions): Promise<{ start(): Promise<HeavyOutcome[]> }> {
   const code = `
     const { workerData, parentPort } = require('node:worker_threads');
+    // The clients stand in for other machines: their thread yields the cores to the service's threads.
+    try { require('node:os').setPriority(Math.min(19, require('node:os').getPriority() + 10)); } catch {}
     const timed = async ({ name, url, init }) => {
       const started = performance.now();
       const res = await fetch(url, init);
       await res.arrayBuffer();
       return { name, status: res.status, ms: Math.round(performance.now() - started) };
     };
-    Promise.all(workerData.map(timed)).then((outcomes) => parentPort.postMessage({ outcomes }), (e) => parentPort.postMessage({ error: String(e && e.stack || e) }));
+    parentPort.once('message', () => {
+      Promise.all(workerData.map(timed)).then((outcomes) => parentPort.postMessage({ outcomes }), (e) => parentPort.postMessage({ error: String(e && e.stack || e) }));
+    });
+    parentPort.postMessage({ ready: true });
   `;
   const worker = new Worker(code, { eval: true, workerData: heavyRequests(t, opts) });
+  const next = () => new Promise<{ ready?: boolean; outcomes?: HeavyOutcome[]; error?: string }>((resolve, reject) => worker.once('message', resolve).once('error', reject));
   try {
-    const answer = await new Promise<{ outcomes?: HeavyOutcome[]; error?: string }>((resolve, reject) => worker.once('message', resolve).once('error', reject));
-    if (answer.error !== undefined) throw new Error(answer.error);
-    return answer.outcomes!;
-  } finally {
+    await next();
+  } catch (e) {
     await worker.terminate();
+    throw e;
   }
+  return {
+    async start() {
+      try {
+        const answer = next();
+        worker.postMessage('go');
+        const { outcomes, error } = await answer;
+        if (error !== undefined) throw new Error(error);
+        return outcomes!;
+      } finally {
+        await worker.terminate();
+      }
+    },
+  };
 }
 
 /** Polls GET /health one request at a time until `until` settles; returns each answer's latency and status. */
