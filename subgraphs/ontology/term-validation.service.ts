@@ -225,10 +225,8 @@ function sameNormalForm(values: readonly string[]): Map<string, string[]> {
   return new Map([...byKey.values()].map((group) => [group[0]!, group]));
 }
 
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
+const BEYOND_ASCII = /[^\x00-\x7f]/;
+const isAscii = (s: string): boolean => !BEYOND_ASCII.test(s);
 
 /** Active before deprecated, exact case before case-folded, code before label. */
 function preference(m: ExactMatch): number {
