@@ -88,7 +88,6 @@ let found = new Uint8Array(64);
  */
 function measureWordSimilarity(value: Int32Array, name: NameTrigrams): number {
   const { distinct, sequence } = name;
-  if (value.length + sequence.length > EXACT_FRACTIONS_BELOW) return measureWordSimilarityInFloats(value, name);
   if (lastpos.length < distinct.length) {
     lastpos = new Int32Array(distinct.length);
     found = new Uint8Array(distinct.length);
@@ -101,9 +100,8 @@ function measureWordSimilarity(value: Int32Array, name: NameTrigrams): number {
     foundIn[i] = j < value.length && value[j] === distinct[i] ? 1 : 0;
     lastposOf[i] = -1;
   }
-  // Similarities are compared as fractions count / (ulen1 + ulen2 - count), by cross-multiplying: for denominators
-  // this small two different fractions lie further apart than float4 can blur, so the comparisons are pg_trgm's, and
-  // only the best is divided.
+  // Similarities are compared as fractions count / (ulen1 + ulen2 - count) (greaterFraction), and only the best is
+  // divided.
   const ulen1 = value.length;
   let ulen2 = 0;
   let count = 0;
@@ -131,7 +129,7 @@ function measureWordSimilarity(value: Int32Array, name: NameTrigrams): number {
     const prevLower = lower;
     for (let tmpLower = lower; tmpLower <= i; tmpLower++) {
       const den = ulen1 + tmpUlen2 - tmpCount;
-      if (tmpCount * curDen > curNum * den) {
+      if (greaterFraction(tmpCount, den, curNum, curDen)) {
         curNum = tmpCount;
         curDen = den;
         ulen2 = tmpUlen2;
@@ -144,7 +142,7 @@ function measureWordSimilarity(value: Int32Array, name: NameTrigrams): number {
         if (foundIn[tmpId]) tmpCount--;
       }
     }
-    if (curNum * bestDen > bestNum * curDen) {
+    if (greaterFraction(curNum, curDen, bestNum, bestDen)) {
       bestNum = curNum;
       bestDen = curDen;
     }
@@ -157,69 +155,16 @@ function measureWordSimilarity(value: Int32Array, name: NameTrigrams): number {
 }
 
 /**
- * Trigram counts below which measureWordSimilarity compares fractions exactly: two different fractions with
- * denominators under 2048 differ by more than 2.4e-7, over twice float4's spacing below 1 (6e-8).
+ * Whether fraction p1/q1 is greater than p2/q2 as pg_trgm's float4 values of them compare. Two different fractions
+ * whose denominators multiply to less than 2^22 differ by more than 2.4e-7, over twice float4's spacing below 1, so
+ * the exact comparison decides; beyond that (strings of thousands of trigrams) the float4 values are compared.
  */
-const EXACT_FRACTIONS_BELOW = 2048;
-
-/** measureWordSimilarity for very long strings: float4 divisions throughout, as pg_trgm makes them. */
-function measureWordSimilarityInFloats(value: Int32Array, name: NameTrigrams): number {
-  const { distinct, sequence } = name;
-  if (lastpos.length < distinct.length) {
-    lastpos = new Int32Array(distinct.length);
-    found = new Uint8Array(distinct.length);
-  }
-  // Which of the name's distinct trigrams the value has: a merge of two sorted lists.
-  for (let i = 0, j = 0; i < distinct.length; i++) {
-    while (j < value.length && value[j] < distinct[i]) j++;
-    found[i] = j < value.length && value[j] === distinct[i] ? 1 : 0;
-    lastpos[i] = -1;
-  }
-  const ulen1 = value.length;
-  let ulen2 = 0;
-  let count = 0;
-  let lower = -1;
-  let best = 0;
-  for (let i = 0; i < sequence.length; i++) {
-    const id = sequence[i];
-    if (lower >= 0 || found[id]) {
-      if (lastpos[id] < 0) {
-        ulen2++;
-        if (found[id]) count++;
-      }
-      lastpos[id] = i;
-    }
-    if (!found[id]) continue;
-    if (lower === -1) {
-      lower = i;
-      ulen2 = 1;
-    }
-    let current = Math.fround(count / (ulen1 + ulen2 - count));
-    let tmpCount = count;
-    let tmpUlen2 = ulen2;
-    const prevLower = lower;
-    for (let tmpLower = lower; tmpLower <= i; tmpLower++) {
-      const candidate = Math.fround(tmpCount / (ulen1 + tmpUlen2 - tmpCount));
-      if (candidate > current) {
-        current = candidate;
-        ulen2 = tmpUlen2;
-        lower = tmpLower;
-        count = tmpCount;
-      }
-      const tmpId = sequence[tmpLower];
-      if (lastpos[tmpId] === tmpLower) {
-        tmpUlen2--;
-        if (found[tmpId]) tmpCount--;
-      }
-    }
-    best = Math.max(best, current);
-    for (let tmpLower = prevLower; tmpLower < lower; tmpLower++) {
-      const tmpId = sequence[tmpLower];
-      if (lastpos[tmpId] === tmpLower) lastpos[tmpId] = -1;
-    }
-  }
-  return best;
+function greaterFraction(p1: number, q1: number, p2: number, q2: number): boolean {
+  if (p1 * q2 <= p2 * q1) return false;
+  return q1 * q2 < EXACT_DENOMINATORS_BELOW || Math.fround(p1 / q1) > Math.fround(p2 / q2);
 }
+
+const EXACT_DENOMINATORS_BELOW = 2 ** 22;
 
 /** pg_trgm's `word_similarity(value, name)` of two ASCII strings; null when either is not ASCII. */
 export function wordSimilarity(value: string, name: string): number | null {

@@ -6,19 +6,11 @@ import { TermStore, type ExactMatch } from '../store/term.store.js';
 import { TermValidationService, SNAPSHOT_FROM } from '../term-validation.service.js';
 import { VocabularyNames, asciiNormalForm } from '../vocabulary-names.js';
 import { NotifiedCache } from '../../../lib/notified-cache.js';
+import { listenUntilReady } from '../../../test/kit/notices.js';
 import { TERMS_CHANGED_CHANNEL } from '../term.service.js';
 import { newId } from '../../../lib/ids.js';
 import { uniqueVocabulary } from '../../../test/kit/factories.js';
-
-/** Polls `check` until it holds or `ms` pass: a notice from another connection arrives when the server sends it. */
-async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { eventually } from '../../../test/kit/eventually.js';
 
 const sorted = (matches: readonly ExactMatch[]) => [...matches].sort((a, b) => `${a.term.id} ${a.kind}`.localeCompare(`${b.term.id} ${b.kind}`));
 
@@ -115,13 +107,8 @@ describe("validation against a snapshot of the vocabularies' names", () => {
       }
     }
     const kept = new NotifiedCache<string, VocabularyNames>(8);
-    let listening = false;
-    const unsubscribe = t.app.stores.relational.subscribe(TERMS_CHANGED_CHANNEL, (event) => {
-      kept.follow(event);
-      listening = event === 'listening' || (listening && event === 'notice');
-    });
+    const unsubscribe = await listenUntilReady(t.app.stores.relational, TERMS_CHANGED_CHANNEL, kept.follow);
     try {
-      expect(await eventually(async () => listening)).toBe(true);
       const service = new TermValidationService(new CountingStore(t.app.stores.relational.db), kept);
       const batch = (probe: string) => [probe, ...Array.from({ length: SNAPSHOT_FROM }, (_, i) => `filler ${i}`)];
       expect((await service.validate(batch('kept-names probe'), vocabulary)).unrecognized).toContain('kept-names probe');
@@ -133,7 +120,7 @@ describe("validation against a snapshot of the vocabularies' names", () => {
       await t.app.stores.relational.db.execute(
         sql`UPDATE ontology.term_names SET name = 'Kept-names probe', norm = 'kept-names probe' WHERE vocabulary = ${vocabulary} AND kind = 'label' AND name = 'current REGION'`,
       );
-      expect(await eventually(async () => (await service.validate(batch('kept-names probe'), vocabulary)).valid.includes('kept-names probe'))).toBe(true);
+      await eventually(async () => (await service.validate(batch('kept-names probe'), vocabulary)).valid.includes('kept-names probe'), { what: 'the new label valid' });
       expect(loads).toBeGreaterThan(1);
     } finally {
       unsubscribe();

@@ -5,6 +5,7 @@ import { ontology } from '../index.js';
 import { TERMS_CHANGED_CHANNEL, TermService, type TermRecord } from '../term.service.js';
 import { TermStore } from '../store/term.store.js';
 import { NotifiedCache } from '../../../lib/notified-cache.js';
+import { listenUntilReady } from '../../../test/kit/notices.js';
 
 /** Polls `check` until it holds or `ms` pass: a notice from another connection arrives when the server sends it. */
 async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
@@ -38,13 +39,8 @@ describe('terms kept by id until the term tables announce a change', () => {
     }
     const store = new CountingStore(t.app.stores.relational.db);
     const kept = new NotifiedCache<string, TermRecord>(100);
-    let listening = false;
-    const unsubscribe = t.app.stores.relational.subscribe(TERMS_CHANGED_CHANNEL, (event) => {
-      kept.follow(event);
-      listening = event === 'listening' || (listening && event === 'notice');
-    });
+    const unsubscribe = await listenUntilReady(t.app.stores.relational, TERMS_CHANGED_CHANNEL, kept.follow);
     try {
-      expect(await eventually(async () => listening)).toBe(true);
       const service = new TermService(store, t.app.deps.clock, t.app.deps.log, { kept });
       const first = await service.get(id);
       expect(await service.get(id.toUpperCase())).toEqual(first);
