@@ -76,12 +76,14 @@ export class NameIndex {
   }
 }
 
+const BEYOND_ASCII = /[^\x00-\x7f]/;
+
 /**
  * lower(unaccent(btrim(value))) of an ASCII value, computed here: btrim takes spaces only, unaccent maps no ASCII
  * character, and lower maps A to Z only. Null for any other value.
  */
 export function asciiNormalForm(value: string): string | null {
-  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 0x7f) return null;
+  if (BEYOND_ASCII.test(value)) return null;
   let start = 0;
   let end = value.length;
   while (start < end && value.charCodeAt(start) === 0x20) start++;

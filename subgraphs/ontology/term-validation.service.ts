@@ -4,7 +4,8 @@ import type { NotifiedCache } from '../../lib/notified-cache.js';
 import { throwIfRequestAborted } from '../../lib/request-scope.js';
 import { SUGGEST_NEAREST_NAMES, type ExactMatch, type Suggestion, type TermRef, type TermStore } from './store/term.store.js';
 import { VALIDATE_MAX_TERMS, VALIDATE_VALUE_MAX, vocabularyName } from './term.rules.js';
-import { VocabularyNames, asciiNormalForm } from './vocabulary-names.js';
+import { VocabularyNames } from './vocabulary-names.js';
+import { asciiNormalForm } from './name-index.js';
 
 export type ValidationStatus = 'valid' | 'deprecated' | 'unrecognized';
 
@@ -209,24 +210,21 @@ async function inTimedStatements<T>(items: readonly T[], first: number, step: (c
 
 /**
  * The distinct non-blank values, grouped by a key that only values with the same normal form share, keyed by the
- * first of each group: one of them is looked up for all. For ASCII text lower(unaccent(btrim(...))) is plain ASCII
- * lower-casing (unaccent maps no ASCII character), so ASCII values differing only in case share a key; any other
- * value is its own group. A batch of codes and labels in mixed case is half as many lookups.
+ * first of each group: one of them is looked up for all. An ASCII value's key is its normal form, computed here
+ * (asciiNormalForm), so ASCII values differing only in case or surrounding spaces share a key; any other value is
+ * its own group. A batch of codes and labels in mixed case is half as many lookups.
  */
 function sameNormalForm(values: readonly string[]): Map<string, string[]> {
   const byKey = new Map<string, string[]>();
   for (const value of new Set(values)) {
     if (!value.trim()) continue;
-    const key = isAscii(value) ? value.toLowerCase() : value;
+    const key = asciiNormalForm(value) ?? value;
     const group = byKey.get(key);
     if (group) group.push(value);
     else byKey.set(key, [value]);
   }
   return new Map([...byKey.values()].map((group) => [group[0]!, group]));
 }
-
-const BEYOND_ASCII = /[^\x00-\x7f]/;
-const isAscii = (s: string): boolean => !BEYOND_ASCII.test(s);
 
 /** Active before deprecated, exact case before case-folded, code before label. */
 function preference(m: ExactMatch): number {

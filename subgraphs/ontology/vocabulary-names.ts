@@ -63,5 +63,3 @@ export class VocabularyNames {
 }
 
 const isMissing = (x: unknown): x is SnapshotMissing => typeof x === 'object' && x !== null && !Array.isArray(x) && (x as SnapshotMissing).missing === true;
-
-export { asciiNormalForm } from './name-index.js';
