@@ -5,7 +5,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pgTypes from 'pg';
 import type { RelationalConfig } from '../config.js';
@@ -108,7 +107,8 @@ async function openPool(kind: RelationalStore['kind'], options: pgTypes.PoolConf
       // The embedded engine has one connection: while a transaction holds it, asking its thread proves it is alive
       // without waiting for the transaction to end.
       if (engine.ping && pool.idleCount === 0 && pool.totalCount >= (options.max ?? 1)) return engine.ping();
-      await db.execute(sql`/* ping */ select 1`);
+      // The pool's own query: the ping needs none of the ORM's statement building.
+      await pool.query('/* ping */ select 1');
     },
     close: async () => {
       await channels.close();

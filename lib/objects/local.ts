@@ -10,25 +10,28 @@ import { DEFAULT_TYPE, RESERVED, checkKey, checkPrefix, checkPresign, checkRange
 /** Bytes per read of a local object: large results stream at disk speed rather than at 64 KiB system calls. */
 const READ_CHUNK = 1024 * 1024;
 
-const PING_BODY = Buffer.from('ok');
+const PROBE_BODY = Buffer.from('ok');
+/** The object the health check copies: kept between checks, made again when it is missing. */
+export const HEALTH_PROBE = '.health-probe';
 
 /**
- * The local directory's round trip: a new file created, written, read back and removed. It is what `put`, `get`
- * and `delete` do to the disk, without their temporary copy, rename and content-type file (five file system calls
- * instead of eighteen), so /health stays cheap enough to poll.
+ * The local directory's round trip: a kept probe object copied to a new name, and the copy removed. The copy reads
+ * an object and writes a new file with its bytes in one file system call (what `get` and `put` ask of the disk),
+ * the removal is `delete`'s, so /health polls cost two calls on the I/O threads rather than the five of writing,
+ * reading back and removing a file of its own. A probe that has gone (the directory cleaned by hand) is written
+ * again; a directory that has gone or refuses new files fails the check.
  */
 async function pingDir(dir: string): Promise<void> {
-  const file = path.join(dir, `.health-${randomUUID()}`);
-  const handle = await open(file, 'wx+', 0o600);
+  const probe = path.join(dir, HEALTH_PROBE);
+  const copy = path.join(dir, `.health-${randomUUID()}`);
   try {
-    await handle.write(PING_BODY, 0, PING_BODY.length, 0);
-    const back = Buffer.alloc(PING_BODY.length + 1);
-    const { bytesRead } = await handle.read(back, 0, back.length, 0);
-    if (!back.subarray(0, bytesRead).equals(PING_BODY)) throw new Error('object store returned a different body');
-  } finally {
-    await handle.close();
-    await unlink(file);
+    await copyFile(probe, copy, constants.COPYFILE_EXCL);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    await writeFile(probe, PROBE_BODY, { mode: 0o600 });
+    await copyFile(probe, copy, constants.COPYFILE_EXCL);
   }
+  await unlink(copy);
 }
 
 const isMissing = (e: unknown) => ['ENOENT', 'EISDIR', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '');

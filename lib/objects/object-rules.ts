@@ -11,7 +11,7 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const KEY = /^(?!\/)(?!.*\.\.)[A-Za-z0-9._\-/]+$/;
 // Names the local directory keeps beside its objects (content types, uploads in progress, health probes): as keys
 // they would overwrite or hide one another there, so neither store accepts them.
-export const RESERVED = new RegExp(`(\\.content-type|\\.${UUID}\\.tmp|(^|/)\\.health-${UUID})$`);
+export const RESERVED = new RegExp(`(\\.content-type|\\.${UUID}\\.tmp|(^|/)\\.health-(${UUID}|probe))$`);
 const PREFIX = /^(?!\/)(?!.*\.\.)[A-Za-z0-9._\-/]*$/;
 /** SigV4 query signatures live at most 7 days. */
 export const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { openObjects, type ObjectStore } from '../../lib/objects/objects.js';
+import { HEALTH_PROBE } from '../../lib/objects/local.js';
 import { startTestApp, call } from '../kit/app.js';
 import { eventually } from '../kit/eventually.js';
 
@@ -79,6 +80,25 @@ describe.each(['local', 's3'] as const)('object store (%s)', (kind) => {
 
   it('answers a health round trip', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  it('keeps its health probe out of listings and keys, and makes it again when it was removed', async () => {
+    if (kind !== 'local') return;
+    await store.ping();
+    expect(filesUnder(dir)).toContain(HEALTH_PROBE);
+    expect(await store.list('')).not.toContain(HEALTH_PROBE);
+    await expect(store.put(HEALTH_PROBE, 'x')).rejects.toThrow(/invalid object key/);
+    rmSync(path.join(dir, HEALTH_PROBE));
+    await store.ping();
+    // Only the probe is left: each check's copy is removed.
+    expect(filesUnder(dir).filter((f) => f.startsWith('.health'))).toEqual([HEALTH_PROBE]);
+    // A directory that has gone fails the check rather than being made again.
+    const gone = mkdtempSync(path.join(os.tmpdir(), 'objects-gone-'));
+    const other = await openObjects({ kind: 'local', dir: gone });
+    await other.ping();
+    rmSync(gone, { recursive: true });
+    await expect(other.ping()).rejects.toThrow(/ENOENT/);
+    await other.close();
   });
 
   it('streams a multi-megabyte body in, reporting the size and SHA-256 of exactly the bytes stored', async () => {
