@@ -44,6 +44,9 @@ export const terms = ontology.table(
     // Searches walk from a term to the deprecated terms it replaced; few terms have one.
     index('terms_replaced_by_idx').on(t.replacedBy).where(sql`${t.replacedBy} IS NOT NULL`),
     index('terms_vocabulary_label_idx').on(t.vocabulary, t.label),
+    // The listing's order (TermStore.list): a page is read in index order and stops at its last row, rather than
+    // sorting every term of the vocabularies for each page.
+    index('terms_listing_order_idx').on(sql`${t.vocabulary} COLLATE "C"`, sql`lower(${t.label}) COLLATE "C"`, sql`${t.label} COLLATE "C"`, t.id),
     check('terms_status_check', sql`${t.status} in ('active', 'deprecated')`),
     check('terms_not_own_parent_check', sql`${t.parentId} <> ${t.id}`),
   ],

@@ -252,13 +252,19 @@ export class TermStore {
     return rows.length > 0;
   }
 
-  /** One page of terms in a stable order (vocabulary, label, id), with the total before paging. */
+  /**
+   * One page of terms in a stable order (vocabulary, label, id), with the total before paging. The page is read in
+   * the order of terms_listing_order_idx and the total counted once beside it, so a page costs its own rows (and
+   * their synonyms), not a sort of every matching term, which a window count over them would force.
+   */
   async list(p: { vocabulary?: string; includeDeprecated: boolean; limit: number; offset: number }): Promise<{ items: TermRecord[]; total: number }> {
     const vocabulary = p.vocabulary ?? null;
-    const filter = sql`(${vocabulary}::text IS NULL OR t.vocabulary = ${vocabulary}) AND (${p.includeDeprecated} OR t.status = 'active')`;
+    const filterOn = (t: string) =>
+      sql`(${vocabulary}::text IS NULL OR ${sql.raw(t)}.vocabulary = ${vocabulary}) AND (${p.includeDeprecated} OR ${sql.raw(t)}.status = 'active')`;
+    const filter = filterOn('t');
     const rows = await this.run(
       'list',
-      sql`SELECT ${TERM_COLUMNS}, count(*) OVER ()::int AS total FROM ontology.terms t WHERE ${filter}
+      sql`SELECT ${TERM_COLUMNS}, (SELECT count(*)::int FROM ontology.terms c WHERE ${filterOn('c')}) AS total FROM ontology.terms t WHERE ${filter}
           ORDER BY t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
           LIMIT ${p.limit} OFFSET ${p.offset}`,
     );

@@ -1,0 +1,1 @@
+CREATE INDEX "terms_listing_order_idx" ON "ontology"."terms" USING btree ("vocabulary" COLLATE "C",lower("label") COLLATE "C","label" COLLATE "C","id");
