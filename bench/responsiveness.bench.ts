@@ -39,6 +39,12 @@ export default async function responsivenessBench(): Promise<void> {
     console.log(`  p99 under load is x${(percentile(ms, 99) / percentile(baseline, 99)).toFixed(1)} the idle p99`);
     const slowest = [...loaded].sort((a, b) => b.ms - a.ms).slice(0, 5);
     console.log(`  slowest answers (ms at s since the start): ${slowest.map((s) => `${s.ms.toFixed(0)} at ${(s.at / 1000).toFixed(1)}`).join(', ')}`);
+    // Which round trip a late answer waited for: the components' own latencies, as the report gave them.
+    for (const s of loaded.filter((x) => x.ms > 200 && x.body)) {
+      const components = (s.body as { components: Record<string, { latency_ms?: number }> }).components;
+      const parts = Object.entries(components).filter(([, c]) => c.latency_ms !== undefined).map(([name, c]) => `${name} ${c.latency_ms} ms`);
+      console.log(`  the answer of ${s.ms.toFixed(0)} ms at ${(s.at / 1000).toFixed(1)} s: ${parts.join(', ')}`);
+    }
   } finally {
     await t.close();
   }
