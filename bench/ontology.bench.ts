@@ -78,7 +78,7 @@ export default async function ontologyBench(): Promise<void> {
 
     const ca1 = terms.find((x) => x.code === 'MBA:382')!;
     const opts = { durationMs: 4000, concurrency: 8 };
-    const rounds = { rounds: 6, roundMs: 1000, concurrency: 8 };
+    const rounds = { rounds: 9, roundMs: 1000, concurrency: 8 };
     const {
       baseline,
       rows: [byId],

@@ -33,7 +33,7 @@ export default async function platformBench(): Promise<void> {
     if (r.statusCode >= 400) throw new Error(`${url}: ${r.statusCode}`);
   };
   try {
-    const opts = { rounds: 6, roundMs: 1000, concurrency: 8 };
+    const opts = { rounds: 9, roundMs: 1000, concurrency: 8 };
     const {
       baseline,
       rows: [health, graphql, rest, alone],
