@@ -4,6 +4,7 @@ import { buildOperationNodeForField, filterSchema, pruneSchema } from '@graphql-
 import { createSofaRouter, createSofa } from 'sofa-api';
 import type { RequestContext } from '../lib/context.js';
 import { GENERIC_SERVER_ERROR, isExposed, statusForCode } from '../lib/errors.js';
+import { jsonBody } from '../lib/json-body.js';
 import { colonPath, type GraphqlRoute } from './route-table.js';
 import type { OpenApiValidator } from './openapi/validator.js';
 import { selectsTriadCensus, triadClassesInStandardOrder } from './triad-order.js';
@@ -220,7 +221,7 @@ export function mountSofaRoutes(
           if (typeof svg === 'string') return reply.type('image/svg+xml; charset=utf-8').header('vary', 'Accept').send(svg);
         }
         reply.type('application/json; charset=utf-8');
-        return reply.send(answer.status === 204 ? undefined : text);
+        return reply.send(answer.status === 204 ? undefined : jsonBody(text));
       },
     });
   }

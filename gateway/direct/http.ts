@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../../lib/context.js';
 import type { DirectExecutor } from './execute.js';
+import { jsonBody } from '../../lib/json-body.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
@@ -38,7 +39,7 @@ export function directGraphqlHandler(direct: DirectExecutor, makeContext: (reque
     ) {
       const context = await makeContext(request);
       const answer = await direct({ query: body.query, variables: (body.variables as Record<string, unknown> | null) ?? undefined, operationName: body.operationName as string | null }, context);
-      if (answer) return reply.code(answer.status ?? 200).header('content-type', contentType).send(`${JSON.stringify(answer.result)}\n`);
+      if (answer) return reply.code(answer.status ?? 200).header('content-type', contentType).send(jsonBody(`${JSON.stringify(answer.result)}\n`));
     }
     return apollo.call(this, request, reply);
   };

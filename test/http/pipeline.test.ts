@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import net from 'node:net';
 import http from 'node:http';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gunzipSync, gzipSync } from 'node:zlib';
 import { startTestApp, call, type TestApp } from '../kit/app.js';
 import { paserkSecret } from '../kit/keys.js';
 import { createUser } from '../kit/users.js';
@@ -107,6 +107,33 @@ describe('request pipeline', () => {
     const plain = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(`${t.url}/openapi.json`, resolve).on('error', reject));
     plain.resume();
     expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('sends a large operation answer whole, with its length in bytes, plain or compressed', async () => {
+    const get = (path: string, headers: Record<string, string>) =>
+      new Promise<{ res: http.IncomingMessage; body: Buffer }>((resolve, reject) =>
+        http
+          .get(`${t.url}${path}`, { headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ res, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject),
+      );
+    // Over a hundred kilobytes of JSON: sent as bytes rather than as a string (lib/json-body.ts).
+    const plain = await get('/v1/ontology/terms?limit=1000&include_deprecated=true', {});
+    expect(plain.res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(plain.res.headers['content-length'])).toBe(plain.body.length);
+    const page = JSON.parse(plain.body.toString('utf8')) as { items: { label: string }[]; total: number };
+    expect(page.items).toHaveLength(Math.min(1000, page.total));
+    expect(plain.body.length).toBeGreaterThan(100_000);
+    const gzipped = await get('/v1/ontology/terms?limit=1000&include_deprecated=true', { 'accept-encoding': 'gzip' });
+    expect(gzipped.res.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+    const query = `{ terms(limit: 1000) { total items { id label synonyms } } }`;
+    const viaGraphql = await call(t.url, 'POST', '/graphql', { body: JSON.stringify({ query }), headers: { 'content-type': 'application/json' } });
+    expect(viaGraphql.status).toBe(200);
+    expect((viaGraphql.body as { data: { terms: { items: unknown[] } } }).data.terms.items).toHaveLength(Math.min(1000, page.total));
   });
 });
 
