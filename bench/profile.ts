@@ -12,7 +12,7 @@ import { bareFastify } from './lib.js';
  * and prints the sampled time by the package or directory it was spent in, and the inclusive share of the request
  * path's main stages.
  *
- *   npx tsx bench/profile.ts bare|graphql|rest|health|term|validate [seconds] [--out file.cpuprofile] [--functions N]
+ *   npx tsx bench/profile.ts bare|graphql|rest|health|term|largest|validate [seconds] [--out file.cpuprofile] [--functions N]
  *
  * `--functions 30` also lists the 30 functions with the most self time.
  */
@@ -54,13 +54,21 @@ async function targetOf(kind: string): Promise<Target> {
       const page = (await (await fetch(`${t.url}/v1/ontology/terms?limit=1`)).json()) as { items: { id: string }[] };
       return { method: 'GET', path: `/v1/ontology/terms/${page.items[0].id}`, concurrency: 8 };
     }
+    case 'largest':
+      // The largest query the limits allow: ten pages of 1,000 terms, read, completed and serialised.
+      return {
+        method: 'POST',
+        path: '/graphql',
+        body: JSON.stringify({ query: `{ ${Array.from({ length: 10 }, (_, i) => `a${i}: terms(limit: 1000) { total items { id code label synonyms } }`).join(' ')} }` }),
+        concurrency: 1,
+      };
     case 'validate': {
       const page = (await (await fetch(`${t.url}/v1/ontology/terms?limit=1000`)).json()) as { items: { label: string; code: string }[] };
       const values = Array.from({ length: 10_000 }, (_, i) => (i % 2 ? page.items[i % page.items.length].label : page.items[i % page.items.length].code));
       return { method: 'POST', path: '/v1/ontology/terms/validate', body: JSON.stringify({ terms: values }), concurrency: 1 };
     }
     default:
-      throw new Error(`unknown target ${kind}: bare, graphql, rest, health, term or validate`);
+      throw new Error(`unknown target ${kind}: bare, graphql, rest, health, term, largest or validate`);
   }
 }
 
