@@ -82,8 +82,8 @@ describe.each(['local', 's3'] as const)('object store (%s)', (kind) => {
     await expect(store.ping()).resolves.toBeUndefined();
   });
 
-  it('keeps its health probe out of listings and keys, and makes it again when it was removed', async () => {
-    if (kind !== 'local') return;
+  // The probe file is the local directory's; S3's round trip writes and deletes an object of its own.
+  it.skipIf(kind !== 'local')('keeps its health probe out of listings and keys, and makes it again when it was removed', async () => {
     await store.ping();
     expect(filesUnder(dir)).toContain(HEALTH_PROBE);
     expect(await store.list('')).not.toContain(HEALTH_PROBE);
