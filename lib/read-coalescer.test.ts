@@ -5,12 +5,12 @@ import { Timeout } from './errors.js';
 
 /** A many-key read that records what it was asked and answers when the test says so. */
 function reader(values: Record<string, number>) {
-  const reads: { keys: string[]; scoped: boolean; answer(): void; fail(e: Error): void }[] = [];
+  const reads: { keys: string[]; scope: ReturnType<typeof currentRequestScope>; answer(): void; fail(e: Error): void }[] = [];
   const readMany = (keys: string[]) =>
     new Promise<Map<string, number>>((resolve, reject) => {
       reads.push({
         keys,
-        scoped: currentRequestScope() !== undefined,
+        scope: currentRequestScope(),
         answer: () => resolve(new Map(keys.filter((k) => k in values).map((k) => [k, values[k]]))),
         fail: reject,
       });
@@ -54,12 +54,29 @@ describe(ReadCoalescer.name, () => {
     const aborted = runInRequestScope({ requestId: 'r1', signal: gone.signal }, () => c.load('a'));
     const other = runInRequestScope({ requestId: 'r2', signal: new AbortController().signal }, () => c.load('b'));
     await tick();
-    // The read belongs to no request, so the first caller going away cannot stop it.
-    expect(reads).toMatchObject([{ keys: ['a', 'b'], scoped: false }]);
+    // The read has a scope of its own, so the first caller going away cannot stop it.
+    expect(reads).toMatchObject([{ keys: ['a', 'b'], scope: { requestId: 'r1-shared' } }]);
     gone.abort(new Error('client went away'));
     await expect(aborted).rejects.toBeInstanceOf(Timeout);
+    expect(reads[0].scope!.signal.aborted).toBe(false);
     reads[0].answer();
     expect(await other).toBe(2);
+  });
+
+  it("aborts a read's own signal, which its statements honour, once every caller waiting for it has gone", async () => {
+    const { reads, readMany } = reader({ a: 1 });
+    const c = new ReadCoalescer(readMany);
+    const callers = [new AbortController(), new AbortController()];
+    const answers = callers.map((gone, i) => runInRequestScope({ requestId: `r${i}`, signal: gone.signal, deadline: Date.now() + 1000 * (i + 1) }, () => c.load('a')));
+    await tick();
+    const scope = reads[0].scope!;
+    // It may run as long as its most patient caller would wait.
+    expect(scope.deadline).toBeGreaterThan(Date.now() + 1500);
+    callers[0].abort(new Error('client went away'));
+    expect(scope.signal.aborted).toBe(false);
+    callers[1].abort(new Error('deadline'));
+    expect(scope.signal.aborted).toBe(true);
+    for (const a of answers) await expect(a).rejects.toBeInstanceOf(Timeout);
   });
 
   it('leaves out of the next read a key whose only caller was aborted while it queued, and refuses an aborted caller', async () => {

@@ -1,4 +1,4 @@
-import { abortError, currentRequestScope, outsideRequestScope } from './request-scope.js';
+import { abortError, currentRequestScope, outsideRequestScope, runInRequestScope } from './request-scope.js';
 
 /** Most keys one read is asked for, unless told otherwise; the rest wait for the next read. */
 export const COALESCED_BATCH_MAX = 256;
@@ -16,6 +16,17 @@ interface Waiter<V> {
   reject(error: unknown): void;
   signal?: AbortSignal;
   onAbort?: () => void;
+  /** The caller's request, which names the shared read it waits for. */
+  requestId?: string;
+  deadline?: number;
+  /** The read it waits for, once that has started. */
+  read?: RunningRead<V>;
+}
+
+interface RunningRead<V> {
+  waiters: Waiter<V>[];
+  /** Aborted when every caller waiting for the read has gone. */
+  controller: AbortController;
 }
 
 /**
@@ -25,10 +36,11 @@ interface Waiter<V> {
  * concurrent requests cost one round trip instead of eight.
  *
  * Nothing is cached: a key never joins a read that has already started, so every answer comes from a read that
- * started after it was asked for. Reads run outside any request's scope, so no single request can stop a read that
- * others wait for; instead each caller's own abort signal (by default its request's) answers that caller alone at
- * once, with the request's Timeout, and takes its key out of the queue when no one else waits for it. A failed read
- * fails every caller waiting for it, with its error.
+ * started after it was asked for. A read runs in a request scope of its own, so no single request can stop a read
+ * that others wait for: each caller's own abort signal (by default its request's) answers that caller alone at
+ * once, with the request's Timeout, and takes its key out of the queue when no one else waits for it; the read's
+ * signal aborts (and its statement is cancelled) only when every caller waiting for it has gone. A failed read fails
+ * every caller waiting for it, with its error.
  */
 export class ReadCoalescer<K, V> {
   private readonly maxBatch: number;
@@ -50,8 +62,9 @@ export class ReadCoalescer<K, V> {
   /** The value of `key` from a read that starts after this call; undefined when the read did not find it. */
   load(key: K, signal: AbortSignal | undefined = currentRequestScope()?.signal): Promise<V | undefined> {
     if (signal?.aborted) return Promise.reject(abortError(signal));
+    const scope = currentRequestScope();
     return new Promise<V | undefined>((resolve, reject) => {
-      const waiter: Waiter<V> = { settled: false, resolve, reject, signal };
+      const waiter: Waiter<V> = { settled: false, resolve, reject, signal, requestId: scope?.requestId, deadline: scope?.deadline };
       let waiting = this.queued.get(key);
       if (!waiting) this.queued.set(key, (waiting = new Set()));
       waiting.add(waiter);
@@ -60,6 +73,8 @@ export class ReadCoalescer<K, V> {
           const still = this.queued.get(key);
           if (still?.delete(waiter) && still.size === 0) this.queued.delete(key);
           settle(waiter, () => waiter.reject(abortError(signal)));
+          const read = waiter.read;
+          if (read && read.waiters.every((w) => w.settled)) read.controller.abort(signal.reason);
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
@@ -95,8 +110,18 @@ export class ReadCoalescer<K, V> {
   private async read(batch: Map<K, Set<Waiter<V>>>): Promise<void> {
     let found: ReadonlyMap<K, V> | undefined;
     let failure: { error: unknown } | undefined;
+    const read: RunningRead<V> = { waiters: [...batch.values()].flatMap((w) => [...w]), controller: new AbortController() };
+    for (const w of read.waiters) w.read = read;
+    // Named after its first caller, so logs and query ids tie the statement to a request; it lasts as long as the
+    // latest deadline among its callers, or without one when a caller has none.
+    const deadlines = read.waiters.map((w) => w.deadline);
+    const scope = {
+      requestId: `${read.waiters.find((w) => w.requestId)?.requestId ?? 'read'}-shared`,
+      signal: read.controller.signal,
+      deadline: deadlines.every((d) => d !== undefined) ? Math.max(...(deadlines as number[])) : undefined,
+    };
     try {
-      found = await this.readMany([...batch.keys()]);
+      found = await runInRequestScope(scope, () => this.readMany([...batch.keys()]));
     } catch (error) {
       failure = { error };
     }

@@ -101,6 +101,38 @@ export const toNode = (r: Row): TermNode => ({
   status: r.status as TermStatus,
 });
 
+/** A timestamp as whole milliseconds since the epoch, the precision a Date keeps; a number is cheaper to turn into a Date than text. */
+const epochMs = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)`;
+
+/**
+ * A full term as one JSON array, in the order `termFromJson` reads. A page of terms travels as one JSON value: the
+ * driver then decodes one text and the engine's JSON parser builds the rows, instead of the driver slicing and
+ * converting fifteen fields of every row (most of a large page's cost to the request thread).
+ */
+export const TERM_JSON = sql.raw(`json_build_array(t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
+  t.replaced_by, ${epochMs('t.deprecated_at')}, ${epochMs('t.created_at')}, ${epochMs('t.updated_at')},
+  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb))`);
+
+/** A term from TERM_JSON's array. */
+export function termFromJson(a: unknown[]): TermRecord {
+  return {
+    id: a[0] as string,
+    vocabulary: a[1] as string,
+    code: a[2] as string,
+    label: a[3] as string,
+    uri: (a[4] as string | null) ?? null,
+    parentId: (a[5] as string | null) ?? null,
+    description: (a[6] as string | null) ?? null,
+    metadata: (a[7] as Record<string, unknown> | null) ?? {},
+    status: a[8] as TermStatus,
+    replacedBy: (a[9] as string | null) ?? null,
+    deprecatedAt: a[10] === null ? null : new Date(a[10] as number),
+    createdAt: new Date(a[11] as number),
+    updatedAt: new Date(a[12] as number),
+    synonyms: (a[13] as string[] | null) ?? [],
+  };
+}
+
 /** What the ontology's driver errors mean to the user. */
 const TERM_ERRORS: DriverErrorMessages = {
   unique: (constraint) => `a term with this code already exists in the vocabulary (${constraint || 'unique'})`,

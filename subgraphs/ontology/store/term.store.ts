@@ -2,13 +2,16 @@ import { chunks } from '../../../lib/chunks.js';
 import { throwIfRequestAborted } from '../../../lib/request-scope.js';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
+import { fromJson } from '../../../lib/db/named-query.js';
 import { WRITE_CHUNK, encodeNewTerms, type NewTermBatches } from './term-batches.js';
 import { TermNameStore, type ExactMatch, type NameMatch, type Suggestion } from './term-names.store.js';
 import {
   TERM_COLUMNS,
+  TERM_JSON,
   jsonParam,
   runTermQuery,
   toNode,
+  termFromJson,
   toTerm,
   type NewSynonym,
   type NewTerm,
@@ -255,24 +258,24 @@ export class TermStore {
   /**
    * One page of terms in a stable order (vocabulary, label, id), with the total before paging. The page is read in
    * the order of terms_listing_order_idx and the total counted once beside it, so a page costs its own rows (and
-   * their synonyms), not a sort of every matching term, which a window count over them would force.
+   * their synonyms), not a sort of every matching term, which a window count over them would force. The page comes
+   * back as one JSON array (TERM_JSON), aggregated in the listing's order.
    */
   async list(p: { vocabulary?: string; includeDeprecated: boolean; limit: number; offset: number }): Promise<{ items: TermRecord[]; total: number }> {
     const vocabulary = p.vocabulary ?? null;
     const filterOn = (t: string) =>
       sql`(${vocabulary}::text IS NULL OR ${sql.raw(t)}.vocabulary = ${vocabulary}) AND (${p.includeDeprecated} OR ${sql.raw(t)}.status = 'active')`;
-    const filter = filterOn('t');
     const rows = await this.run(
       'list',
-      sql`SELECT ${TERM_COLUMNS}, (SELECT count(*)::int FROM ontology.terms c WHERE ${filterOn('c')}) AS total FROM ontology.terms t WHERE ${filter}
-          ORDER BY t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
-          LIMIT ${p.limit} OFFSET ${p.offset}`,
+      sql`SELECT (SELECT count(*)::int FROM ontology.terms c WHERE ${filterOn('c')}) AS total,
+                 (SELECT coalesce(json_agg(page.term ORDER BY page.n), '[]'::json) FROM (
+                    SELECT ${TERM_JSON} AS term,
+                           row_number() OVER (ORDER BY t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id) AS n
+                    FROM ontology.terms t WHERE ${filterOn('t')}
+                    ORDER BY t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
+                    LIMIT ${p.limit} OFFSET ${p.offset}) page) AS items`,
     );
-    if (rows.length === 0 && p.offset > 0) {
-      const count = await this.run('listCount', sql`SELECT count(*)::int AS total FROM ontology.terms t WHERE ${filter}`);
-      return { items: [], total: Number(count[0]?.total ?? 0) };
-    }
-    return { items: rows.map(toTerm), total: Number(rows[0]?.total ?? 0) };
+    return { items: (fromJson<unknown[][] | undefined>(rows[0]?.items) ?? []).map(termFromJson), total: Number(rows[0]?.total ?? 0) };
   }
 
   /**

@@ -97,6 +97,23 @@ describe('ontology reads on the seeded vocabularies', () => {
       expect(past.body).toEqual({ items: [], total: 43, limit: 10, offset: 100 });
     });
 
+    it("answers a query's aliases asking for the same page with one statement", async () => {
+      const { store } = await ontology.services(t.app.deps);
+      const lists = vi.spyOn(store, 'list');
+      try {
+        const same = 'terms(vocabulary: "species", limit: 5) { total items { id code label } }';
+        const r = await gql(t.url, `{ a: ${same} b: ${same} c: terms(vocabulary: "species", limit: 5, offset: 5) { items { id } } }`);
+        expect(r.body.errors).toBeUndefined();
+        const { a, b, c } = r.body.data;
+        expect(b).toEqual(a);
+        expect(a.items).toHaveLength(5);
+        expect(c.items.map((i: { id: string }) => i.id)).not.toContain(a.items[0].id);
+        expect(lists).toHaveBeenCalledTimes(2);
+      } finally {
+        lists.mockRestore();
+      }
+    });
+
     it('refuses an unknown vocabulary naming the known ones, and bad paging values', async () => {
       expectError(await call(t.url, 'GET', '/v1/ontology/terms?vocabulary=brain_regions'), 400, /unknown vocabulary "brain_regions"; known vocabularies: brain_region, microscopy_technique, neurotransmitter, species/);
       expectError(await call(t.url, 'GET', '/v1/ontology/terms?limit=0'), 400, /^limit:/);

@@ -97,6 +97,15 @@ describe('ontology writes', () => {
       expect((await call(t.url, 'GET', '/v1/ontology/vocabularies')).body.some((x: { name: string }) => x.name === v)).toBe(false);
     });
 
+    it('shows a new term in every page read after the write, aliases of one query included', async () => {
+      const v = vocab();
+      expect((await create({ vocabulary: v, code: 'B', label: 'Bbb' })).status).toBe(201);
+      const page = `terms(vocabulary: "${v}", limit: 1) { total items { code } }`;
+      expect((await gql(t.url, `{ a: ${page} b: ${page} }`)).body.data).toEqual({ a: { total: 1, items: [{ code: 'B' }] }, b: { total: 1, items: [{ code: 'B' }] } });
+      expect((await create({ vocabulary: v, code: 'A', label: 'Aaa' })).status).toBe(201);
+      expect((await gql(t.url, `{ a: ${page} b: ${page} }`)).body.data).toEqual({ a: { total: 2, items: [{ code: 'A' }] }, b: { total: 2, items: [{ code: 'A' }] } });
+    });
+
     it('needs a SuperUser: anonymous 401, Regular and Academic 403, and nothing is written', async () => {
       const v = vocab();
       expectError(await call(t.url, 'POST', '/v1/ontology/terms', { body: { vocabulary: v, code: 'A', label: 'A' } }), 401);

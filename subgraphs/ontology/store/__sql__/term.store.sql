@@ -24,11 +24,15 @@
           ORDER BY h.rank, h.score DESC, h.closeness DESC, lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
           LIMIT $5 OFFSET $6;
 
-/* TermStore.list */ SELECT t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
-  t.replaced_by, t.deprecated_at, t.created_at, t.updated_at,
-  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms, (SELECT count(*)::int FROM ontology.terms c WHERE ($1::text IS NULL OR c.vocabulary = $2) AND ($3 OR c.status = 'active')) AS total FROM ontology.terms t WHERE ($4::text IS NULL OR t.vocabulary = $5) AND ($6 OR t.status = 'active')
-          ORDER BY t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
-          LIMIT $7 OFFSET $8;
+/* TermStore.list */ SELECT (SELECT count(*)::int FROM ontology.terms c WHERE ($1::text IS NULL OR c.vocabulary = $2) AND ($3 OR c.status = 'active')) AS total,
+                 (SELECT coalesce(json_agg(page.term ORDER BY page.n), '[]'::json) FROM (
+                    SELECT json_build_array(t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
+  t.replaced_by, floor(extract(epoch FROM t.deprecated_at) * 1000), floor(extract(epoch FROM t.created_at) * 1000), floor(extract(epoch FROM t.updated_at) * 1000),
+  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb)) AS term,
+                           row_number() OVER (ORDER BY t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id) AS n
+                    FROM ontology.terms t WHERE ($4::text IS NULL OR t.vocabulary = $5) AND ($6 OR t.status = 'active')
+                    ORDER BY t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
+                    LIMIT $7 OFFSET $8) page) AS items;
 
 /* TermStore.selfAndAncestors */ WITH RECURSIVE chain (id, depth) AS (
             SELECT id, 0 FROM ontology.terms WHERE id = $1
