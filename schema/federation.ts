@@ -92,20 +92,28 @@ export async function buildFederatedSchema(opts: FederatedSchemaOptions): Promis
   return { schema: await entry.schema, resolvers: { instances: byClass, references } };
 }
 
-async function buildShared(classes: unknown[], references: string[], orphanedTypes: Function[] | undefined): Promise<GraphQLSchema> {
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  const resolvers = classes as NonEmptyArray<Function>;
-  if (!resolvers.length) throw new Error('a subgraph needs at least one resolver');
-  const container = ({ context }: { context: unknown }): ContainerType => {
-    const { instances } = resolversOf(context);
-    return {
+/** The container type-graphql asks on every resolver call: one per set of instances, not one per call. */
+const containers = new WeakMap<ReadonlyMap<unknown, object>, ContainerType>();
+function containerOf(instances: ReadonlyMap<unknown, object>): ContainerType {
+  let container = containers.get(instances);
+  if (!container) {
+    container = {
       get: (cls) => {
         const instance = instances.get(cls);
         if (!instance) throw new Error(`no instance registered for ${(cls as Function).name}`);
         return instance;
       },
     };
-  };
+    containers.set(instances, container);
+  }
+  return container;
+}
+
+async function buildShared(classes: unknown[], references: string[], orphanedTypes: Function[] | undefined): Promise<GraphQLSchema> {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  const resolvers = classes as NonEmptyArray<Function>;
+  if (!resolvers.length) throw new Error('a subgraph needs at least one resolver');
+  const container = ({ context }: { context: unknown }): ContainerType => containerOf(resolversOf(context).instances);
   markPlainFieldsSimple();
   const schema = await buildSchema({
     resolvers,
