@@ -67,8 +67,11 @@ function pgliteVersion(): string {
  * driver, one set of type parsers and one cancellation path serve both engines. `pgliteTemplate` moves PGlite's
  * initdb template elsewhere (tests of it).
  */
+/** Connections to a PostgreSQL server per process: the most statements one process runs there at once. */
+export const POSTGRES_POOL_SIZE = 10;
+
 export async function openRelational(cfg: RelationalConfig, opts: { pgliteTemplate?: string } = {}): Promise<RelationalStore> {
-  if (cfg.kind === 'postgres') return openPool('postgres', { connectionString: cfg.url, max: 10 }, { stop: async () => {} });
+  if (cfg.kind === 'postgres') return openPool('postgres', { connectionString: cfg.url, max: POSTGRES_POOL_SIZE }, { stop: async () => {} });
   const embedded = await startPgliteWorker(cfg.dataDir, opts.pgliteTemplate ?? PGLITE_TEMPLATE);
   // PGlite serves one connection; the pool queues callers, so chunked heavy work and other requests take turns. A
   // transaction keeps the connection until it ends (a 60,000-term import: about 25 s), so callers wait in the queue

@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import { BadInput, Conflict, NotFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { ReadCoalescer, type ReadCoalescerOptions } from '../../lib/read-coalescer.js';
+import { POSTGRES_POOL_SIZE } from '../../lib/db/relational.js';
 import type { NotifiedCache } from '../../lib/notified-cache.js';
 import type { TermRecord, TermStore, VocabularyRecord } from './store/term.store.js';
 import {
@@ -79,8 +80,6 @@ interface PageRead {
   offset: number;
 }
 
-/** Page reads running at once: the PostgreSQL pool's size, so the single flight queues nothing the pool would run. */
-const PAGE_READS_AT_ONCE = 10;
 
 /** Reads and single-term writes of the ontology. Access classes are declared on the resolvers. */
 export class TermService {
@@ -110,7 +109,8 @@ export class TermService {
     this.byId = new ReadCoalescer(async (ids) => new Map((await store.findByIds(ids)).map((t) => [t.id, t])), opts.reads ?? { maxInFlight: 2 });
     this.pages = new ReadCoalescer(async ([key]) => new Map([[key, await this.readPage(JSON.parse(key) as PageRead)]]), {
       maxBatch: 1,
-      maxInFlight: PAGE_READS_AT_ONCE,
+      // As many as the PostgreSQL pool runs at once, so sharing reads queues nothing the pool would have run.
+      maxInFlight: POSTGRES_POOL_SIZE,
     });
   }
 

@@ -67,10 +67,13 @@ export type Row = Record<string, unknown>;
 /** One bound parameter holding a whole batch; the server unpacks it with jsonb_to_recordset / jsonb_array_elements. */
 export const jsonParam = (v: unknown): SQL => sql`${JSON.stringify(v)}::jsonb`;
 
+/** A term's synonyms, in name order, as a jsonb array. */
+const SYNONYMS = `coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb)`;
+
 /** Select list of a full term; synonyms are aggregated from term_names. */
 export const TERM_COLUMNS = sql.raw(`t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
   t.replaced_by, t.deprecated_at, t.created_at, t.updated_at,
-  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms`);
+  ${SYNONYMS} AS synonyms`);
 
 export function toTerm(r: Row): TermRecord {
   return {
@@ -111,7 +114,7 @@ const epochMs = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)
  */
 export const TERM_JSON = sql.raw(`json_build_array(t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
   t.replaced_by, ${epochMs('t.deprecated_at')}, ${epochMs('t.created_at')}, ${epochMs('t.updated_at')},
-  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb))`);
+  ${SYNONYMS})`);
 
 /** A term from TERM_JSON's array. */
 export function termFromJson(a: unknown[]): TermRecord {

@@ -31,6 +31,9 @@ export { SUGGEST_NEAREST_NAMES, TermNameStore, type ExactMatch, type Suggestion,
  * jsonb parameter, which keeps a 1,400-term import to a handful of statements on both drivers. Name matching and
  * suggestions are TermNameStore's (`names`).
  */
+/** The listing's order, which terms_listing_order_idx serves: vocabulary, label case-insensitively, label, id, byte by byte. */
+const LISTING_ORDER = sql.raw(`t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id`);
+
 export class TermStore {
   /** Name matching and suggestions, on the same connection or transaction. */
   readonly names: TermNameStore;
@@ -270,9 +273,9 @@ export class TermStore {
       sql`SELECT (SELECT count(*)::int FROM ontology.terms c WHERE ${filterOn('c')}) AS total,
                  (SELECT coalesce(json_agg(page.term ORDER BY page.n), '[]'::json) FROM (
                     SELECT ${TERM_JSON} AS term,
-                           row_number() OVER (ORDER BY t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id) AS n
+                           row_number() OVER (ORDER BY ${LISTING_ORDER}) AS n
                     FROM ontology.terms t WHERE ${filterOn('t')}
-                    ORDER BY t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
+                    ORDER BY ${LISTING_ORDER}
                     LIMIT ${p.limit} OFFSET ${p.offset}) page) AS items`,
     );
     return { items: (fromJson<unknown[][] | undefined>(rows[0]?.items) ?? []).map(termFromJson), total: Number(rows[0]?.total ?? 0) };
