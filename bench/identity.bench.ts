@@ -21,12 +21,16 @@ export default async function identityBench(): Promise<void> {
   };
   try {
     const user = await createUser(t);
-    const loginBody = JSON.stringify({ email: user.email, password: user.password });
+    // One account per caller, taken in turn: the login throttle counts an attempt as a failure until its password
+    // check ends, and locks an (email, address) pair with more than five in flight, as it would a guessing client.
+    const accounts = [user, ...(await Promise.all(Array.from({ length: 7 }, () => createUser(t))))];
+    const loginBodies = accounts.map((a) => JSON.stringify({ email: a.email, password: a.password }));
+    let nextLogin = 0;
     const ping = JSON.stringify({ query: '{ identityPing { status } }' });
     const opts = { durationMs: 4000, concurrency: 8 };
     const baseline = await measure('GET /health (baseline)', () => send('/health'), opts);
     const rows = [
-      await measure('POST /v1/user/auth/login (argon2id)', () => send('/v1/user/auth/login', { method: 'POST', body: loginBody }), { ...opts, warmup: 5 }),
+      await measure('POST /v1/user/auth/login (argon2id)', () => send('/v1/user/auth/login', { method: 'POST', body: loginBodies[nextLogin++ % loginBodies.length] }), { ...opts, warmup: 5 }),
       await measure('POST /graphql identityPing, no token', () => send('/graphql', { method: 'POST', body: ping }), opts),
       await measure('POST /graphql identityPing, verified token', () => send('/graphql', { method: 'POST', body: ping, token: user.accessToken }), opts),
     ];

@@ -12,9 +12,10 @@ import { bareFastify } from './lib.js';
  * and prints the sampled time by the package or directory it was spent in, and the inclusive share of the request
  * path's main stages.
  *
- *   npx tsx bench/profile.ts bare|graphql|rest|health|term|largest|validate [seconds] [--out file.cpuprofile] [--functions N]
+ *   npx tsx bench/profile.ts bare|graphql|rest|health|term|largest|validate [seconds] [--out file.cpuprofile] [--functions N] [--after bench]
  *
- * `--functions 30` also lists the 30 functions with the most self time.
+ * `--functions 30` also lists the 30 functions with the most self time; `--after ontology` first runs that benchmark in
+ * the same process.
  */
 
 const SMALL_QUERY = '{ identityPing { subgraph status } ontologyPing { status } }';
@@ -35,6 +36,8 @@ const outIndex = args.indexOf('--out');
 const out = outIndex >= 0 ? args[outIndex + 1] : undefined;
 const functionsIndex = args.indexOf('--functions');
 const functions = functionsIndex >= 0 ? Number(args[functionsIndex + 1]) : 0;
+const afterIndex = args.indexOf('--after');
+const after = afterIndex >= 0 ? args[afterIndex + 1] : undefined;
 
 
 async function targetOf(kind: string): Promise<Target> {
@@ -176,6 +179,11 @@ function summarise(profile: CpuProfile, requests: number): void {
   }
 }
 
+if (after) {
+  // A process that has served other work first: that benchmark runs in this process before the profiled service starts.
+  const mod = (await import(`./${after}.bench.ts`)) as { default: () => Promise<void> };
+  await mod.default();
+}
 const t = await startTestApp({ RATE_LIMIT_BURST: '100000000', RATE_LIMIT_REFILL_PER_SEC: '100000000', LOG_LEVEL: 'warn' }, { listen: true });
 try {
   const target = await targetOf(name);
