@@ -27,6 +27,7 @@ import { documentText } from './document-text.js';
 import { startSubgraphs } from './subgraphs.js';
 import { openApiDocument, routesFor } from './openapi-file.js';
 import { createTokenVerifier } from './token-verifier.js';
+import { requestLoggerFactory } from './pipeline/request-logger.js';
 import { mountRest, type RunGraphql } from '../rest-compat/mount.js';
 
 export interface AppOptions {
@@ -67,6 +68,7 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
   return {
     logger: { level: config.logLevel, redact: REDACT, ...(logStream ? { stream: logStream } : {}) } as FastifyServerOptions['logger'],
     genReqId: () => newId(),
+    childLoggerFactory: requestLoggerFactory,
     requestIdHeader: false,
     // The pipeline writes its own one line per request (with status, duration and user); Fastify's pair is off.
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
