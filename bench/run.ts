@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
  * function that prints its workload, figures and ratio against a baseline measured in the same run.
  *
  * Each benchmark runs in a process of its own (`--same-process` runs them all in this one), as JMH forks a JVM per
- * benchmark: what an earlier benchmark leaves in the process (its compiled code's type feedback, its retained heap,
- * the embedded engines' threads) otherwise changes the figures of the next one. Measured: the platform ratios on
- * PGlite run after the ontology benchmark in the same process came out 3-9% below those of the same benchmark alone
- * (docs/benchmarks.md, "Benchmarks in processes of their own").
+ * benchmark: what an earlier benchmark leaves in the process (its retained heap, the type feedback its workload left
+ * in shared code, the embedded engines' threads) otherwise changes the figures of the next one. Measured: the
+ * platform ratios on PGlite run after the ontology benchmark in the same process came out 3-9% below those of the
+ * same benchmark alone (docs/benchmarks.md, the request-path section "benchmarks in processes of their own").
  */
 // As the production build runs (node dist/main.js): stack traces are not mapped back to the sources. tsx maps
 // them, and the first error's stack trace then reads the source maps of every module on it, tens of milliseconds on
