@@ -39,11 +39,14 @@ XML
 XML
   nohup clickhouse-server --config-file="$dir/config.xml" > "$dir/log/stdout.log" 2>&1 &
   echo $! > "$dir/pid"
-  for _ in $(seq 1 60); do
+  # Up to 90 s: beside the test runs on two busy cores, Debian's server has taken more than 30 s to answer.
+  pid=$(cat "$dir/pid")
+  for _ in $(seq 1 180); do
     if curl -sf "http://127.0.0.1:$port/ping" > /dev/null; then echo "clickhouse-server ready on 127.0.0.1:$port"; exit 0; fi
+    kill -0 "$pid" 2>/dev/null || break
     sleep 0.5
   done
-  echo "clickhouse-server did not start; log:" >&2; tail -20 "$dir/log/"*.log >&2; exit 1 ;;
+  echo "clickhouse-server did not start on 127.0.0.1:$port; log:" >&2; tail -20 "$dir/log/"*.log >&2; exit 1 ;;
 stop)
   [ -f "$dir/pid" ] || exit 0
   pid=$(cat "$dir/pid")
