@@ -22,7 +22,7 @@ class RequestLogger {
     return (this.#child ??= this.parent.child(this.own, this.options));
   }
 
-  private wants(level: Level): boolean {
+  isLevelEnabled(level: string): boolean {
     // A route's own level (Fastify's logLevel route option) is the child's: only the child can tell.
     if (this.#child || this.options.level !== undefined) return (this.made as Parent).isLevelEnabled(level);
     return this.parent.isLevelEnabled(level);
@@ -34,10 +34,6 @@ class RequestLogger {
 
   set level(level: LevelWithSilentOrString) {
     this.made.level = level;
-  }
-
-  isLevelEnabled(level: string): boolean {
-    return this.wants(level as Level);
   }
 
   bindings(): Bindings {
@@ -70,7 +66,7 @@ class RequestLogger {
   silent(): void {}
 
   private write(level: Level, args: unknown[]): void {
-    if (!this.wants(level)) return;
+    if (!this.isLevelEnabled(level)) return;
     (this.made[level] as (...a: unknown[]) => void)(...args);
   }
 }

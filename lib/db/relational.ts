@@ -61,15 +61,15 @@ function pgliteVersion(): string {
   throw new Error('@electric-sql/pglite has no package.json');
 }
 
+/** Connections to a PostgreSQL server per process: the most statements one process runs there at once. */
+export const POSTGRES_POOL_SIZE = 10;
+
 /**
  * PostgreSQL or the embedded PGlite, both through node-postgres: PGlite runs in a worker thread behind a private
  * Unix socket (lib/db/pglite-worker.mjs), so its queries never run on the thread that serves requests, and one
  * driver, one set of type parsers and one cancellation path serve both engines. `pgliteTemplate` moves PGlite's
  * initdb template elsewhere (tests of it).
  */
-/** Connections to a PostgreSQL server per process: the most statements one process runs there at once. */
-export const POSTGRES_POOL_SIZE = 10;
-
 export async function openRelational(cfg: RelationalConfig, opts: { pgliteTemplate?: string } = {}): Promise<RelationalStore> {
   if (cfg.kind === 'postgres') return openPool('postgres', { connectionString: cfg.url, max: POSTGRES_POOL_SIZE }, { stop: async () => {} });
   const embedded = await startPgliteWorker(cfg.dataDir, opts.pgliteTemplate ?? PGLITE_TEMPLATE);

@@ -80,7 +80,6 @@ interface PageRead {
   offset: number;
 }
 
-
 /** Reads and single-term writes of the ontology. Access classes are declared on the resolvers. */
 export class TermService {
   /** Reads by id of concurrent requests, answered together by one findByIds. */

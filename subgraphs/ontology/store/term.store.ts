@@ -25,15 +25,15 @@ import {
 export type { TermStatus, TermRecord, VocabularyRecord, TermNode, TermRef, NewTerm, TermChange, NewSynonym } from './term-records.js';
 export { SUGGEST_NEAREST_NAMES, TermNameStore, type ExactMatch, type Suggestion, type NameMatch } from './term-names.store.js';
 
+/** The listing's order, which terms_listing_order_idx serves: vocabulary, label case-insensitively, label, id, byte by byte. */
+const LISTING_ORDER = sql.raw(`t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id`);
+
 /**
  * Drizzle queries of the ontology schema. Every statement is plain SQL with a leading `/* TermStore.method *\/`
  * comment, so logs and pg_stat_statements name it, and every value is a bound parameter. Batches travel as one
  * jsonb parameter, which keeps a 1,400-term import to a handful of statements on both drivers. Name matching and
  * suggestions are TermNameStore's (`names`).
  */
-/** The listing's order, which terms_listing_order_idx serves: vocabulary, label case-insensitively, label, id, byte by byte. */
-const LISTING_ORDER = sql.raw(`t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id`);
-
 export class TermStore {
   /** Name matching and suggestions, on the same connection or transaction. */
   readonly names: TermNameStore;
