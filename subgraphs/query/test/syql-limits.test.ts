@@ -42,8 +42,17 @@ describe('SyQL and jobs: limits, fairness and hostile values', () => {
   }
 
   beforeAll(async () => {
-    // Jobs are not run here: the caps count queued jobs.
-    t = await startTestApp({ SEED_DATASETS: 'true', JOBS_IN_PROCESS: 'false', JOBS_QUEUED_PER_USER: '3', SYQL_MAX_CONCURRENT_PER_USER: '1', SYQL_MAX_ESTIMATED_ROWS: '1000000000000000' });
+    // Jobs are not run here: the caps count queued jobs. The long query must still run when a test cancels it: with
+    // the test runs beside this one on two cores, the steps before a cancel have taken more than the default 30 s.
+    t = await startTestApp({
+      SEED_DATASETS: 'true',
+      JOBS_IN_PROCESS: 'false',
+      JOBS_QUEUED_PER_USER: '3',
+      SYQL_MAX_CONCURRENT_PER_USER: '1',
+      SYQL_MAX_ESTIMATED_ROWS: '1000000000000000',
+      SYQL_MAX_EXECUTION_SECONDS: '120',
+      REQUEST_TIMEOUT_MS: '150000',
+    });
     engines = t.engines;
     [academic, other, prober, superuser] = await Promise.all([
       createUser(t, { accountType: 'ACADEMIC' }),
@@ -120,7 +129,7 @@ describe('SyQL and jobs: limits, fairness and hostile values', () => {
     const done = await heavy;
     expect(cancel.status, `the heavy query ended before its cancel: ${done.status} ${JSON.stringify(done.body)}`).toBe(200);
     expect(done.status).toBe(409);
-  });
+  }, 180_000);
 
   it('accepts at most JOBS_QUEUED_PER_USER queued or running jobs of one user; the rest get 429', async () => {
     const submissions = await Promise.all(
