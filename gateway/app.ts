@@ -148,7 +148,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     prepare: direct && ((operations) => preparing.start(operations.map((o) => () => direct.prepare(documentText(o.document), o.operationName)))),
     makeContext,
     graphql: (request, reply) => graphqlHandler.call(http, request as never, reply as never),
-    health: sharedHealthCheck(stores, config.limits.healthTimeoutMs),
+    health: sharedHealthCheck(stores, config.limits.healthTimeoutMs, http.log.child({ component: 'health' })),
     objects: stores.objects,
   });
 
@@ -313,6 +313,8 @@ function logOperationErrors(errors: readonly GraphQLError[], context: RequestCon
   for (const err of errors) {
     const status = statusForCode(codeOf(err));
     if (!isExposed(status)) log.error({ err: err.originalError ?? err, path: err.path }, 'graphql operation failed');
+    // A store that failed: the client reads which one; the operator needs what it said (paths, the server's reply).
+    else if (status === 503) log.error({ err: (err.originalError as { cause?: unknown } | undefined)?.cause ?? err.originalError ?? err, path: err.path }, 'graphql operation failed: a store is unavailable');
     else log.debug({ code: codeOf(err), message: err.message }, 'graphql operation rejected');
   }
 }

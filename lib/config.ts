@@ -280,7 +280,15 @@ export type ColumnConfig =
       cluster?: string;
     };
 export type ObjectsConfig =
-  | { kind: 'local'; dir: string }
+  | {
+      kind: 'local';
+      dir: string;
+      /**
+       * A spool file (an object being written) untouched for longer than this was left by a process that died: every
+       * writer stops at its deadline (UPLOAD_TIMEOUT_MS, JOBS_MAX_EXECUTION_SECONDS) well before.
+       */
+      spoolMaxAgeMs?: number;
+    }
   | {
       kind: 's3';
       bucket: string;
@@ -564,7 +572,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
           forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
         }
-      : { kind: 'local', dir: path.join(dataDir, 'objects') },
+      : { kind: 'local', dir: path.join(dataDir, 'objects'), spoolMaxAgeMs: 2 * Math.max(e.UPLOAD_TIMEOUT_MS, e.JOBS_MAX_EXECUTION_SECONDS * 1000) },
     search: e.TYPESENSE_URL ? { kind: 'typesense', url: e.TYPESENSE_URL, apiKey: e.TYPESENSE_API_KEY! } : { kind: 'none' },
     graph: { cacheBytes: e.GRAPH_CACHE_MB * 1024 * 1024 },
     jobs: {

@@ -234,7 +234,8 @@ export class JobRunner {
       // Cancelled or lost: the store already says so, and nothing may be written over it.
       if (signal.aborted) return;
       const message = e instanceof AppError ? e.message : 'internal error';
-      if (!(e instanceof AppError)) log.error({ err: e }, 'job failed');
+      // A store that failed (503) is told to the owner by name; what it said is for the operators.
+      if (!(e instanceof AppError) || e.status === 503) log.error({ err: (e as { cause?: unknown }).cause ?? e }, 'job failed');
       await entry.progress.settle();
       const failed = await this.store.fail(this.workerId, held, message).catch((err: unknown) => this.writeFailed(err, job));
       if (failed) this.change(entry, 'running', 'failed', message);

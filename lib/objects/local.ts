@@ -1,11 +1,11 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, readdir, rm, rmdir, stat, rename, unlink, copyFile, writeFile, constants } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, readdir, rm, rmdir, stat, rename, unlink, copyFile, writeFile, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectStore } from './object-store.js';
-import { DEFAULT_TYPE, RESERVED, checkKey, checkPrefix, checkPresign, checkRange, metered, resolveRange } from './object-rules.js';
+import { DEFAULT_TYPE, RESERVED, SPOOL_FILE, checkKey, checkPrefix, checkPresign, checkRange, metered, resolveRange } from './object-rules.js';
 
 /** Bytes per read of a local object: large results stream at disk speed rather than at 64 KiB system calls. */
 const READ_CHUNK = 1024 * 1024;
@@ -36,13 +36,61 @@ async function pingDir(dir: string): Promise<void> {
 
 const isMissing = (e: unknown) => ['ENOENT', 'EISDIR', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '');
 
+/**
+ * Removes a spool file after a failed write. A directory that refused the write may refuse this too: the write's
+ * error is the one to report, and the start-up sweep removes the file later.
+ */
+const discard = (tmp: string) => rm(tmp, { force: true }).catch(() => undefined);
+
+/** `rm --force` of one file: refused where unlink is refused, rather than retried as a directory (which rm does). */
+async function unlinkIfPresent(file: string): Promise<void> {
+  await unlink(file).catch((e: unknown) => {
+    if (!isMissing(e)) throw e;
+  });
+}
+
 async function waitClosed(stream: Writable): Promise<void> {
   if (!stream.closed) await new Promise((resolve) => stream.once('close', resolve));
 }
 
-/** Objects as files under `dir`, each with its content type in a `.content-type` file beside it. */
-export async function openLocal(dir: string): Promise<ObjectStore> {
+/** Spool files are swept when untouched for this long, unless the configuration says otherwise. */
+const DEFAULT_SPOOL_MAX_AGE_MS = 2 * 3600 * 1000;
+
+/**
+ * Removes the spool files under `dir` (SPOOL_FILE: objects being written, left behind by a process that was killed
+ * mid-write) last modified more than `maxAgeMs` ago. Younger ones may belong to a transfer of another process
+ * sharing the directory, which keeps writing to its file until its deadline, so they stay. Returns what it removed.
+ */
+export async function sweepSpoolFiles(dir: string, maxAgeMs: number, now = Date.now()): Promise<{ files: number; bytes: number }> {
+  const swept = { files: 0, bytes: 0 };
+  const walk = async (abs: string): Promise<void> => {
+    const entries = await readdir(abs, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const child = path.join(abs, entry.name);
+      if (entry.isDirectory()) await walk(child);
+      else if (entry.isFile() && SPOOL_FILE.test(entry.name)) {
+        const stats = await lstat(child).catch(() => null);
+        if (!stats || now - stats.mtimeMs <= maxAgeMs) continue;
+        // Another process may sweep the same file at the same moment: gone is as good as removed.
+        if (await unlink(child).then(() => true, () => false)) {
+          swept.files++;
+          swept.bytes += stats.size;
+        }
+      }
+    }
+  };
+  await walk(dir);
+  return swept;
+}
+
+/**
+ * Objects as files under `dir`, each with its content type in a `.content-type` file beside it. Opening it sweeps
+ * stale spool files (sweepSpoolFiles, `spoolMaxAgeMs`) in the background; close waits for the sweep.
+ */
+export async function openLocal(dir: string, opts: { spoolMaxAgeMs?: number } = {}): Promise<ObjectStore> {
   await mkdir(dir, { recursive: true });
+  // A directory that refuses the sweep refuses writes too; the calls that fail say so, and /health reports it.
+  const sweeping = sweepSpoolFiles(dir, opts.spoolMaxAgeMs ?? DEFAULT_SPOOL_MAX_AGE_MS).catch(() => undefined);
   const file = (key: string) => path.join(dir, checkKey(key));
   const meta = (key: string) => `${file(key)}.content-type`;
   const tmpFor = (target: string) => `${target}.${randomUUID()}.tmp`;
@@ -61,7 +109,7 @@ export async function openLocal(dir: string): Promise<ObjectStore> {
       await writeFile(tmp, contentType);
       await rename(tmp, meta(key));
     } catch (e) {
-      await rm(tmp, { force: true });
+      await discard(tmp);
       throw e;
     }
   }
@@ -69,8 +117,8 @@ export async function openLocal(dir: string): Promise<ObjectStore> {
   const readMeta = (key: string) => readFile(meta(key), 'utf8').catch(() => DEFAULT_TYPE);
 
   async function remove(key: string): Promise<void> {
-    await rm(file(key), { force: true });
-    await rm(meta(key), { force: true });
+    await unlinkIfPresent(file(key));
+    await unlinkIfPresent(meta(key));
   }
 
   async function collect(abs: string, rel: string, prefix: string, out: string[]): Promise<void> {
@@ -112,7 +160,7 @@ export async function openLocal(dir: string): Promise<ObjectStore> {
         await writeMeta(key, contentType);
         await rename(tmp, target);
       } catch (e) {
-        await rm(tmp, { force: true });
+        await discard(tmp);
         throw e;
       }
     },
@@ -142,7 +190,7 @@ export async function openLocal(dir: string): Promise<ObjectStore> {
         out.destroy();
         // The file may still be opening: removed before that, it would come back.
         await waitClosed(out);
-        await rm(tmp, { force: true });
+        await discard(tmp);
         throw e;
       }
     },
@@ -201,7 +249,7 @@ export async function openLocal(dir: string): Promise<ObjectStore> {
         await rename(tmp, target);
         return true;
       } catch (e) {
-        await rm(tmp, { force: true });
+        await discard(tmp);
         if (isMissing(e)) return false;
         throw e;
       }
@@ -211,7 +259,9 @@ export async function openLocal(dir: string): Promise<ObjectStore> {
       checkPresign(opts);
       return null;
     },
-    async close() {},
+    async close() {
+      await sweeping;
+    },
   };
   return { ...store, ping: () => pingDir(dir) };
 }

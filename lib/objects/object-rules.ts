@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Transform, finished, type Readable, type TransformCallback } from 'node:stream';
-import { BadInput, PayloadTooLarge } from '../errors.js';
+import { AppError, BadInput, PayloadTooLarge, ServiceUnavailable } from '../errors.js';
 import { abortError, currentRequestScope } from '../request-scope.js';
-import type { ByteRange, PresignOptions, PutStreamOptions, PutStreamResult } from './object-store.js';
+import type { ByteRange, ObjectStore, PresignOptions, PutStreamOptions, PutStreamResult } from './object-store.js';
 
 // What both object stores hold to alike: the keys they accept, ranges, pre-signing limits and metered uploads.
 
@@ -12,6 +12,8 @@ const KEY = /^(?!\/)(?!.*\.\.)[A-Za-z0-9._\-/]+$/;
 // Names the local directory keeps beside its objects (content types, uploads in progress, health probes): as keys
 // they would overwrite or hide one another there, so neither store accepts them.
 export const RESERVED = new RegExp(`(\\.content-type|\\.${UUID}\\.tmp|(^|/)\\.health-(${UUID}|probe))$`);
+/** The local directory's spool files: an object (or content type) being written, renamed into place when whole. */
+export const SPOOL_FILE = new RegExp(`\\.${UUID}\\.tmp$`);
 const PREFIX = /^(?!\/)(?!.*\.\.)[A-Za-z0-9._\-/]*$/;
 /** SigV4 query signatures live at most 7 days. */
 export const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
@@ -127,4 +129,60 @@ export async function metered(body: Readable, opts: PutStreamOptions, sink: (dat
     stopWatching();
     body.unpipe(meter);
   }
+}
+
+export const OBJECT_STORE_UNAVAILABLE = 'object storage is unavailable; try again later';
+
+/**
+ * Whether an error is the store failing rather than a mistake of the caller's: a system call the file system
+ * refused (EACCES, EPERM, EROFS, ENOSPC, EIO, a directory replaced by a file, ...), a connection that failed, or an
+ * answer of the S3 server that the adapter does not turn into a result itself (AccessDenied, NoSuchBucket,
+ * InternalError, SlowDown). Errors of our own making (an invalid key, a range) and AppErrors are not.
+ */
+export function isStoreFault(e: unknown): boolean {
+  if (e instanceof AppError || !(e instanceof Error)) return false;
+  const err = e as Error & { syscall?: unknown; errno?: unknown; $metadata?: unknown; $fault?: unknown };
+  return typeof err.syscall === 'string' || typeof err.errno === 'number' || err.$metadata !== undefined || err.$fault !== undefined || err.name === 'TimeoutError';
+}
+
+/**
+ * The one answer to a failing object store: 503 naming it. The raw error (file paths, errno, the server's reply)
+ * goes into `cause` for the operators' log and never into the message.
+ */
+export function objectStoreUnavailable(cause: unknown): ServiceUnavailable {
+  const e = new ServiceUnavailable(OBJECT_STORE_UNAVAILABLE);
+  (e as { cause?: unknown }).cause = cause;
+  return e;
+}
+
+/**
+ * `store` with every call's store faults (isStoreFault) answered as objectStoreUnavailable, whichever adapter it
+ * is. Streams already handed out (getStream's body) fail with their own errors: by then an answer has started.
+ */
+export function guardObjectStore(store: ObjectStore): ObjectStore {
+  const guard =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        throw isStoreFault(e) ? objectStoreUnavailable(e) : e;
+      }
+    };
+  return {
+    kind: store.kind,
+    put: guard(store.put),
+    get: guard(store.get),
+    exists: guard(store.exists),
+    delete: guard(store.delete),
+    putStream: guard(store.putStream),
+    getStream: guard(store.getStream),
+    head: guard(store.head),
+    list: guard(store.list),
+    deletePrefix: guard(store.deletePrefix),
+    copy: guard(store.copy),
+    presignedGetUrl: guard(store.presignedGetUrl),
+    ping: guard(store.ping),
+    close: () => store.close(),
+  };
 }

@@ -1,12 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import S3rver from 's3rver';
 import { openObjects, type ObjectStore } from '../../lib/objects/objects.js';
-import { HEALTH_PROBE } from '../../lib/objects/local.js';
+import { HEALTH_PROBE, sweepSpoolFiles } from '../../lib/objects/local.js';
+import { freezeDir } from '../kit/frozen-dir.js';
+import { freePort } from '../kit/processes.js';
 import { startTestApp, call } from '../kit/app.js';
 import { eventually } from '../kit/eventually.js';
 
@@ -97,8 +99,88 @@ describe.each(['local', 's3'] as const)('object store (%s)', (kind) => {
     const other = await openObjects({ kind: 'local', dir: gone });
     await other.ping();
     rmSync(gone, { recursive: true });
-    await expect(other.ping()).rejects.toThrow(/ENOENT/);
+    await expect(other.ping()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', cause: expect.objectContaining({ code: 'ENOENT' }) });
     await other.close();
+  });
+
+  /** What every failing call of a store that cannot serve answers: 503 naming object storage, nothing of the cause. */
+  const unavailable = { code: 'SERVICE_UNAVAILABLE', message: 'object storage is unavailable; try again later' };
+
+  // The local directory's faults are its file system's; an S3 store's are its server's, seen through its client.
+  it.runIf(kind === 'local')('answers a directory that refuses changes with 503 naming object storage, its path only in the cause', async ({ skip }) => {
+    const frozenDir = mkdtempSync(path.join(os.tmpdir(), 'objects-frozen-'));
+    const frozen = await openObjects({ kind: 'local', dir: frozenDir });
+    await frozen.put('datasets/f1/kept.swc', 'soma', 'text/plain');
+    await frozen.ping();
+    const thaw = freezeDir(frozenDir);
+    try {
+      if (!thaw) skip('this machine can make no directory refuse changes (no chattr +i as root)');
+      const calls = [
+        () => frozen.put('datasets/f1/new.swc', 'x'),
+        () => frozen.putStream('datasets/f2/new.bin', Readable.from(chunks(4))),
+        () => frozen.delete('datasets/f1/kept.swc'),
+        () => frozen.copy('datasets/f1/kept.swc', 'datasets/f3/copy.swc'),
+        () => frozen.deletePrefix('datasets/f1/'),
+        () => frozen.ping(),
+      ];
+      for (const failing of calls) {
+        const e = await failing().then(() => null, (err: unknown) => err as Error & { cause?: Error });
+        expect(e).toMatchObject(unavailable);
+        expect(e!.message).not.toContain(frozenDir);
+        expect(String(e!.cause), failing.toString()).toMatch(/EPERM|EACCES/);
+      }
+      // Reading is not changing: what the directory holds is still served.
+      expect((await frozen.get('datasets/f1/kept.swc'))?.body.toString()).toBe('soma');
+    } finally {
+      thaw?.();
+      await frozen.close();
+      rmSync(frozenDir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(kind === 's3')('answers a server that is down, or a bucket that is missing, with 503 naming object storage', async () => {
+    const port = await freePort();
+    const down = await openObjects({ kind: 's3', bucket: 'neurodata', endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+    const missing = await openObjects({ kind: 's3', bucket: 'no-such-bucket', endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+    try {
+      for (const store of [down, missing]) {
+        const calls = [
+          () => store.put('datasets/f1/new.swc', 'x'),
+          () => store.putStream('datasets/f2/new.bin', Readable.from(chunks(4))),
+          () => store.delete('datasets/f1/kept.swc'),
+          () => store.ping(),
+        ];
+        for (const failing of calls) {
+          const e = await failing().then(() => null, (err: unknown) => err as Error);
+          expect(e).toMatchObject(unavailable);
+          expect(e!.message).not.toContain(String(port));
+        }
+      }
+    } finally {
+      await down.close();
+      await missing.close();
+    }
+  });
+
+  it.runIf(kind === 'local')('sweeps spool files left by a killed writer once they are older than any transfer, and only those', async () => {
+    const spoolDir = mkdtempSync(path.join(os.tmpdir(), 'objects-spool-'));
+    try {
+      mkdirSync(path.join(spoolDir, 'uploads', 'd1'), { recursive: true });
+      const stale = path.join(spoolDir, 'uploads', 'd1', '0196a8a0-0000-7000-8000-000000000001.3f1c2b9e-5d4a-4c3b-9a2f-1e0d9c8b7a61.tmp');
+      const writing = path.join(spoolDir, 'uploads', 'd1', '0196a8a0-0000-7000-8000-000000000002.9a2f1e0d-9c8b-4a61-8f1c-2b9e5d4a4c3b.tmp');
+      const object = path.join(spoolDir, 'uploads', 'd1', 'old-object');
+      for (const f of [stale, writing, object]) writeFileSync(f, Buffer.alloc(1024));
+      const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
+      utimesSync(stale, dayAgo, dayAgo);
+      utimesSync(object, dayAgo, dayAgo);
+      expect(await sweepSpoolFiles(spoolDir, 3600 * 1000)).toEqual({ files: 1, bytes: 1024 });
+      expect(() => statSync(stale)).toThrow(/ENOENT/);
+      // A file being written by another process sharing the directory, and every object, stay.
+      expect(statSync(writing).size).toBe(1024);
+      expect(statSync(object).size).toBe(1024);
+    } finally {
+      rmSync(spoolDir, { recursive: true, force: true });
+    }
   });
 
   it('streams a multi-megabyte body in, reporting the size and SHA-256 of exactly the bytes stored', async () => {
@@ -247,7 +329,7 @@ describe.each(['local', 's3'] as const)('object store (%s)', (kind) => {
     const t = await startTestApp({ S3_BUCKET: 'neurodata', S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' });
     try {
       const r = await call(t.url, 'GET', '/health');
-      expect(r.body.components.storage.status).toBe('ok');
+      expect(r.body.components.storage.status, JSON.stringify(r.body)).toBe('ok');
       expect(t.app.stores.objects.kind).toBe('s3');
     } finally {
       await t.close();
