@@ -234,5 +234,7 @@ function malformedMultipart(error: unknown): UploadProblem {
 
 function answerProblem(request: FastifyRequest, reply: FastifyReply, problem: UploadProblem): FastifyReply {
   if (problem.graphqlError) return sendGraphqlError(request, reply, problem.graphqlError, 'attach failed');
+  // The client reads that object storage failed; what the store said (a path, errno, the server's reply) is logged.
+  if (problem.status === 503) request.log.error({ err: (problem.error as { cause?: unknown }).cause ?? problem.error }, 'upload failed: object storage is unavailable');
   return sendCaughtError(request, reply, problem.status ?? 500, problem.error, 'upload failed');
 }

@@ -148,9 +148,26 @@ export class AssetService {
       }
       await tx.deleteAsset(current.id);
       await tx.addEvent({ id: newId(), datasetId: dataset.id, activity: 'remove_asset', agentId: actor.id, version, details: { filename: current.filename }, at: this.clock.now() });
-      if (!(await tx.objectInUse(dataset.id, current.objectKey))) await this.objects.delete(current.objectKey);
+      if (!(await tx.objectInUse(dataset.id, current.objectKey))) {
+        try {
+          await this.objects.delete(current.objectKey);
+        } catch (e) {
+          // The transaction rolls back and keeps the file; its rows, already dropped from the column store, go back.
+          await this.putBackRows(dataset.id, version, current, all).catch((err) => this.log.error({ err, datasetId: dataset.id, version, filename: current.filename }, 'could not restore the rows of a file whose removal failed'));
+          throw e;
+        }
+      }
       return { ...current, version };
     });
+  }
+
+  private async putBackRows<A extends AssetRecord & { summary: Record<string, unknown> }>(datasetId: string, version: number, file: A, all: A[]): Promise<void> {
+    if (file.kind === 'neurons' || file.kind === 'connections') await this.restore(file.kind, datasetId, version, file);
+    if (file.kind === 'morphology') {
+      const lines = all.filter((a) => a.kind === 'morphology').map((a) => String(a.summary.tsv ?? ''));
+      await this.data.dropTableVersion('morphologies', datasetId, version);
+      await this.data.insertTsv('morphologies', [lines.map((l) => (l.endsWith('\n') ? l : `${l}\n`)).join('')]);
+    }
   }
 
   /** The files of a version (default latest; `draft` for those who may change the dataset). */
