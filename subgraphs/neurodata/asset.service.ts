@@ -8,7 +8,8 @@ import type { AssetKind, AssetRecord } from './dataset.model.js';
 import type { DataTable } from './store/clickhouse/columns.js';
 import type { DatasetStore, StoredDataset } from './store/dataset.store.js';
 import type { Actor, DatasetService } from './dataset.service.js';
-import { detectAssetKind } from './ingest/asset-kind.js';
+import { detectAssetKind, saysCsv } from './ingest/asset-kind.js';
+import { checkCsvEncoding, checkFileName } from './ingest/file-rules.js';
 import { parseConnectionsOffThread, parseNeuronsOffThread, parseSwcOffThread } from './ingest/ingest.js';
 
 /** What the service needs of the column store. */
@@ -36,8 +37,6 @@ interface TableIngest {
   ignoredColumns: string[];
   electricalSwapped?: number;
 }
-
-const FILENAME = /^[^/\\\0\r\n]{1,200}$/;
 
 /** The object key of a file: content-addressed within its dataset, so versions share unchanged files. */
 export const assetObjectKey = (datasetId: string, sha256: string) => `datasets/${datasetId}/assets/${sha256}`;
@@ -75,8 +74,7 @@ export class AssetService {
       throw new BadInput('upload_key: not an upload of this dataset');
     }
     try {
-      const filename = (input.filename ?? '').trim();
-      if (!FILENAME.test(filename)) throw new BadInput('filename: 1 to 200 characters, without / \\ or control characters');
+      const filename = checkFileName(input.filename);
       const object = await this.objects.get(input.uploadKey);
       if (!object) throw new NotFound('that upload does not exist (uploads are attached once)');
       const body = object.body;
@@ -84,6 +82,7 @@ export class AssetService {
       // WebCrypto hashes on libuv's thread pool: a large file does not hold up the request thread.
       const sha256 = Buffer.from(await webcrypto.subtle.digest('SHA-256', body)).toString('hex');
       const mediaType = (input.mediaType || object.contentType || 'application/octet-stream').split(';')[0].trim().toLowerCase();
+      if (saysCsv(filename, mediaType)) checkCsvEncoding(filename, body);
       const firstLine = body.subarray(0, 4096).toString('utf8').split(/\r?\n/)[0] ?? '';
       const kind: AssetKind = detectAssetKind(filename, mediaType, firstLine);
       const objectKey = assetObjectKey(dataset.id, sha256);

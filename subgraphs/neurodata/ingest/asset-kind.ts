@@ -17,15 +17,23 @@ function headerNames(firstLine: string): string[] {
  * and post a connection table; a `.swc` file, or a text file whose first line is an SWC sample or a comment that
  * names SWC, is a morphology. Anything else is kept as an `other` asset and not ingested.
  */
-export function detectAssetKind(filename: string, mediaType: string, firstLine: string): AssetKind {
+const extensionOf = (filename: string) => {
   const name = filename.toLowerCase();
-  const media = mediaType.toLowerCase().split(';')[0].trim();
-  const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : '';
+  return name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : '';
+};
+const mediaOf = (mediaType: string) => mediaType.toLowerCase().split(';')[0].trim();
+
+/** Whether the name or the media type says the file is CSV. */
+export const saysCsv = (filename: string, mediaType: string): boolean => extensionOf(filename) === 'csv' || CSV_MEDIA_TYPES.includes(mediaOf(mediaType));
+
+export function detectAssetKind(filename: string, mediaType: string, firstLine: string): AssetKind {
+  const media = mediaOf(mediaType);
+  const extension = extensionOf(filename);
   if (extension === 'swc' || media.includes('swc')) return 'morphology';
 
-  const saysCsv = extension === 'csv' || CSV_MEDIA_TYPES.includes(media);
+  const csv = saysCsv(filename, mediaType);
   const plainText = !extension || extension === 'txt' || media === 'text/plain' || media === 'application/octet-stream';
-  if (saysCsv || (plainText && firstLine.includes(','))) {
+  if (csv || (plainText && firstLine.includes(','))) {
     const names = headerNames(firstLine);
     if (names.includes('neuron_id')) return 'neurons';
     if (names.includes('pre') && names.includes('post')) return 'connections';

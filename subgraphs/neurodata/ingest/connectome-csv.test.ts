@@ -4,6 +4,7 @@ import { packagePath } from '../../../lib/package-root.js';
 import { CONNECTION_COLUMNS, NEURON_COLUMNS } from '../store/clickhouse/columns.js';
 import { isAfterByCodePoint, parseConnectionsCsv, parseNeuronsCsv, type ParsedConnections, type ParsedNeurons } from './connectome-csv.js';
 import { MAX_LISTED_PROBLEMS } from '../../../lib/file-problems.js';
+import { CSV_CELL_MAX_CHARS } from './csv-records.js';
 import { badInputMessage } from '../../../test/kit/expect.js';
 
 const CONNECTOMES = packagePath('data', 'connectomes');
@@ -140,6 +141,23 @@ describe('parseNeuronsCsv', () => {
   it('refuses bytes that are not UTF-8, naming the line', () => {
     const bytes = Buffer.concat([Buffer.from('neuron_id,name\nA,ok\nB,caf'), Buffer.from([0xe9]), Buffer.from('\n')]);
     expect(badInputMessage(() => neurons(bytes))).toBe('neurons.csv line 3: the file is not UTF-8 text; save it as UTF-8 (CSV UTF-8 in a spreadsheet program)');
+  });
+});
+
+describe('one CSV cell', () => {
+  it(`is at most ${CSV_CELL_MAX_CHARS} characters, quoted or not, in any column, ignored ones too`, () => {
+    const atLimit = 'x'.repeat(CSV_CELL_MAX_CHARS);
+    expect(neurons(`neuron_id,name\nA,${atLimit}\n`).rows).toBe(1);
+    const over = 'x'.repeat(CSV_CELL_MAX_CHARS + 1);
+    const message = `line 3: a cell is ${CSV_CELL_MAX_CHARS + 1} characters long, over the limit of ${CSV_CELL_MAX_CHARS} characters per cell`;
+    expect(badInputMessage(() => neurons(`neuron_id,name\nA,a\nB,${over}\n`))).toBe(`neurons.csv ${message}`);
+    expect(badInputMessage(() => neurons(Buffer.from(`neuron_id,name,notes\nA,a,x\nB,b,"${over}"\n`)))).toBe(`neurons.csv ${message}`);
+    expect(badInputMessage(() => connections(`pre,post,comment\nA,B,x\nA,C,${over}\n`))).toBe(`connections.csv ${message}`);
+  });
+
+  it('refuses a 50 MB cell without reading it as a neuron name', () => {
+    const huge = Buffer.concat([Buffer.from('neuron_id,name\nA,'), Buffer.alloc(50 * 1024 * 1024, 0x61), Buffer.from('\n')]);
+    expect(badInputMessage(() => neurons(huge))).toBe(`neurons.csv line 2: a cell is ${50 * 1024 * 1024} characters long, over the limit of ${CSV_CELL_MAX_CHARS} characters per cell`);
   });
 });
 

@@ -10,6 +10,12 @@ export type CsvSource = string | Uint8Array;
 const DECODE_BLOCK_BYTES = 4 * 1024 * 1024;
 /** A quoted field may hold line breaks, but a record longer than this is an unclosed quote, not data. */
 const QUOTED_RECORD_MAX_CHARS = 1024 * 1024;
+/**
+ * The longest cell of a table, in characters. The longest value a connectome file holds is a name or a list of
+ * neurotransmitters, tens of characters; a cell of megabytes is a broken export (an unclosed quote that a
+ * spreadsheet swallowed the rest of the file into) or an attempt to fill the column store, and is refused.
+ */
+export const CSV_CELL_MAX_CHARS = 64 * 1024;
 /** Quoted records handed to csv-parse at once: files that quote every field would otherwise call it once per row. */
 const QUOTED_BATCH_MAX_CHARS = 1024 * 1024;
 
@@ -44,9 +50,14 @@ export class CsvRow {
   private ends = new Int32Array(16);
   private fields: string[] | null = null;
 
+  /** Characters of the record's longest field. */
+  longest = 0;
+
   setFields(fields: string[]): void {
     this.fields = fields;
     this.width = fields.length;
+    this.longest = 0;
+    for (const f of fields) if (f.length > this.longest) this.longest = f.length;
   }
 
   /** A line without quotes: `text` from `start` to `end` (exclusive, line break excluded). */
@@ -55,11 +66,14 @@ export class CsvRow {
     this.text = text;
     let n = 0;
     let from = start;
+    let longest = 0;
     for (;;) {
       if (n === this.starts.length) this.grow();
       const comma = text.indexOf(',', from);
       this.starts[n] = from;
-      if (comma < 0 || comma >= end) {
+      const to = comma < 0 || comma >= end ? end : comma;
+      if (to - from > longest) longest = to - from;
+      if (to === end) {
         this.ends[n++] = end;
         break;
       }
@@ -67,6 +81,7 @@ export class CsvRow {
       from = comma + 1;
     }
     this.width = n;
+    this.longest = longest;
   }
 
   private grow(): void {
@@ -115,8 +130,11 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
     onSyntaxError(at, message);
   };
 
+  const tooLong = () => `a cell is ${row.longest} characters long, over the limit of ${CSV_CELL_MAX_CHARS} characters per cell`;
+
   const emit = (fields: string[], at: number) => {
     row.setFields(fields);
+    if (row.longest > CSV_CELL_MAX_CHARS) return fail(at, tooLong());
     onRecord(row, at);
   };
 
@@ -132,7 +150,7 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
       if (!(e instanceof CsvError)) throw e;
     }
     if (records && records.length === pending.length) {
-      for (let k = 0; k < pending.length; k++) emit(records[k], pending[k].line);
+      for (let k = 0; k < pending.length && !stopped; k++) emit(records[k], pending[k].line);
       return;
     }
     // Only a malformed record gets here: parse one at a time to name its line.
@@ -150,6 +168,7 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
         return;
       }
       emit(one[0], r.line);
+      if (stopped) return;
     }
   };
 
@@ -184,6 +203,7 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
       flushBatch();
       if (stopped) return;
       row.setRange(text, start, end);
+      if (row.longest > CSV_CELL_MAX_CHARS) return fail(line, tooLong());
       onRecord(row, line);
       return;
     }
