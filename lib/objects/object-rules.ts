@@ -141,8 +141,10 @@ export const OBJECT_STORE_UNAVAILABLE = 'object storage is unavailable; try agai
  */
 export function isStoreFault(e: unknown): boolean {
   if (e instanceof AppError || !(e instanceof Error)) return false;
-  const err = e as Error & { syscall?: unknown; errno?: unknown; $metadata?: unknown; $fault?: unknown };
-  return typeof err.syscall === 'string' || typeof err.errno === 'number' || err.$metadata !== undefined || err.$fault !== undefined || err.name === 'TimeoutError';
+  // A system call's error names it (`syscall`); an error of the body being stored does not (a zlib error has an
+  // errno too, but is the client's: a body that does not decompress).
+  const err = e as Error & { syscall?: unknown; $metadata?: unknown; $fault?: unknown };
+  return typeof err.syscall === 'string' || err.$metadata !== undefined || err.$fault !== undefined || err.name === 'TimeoutError';
 }
 
 /**
@@ -175,7 +177,14 @@ export function guardObjectStore(store: ObjectStore): ObjectStore {
     get: guard(store.get),
     exists: guard(store.exists),
     delete: guard(store.delete),
-    putStream: guard(store.putStream),
+    // The body's own failure (a client's stream, a file being read) is the caller's to answer, whatever it is.
+    putStream: async (key, body, opts) => {
+      try {
+        return await store.putStream(key, body, opts);
+      } catch (e) {
+        throw isStoreFault(e) && body.errored !== e ? objectStoreUnavailable(e) : e;
+      }
+    },
     getStream: guard(store.getStream),
     head: guard(store.head),
     list: guard(store.list),

@@ -162,6 +162,15 @@ describe.each(['local', 's3'] as const)('object store (%s)', (kind) => {
     }
   });
 
+  it("keeps a failing body's own error, even a system call's: the store did not fail", async () => {
+    const failing = new Readable({ read() {} });
+    failing.push(Buffer.alloc(1024));
+    const readError = Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', errno: -5, syscall: 'read' });
+    setImmediate(() => failing.destroy(readError));
+    await expect(store.putStream('datasets/fb/assets/body.bin', failing)).rejects.toBe(readError);
+    expect(await store.list('datasets/fb/')).toEqual([]);
+  });
+
   it.runIf(kind === 'local')('sweeps spool files left by a killed writer once they are older than any transfer, and only those', async () => {
     const spoolDir = mkdtempSync(path.join(os.tmpdir(), 'objects-spool-'));
     try {
