@@ -6,6 +6,7 @@ import { Agent, request } from 'undici';
 import { ConfigError, type ColumnConfig } from '../config.js';
 import { ch, type ChQuery, bindValues, inline, ident, quoteString } from './sql.js';
 import { currentRequestScope, throwIfRequestAborted } from '../request-scope.js';
+import { FreedMemory } from './freed-memory.js';
 
 export interface ColumnQueryOptions {
   /** Name of the store method, carried as a leading comment and (on a server) in the query id. */
@@ -202,6 +203,17 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
       else c.close();
     }
   };
+  // What a statement used stays with its connection's allocator until that connection purges (freed-memory.ts).
+  const freed = new FreedMemory(CHDB_PURGE_ABOVE_BYTES);
+  const purgeFreed = (c: InstanceType<typeof Session>) =>
+    freed.shouldPurge() ? c.queryAsync('/* ColumnStore.purgeFreedMemory */ SYSTEM JEMALLOC PURGE', { format: 'CSV' }).then(() => undefined, () => undefined) : undefined;
+  const afterStatement = async <T>(c: InstanceType<typeof Session>, statement: Promise<T>): Promise<T> => {
+    try {
+      return await statement;
+    } finally {
+      await purgeFreed(c);
+    }
+  };
   const execute = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => {
     // The engine prints a bound query without its comments, so the query id that `kill` looks for rides in a setting.
     const marker = opts.queryId ? `, log_comment = ${quoteString(`query_id=${checkQueryId(opts.queryId)};`)}` : '';
@@ -209,10 +221,13 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
     const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}${limits}${marker}`;
     const text = /^\s*(\/\*.*?\*\/\s*)?(SELECT|WITH)\b/is.test(q.sql) ? `${q.sql} ${settings}` : q.sql;
     const body = named(qualify({ sql: text, params: q.params }), opts);
-    if (opts.parallel) return onOwnConnection((c) => c.queryAsync(inline(body), { format, signal: opts.signal }));
-    return Object.keys(body.params).length
-      ? session.queryBindAsync(body.sql, bindValues(body), { format, signal: opts.signal })
-      : session.queryAsync(body.sql, { format, signal: opts.signal });
+    if (opts.parallel) return onOwnConnection((c) => afterStatement(c, c.queryAsync(inline(body), { format, signal: opts.signal })));
+    return afterStatement(
+      session,
+      Object.keys(body.params).length
+        ? session.queryBindAsync(body.sql, bindValues(body), { format, signal: opts.signal })
+        : session.queryAsync(body.sql, { format, signal: opts.signal }),
+    );
   };
   const run = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => (await execute(q, opts, format)).text();
   const tsvBytes = async (q: ChQuery, opts: ColumnQueryOptions) => (await execute(q, opts, 'TabSeparated')).bytes();
@@ -424,6 +439,8 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
 const MAX_QUERY_BYTES = 16 * 1024 * 1024;
 /** Idle chDB connections kept for parallel statements. */
 const PARALLEL_IDLE_CONNECTIONS = 4;
+/** How far the process may grow past the least it held before a connection that ran a statement purges (freed-memory.ts). */
+const CHDB_PURGE_ABOVE_BYTES = 256 * 1024 * 1024;
 /** Spooled TabSeparated text chDB reads per statement: bounds the disk an insert holds beside the data. */
 const CHDB_INSERT_FILE_BYTES = 256 * 1024 * 1024;
 /** Size of the text chunks queryTsv yields from a result chDB holds whole. */

@@ -1,0 +1,44 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configFrom, engineEnvFromProcess } from '../../config.js';
+import { engineLimitOf, openColumn, type ColumnStore } from '../column.js';
+import { ch } from '../sql.js';
+
+// chDB without CLICKHOUSE_URL, the server with it.
+let column: ColumnStore;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'column-memory-test-'));
+  const database = `column_memory_${process.pid}_${Date.now().toString(36)}`;
+  column = await openColumn(configFrom({ LOG_LEVEL: 'silent', ...engineEnvFromProcess(), CLICKHOUSE_CLUSTER: '', DATA_DIR: dataDir, CLICKHOUSE_DATABASE: database }).column);
+});
+
+afterAll(async () => {
+  if (column?.kind === 'clickhouse') await column.command({ sql: `DROP DATABASE IF EXISTS ${column.database}`, params: {} }, { name: 'test.drop' });
+  await column?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const MiB = 1024 * 1024;
+/** A hash set of 30 million strings: several times the limit below, refused when it reaches it. */
+const HEAVY = ch`SELECT count() FROM (SELECT DISTINCT number, toString(number) FROM numbers(30000000))`;
+const LIMIT = 512 * MiB;
+
+describe('the column store after statements refused at their memory limit', () => {
+  it('refuses eight at once by name, and the process holds no more memory afterwards than before', async () => {
+    await column.query(ch`SELECT 1`, { name: 'test.warm', parallel: true });
+    const before = process.memoryUsage.rss();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => column.query(HEAVY, { name: `test.heavy${i}`, parallel: true, maxExecutionTime: 300, limits: { maxMemoryUsage: LIMIT } })),
+    );
+    for (const o of outcomes) {
+      expect(o.status).toBe('rejected');
+      expect(engineLimitOf((o as PromiseRejectedResult).reason)).toBe('memory');
+    }
+    // Eight statements of up to 512 MiB each were held at once; what they freed is back with the system.
+    expect((process.memoryUsage.rss() - before) / MiB).toBeLessThan(300);
+  }, 600_000);
+});
