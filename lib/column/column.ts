@@ -200,18 +200,38 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
       // A statement that ends after the store closed must not keep its connection: the process could open no other
       // data directory while it lives.
       if (!closed && idle.length < PARALLEL_IDLE_CONNECTIONS) idle.push(c);
+      else if (!closed && unpurged.has(c)) {
+        closing.add(c);
+        setTimeout(() => void purge(c).finally(() => closing.delete(c) && c.close()), CHDB_PURGE_DELAY_MS).unref();
+      }
       else c.close();
     }
   };
-  // What a statement used stays with its connection's allocator until that connection purges (freed-memory.ts).
+  // What a statement used stays with its connection's allocator until that connection purges (freed-memory.ts), and
+  // only once the statement's threads have let go of it, a little after its answer: connections that ran a statement
+  // while the process was large are purged shortly after, when idle, and before they are closed.
   const freed = new FreedMemory(CHDB_PURGE_ABOVE_BYTES);
-  const purgeFreed = (c: InstanceType<typeof Session>) =>
-    freed.shouldPurge() ? c.queryAsync('/* ColumnStore.purgeFreedMemory */ SYSTEM JEMALLOC PURGE', { format: 'CSV' }).then(() => undefined, () => undefined) : undefined;
+  const unpurged = new Set<InstanceType<typeof Session>>();
+  /** Connections beyond the idle ones, closed once purged. */
+  const closing = new Set<InstanceType<typeof Session>>();
+  let purgeTimer: NodeJS.Timeout | null = null;
+  const purge = (c: InstanceType<typeof Session>) => {
+    unpurged.delete(c);
+    return c.queryAsync('/* ColumnStore.purgeFreedMemory */ SYSTEM JEMALLOC PURGE', { format: 'CSV' }).then(() => undefined, () => undefined);
+  };
+  const purgeIdle = async () => {
+    purgeTimer = null;
+    for (const c of [...unpurged]) if (!closed && (c === session || idle.includes(c))) await purge(c);
+  };
   const afterStatement = async <T>(c: InstanceType<typeof Session>, statement: Promise<T>): Promise<T> => {
     try {
       return await statement;
     } finally {
-      await purgeFreed(c);
+      if (freed.shouldPurge()) {
+        unpurged.add(c);
+        purgeTimer ??= setTimeout(() => void purgeIdle(), CHDB_PURGE_DELAY_MS);
+        purgeTimer.unref();
+      }
     }
   };
   const execute = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => {
@@ -287,6 +307,9 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
     },
     async close() {
       closed = true;
+      if (purgeTimer) clearTimeout(purgeTimer);
+      for (const c of closing) c.close();
+      closing.clear();
       for (const c of idle.splice(0)) c.close();
       control?.close();
       session.close();
@@ -441,6 +464,8 @@ const MAX_QUERY_BYTES = 16 * 1024 * 1024;
 const PARALLEL_IDLE_CONNECTIONS = 4;
 /** How far the process may grow past the least it held before a connection that ran a statement purges (freed-memory.ts). */
 const CHDB_PURGE_ABOVE_BYTES = 256 * 1024 * 1024;
+/** How long after such a statement's answer its connection purges (the statement's threads let go of its memory after it). */
+const CHDB_PURGE_DELAY_MS = 200;
 /** Spooled TabSeparated text chDB reads per statement: bounds the disk an insert holds beside the data. */
 const CHDB_INSERT_FILE_BYTES = 256 * 1024 * 1024;
 /** Size of the text chunks queryTsv yields from a result chDB holds whole. */

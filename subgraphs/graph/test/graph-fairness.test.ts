@@ -20,7 +20,7 @@ describe('graph analyses of two users on the worker pool', () => {
     [heavy, small] = await Promise.all([createUser(t, { accountType: 'ACADEMIC' }), createUser(t, { accountType: 'ACADEMIC' })]);
     // The connectome read once, so that what follows waits on the workers only.
     expect((await call(t.url, 'GET', `/v1/graph/${DATASET}/metrics`, { token: small.accessToken })).status).toBe(200);
-  });
+  }, 300_000);
   afterAll(async () => t?.close());
 
   it("answers another user's metrics while one user's heavy analyses are still running and queued", async () => {
