@@ -10,6 +10,7 @@ import { openStores, closeStores, type Stores } from '../lib/stores.js';
 import type { RequestContext } from '../lib/context.js';
 import type { TokenVerifier } from '../lib/auth/viewer.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
+import { taskOwner } from '../lib/workers/pool.js';
 import { GENERIC_SERVER_ERROR, codeOf, isExposed, statusForCode } from '../lib/errors.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import { registerPipeline } from './pipeline/index.js';
@@ -286,6 +287,7 @@ function requestContexts(config: Config, verifier: TokenVerifier | null): (reque
       verifier,
     );
     if (ctx.viewer) request.userId = ctx.viewer.id;
+    request.scope.owner = taskOwner(ctx);
     return ctx;
   };
   return (request) => {

@@ -12,6 +12,11 @@ export interface RequestScope {
   signal: AbortSignal;
   /** When the request times out (ms since the epoch), for work that can tell in advance it would not finish. */
   deadline?: number;
+  /**
+   * Who the work is for (`user:<id>`, or `ip:<address>` for an anonymous caller), set once the caller is known:
+   * shared resources such as the worker pool divide their capacity fairly by it.
+   */
+  owner?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();

@@ -6,6 +6,7 @@ import { Agent, request } from 'undici';
 import { ConfigError, type ColumnConfig } from '../config.js';
 import { ch, type ChQuery, bindValues, inline, ident, quoteString } from './sql.js';
 import { currentRequestScope, throwIfRequestAborted } from '../request-scope.js';
+import { FreedMemory } from './freed-memory.js';
 
 export interface ColumnQueryOptions {
   /** Name of the store method, carried as a leading comment and (on a server) in the query id. */
@@ -199,7 +200,38 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
       // A statement that ends after the store closed must not keep its connection: the process could open no other
       // data directory while it lives.
       if (!closed && idle.length < PARALLEL_IDLE_CONNECTIONS) idle.push(c);
+      else if (!closed && unpurged.has(c)) {
+        closing.add(c);
+        setTimeout(() => void purge(c).finally(() => closing.delete(c) && c.close()), CHDB_PURGE_DELAY_MS).unref();
+      }
       else c.close();
+    }
+  };
+  // What a statement used stays with its connection's allocator until that connection purges (freed-memory.ts), and
+  // only once the statement's threads have let go of it, a little after its answer: connections that ran a statement
+  // while the process was large are purged shortly after, when idle, and before they are closed.
+  const freed = new FreedMemory(CHDB_PURGE_ABOVE_BYTES);
+  const unpurged = new Set<InstanceType<typeof Session>>();
+  /** Connections beyond the idle ones, closed once purged. */
+  const closing = new Set<InstanceType<typeof Session>>();
+  let purgeTimer: NodeJS.Timeout | null = null;
+  const purge = (c: InstanceType<typeof Session>) => {
+    unpurged.delete(c);
+    return c.queryAsync('/* ColumnStore.purgeFreedMemory */ SYSTEM JEMALLOC PURGE', { format: 'CSV' }).then(() => undefined, () => undefined);
+  };
+  const purgeIdle = async () => {
+    purgeTimer = null;
+    for (const c of [...unpurged]) if (!closed && (c === session || idle.includes(c))) await purge(c);
+  };
+  const afterStatement = async <T>(c: InstanceType<typeof Session>, statement: Promise<T>): Promise<T> => {
+    try {
+      return await statement;
+    } finally {
+      if (freed.shouldPurge()) {
+        unpurged.add(c);
+        purgeTimer ??= setTimeout(() => void purgeIdle(), CHDB_PURGE_DELAY_MS);
+        purgeTimer.unref();
+      }
     }
   };
   const execute = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => {
@@ -209,10 +241,13 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
     const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}${limits}${marker}`;
     const text = /^\s*(\/\*.*?\*\/\s*)?(SELECT|WITH)\b/is.test(q.sql) ? `${q.sql} ${settings}` : q.sql;
     const body = named(qualify({ sql: text, params: q.params }), opts);
-    if (opts.parallel) return onOwnConnection((c) => c.queryAsync(inline(body), { format, signal: opts.signal }));
-    return Object.keys(body.params).length
-      ? session.queryBindAsync(body.sql, bindValues(body), { format, signal: opts.signal })
-      : session.queryAsync(body.sql, { format, signal: opts.signal });
+    if (opts.parallel) return onOwnConnection((c) => afterStatement(c, c.queryAsync(inline(body), { format, signal: opts.signal })));
+    return afterStatement(
+      session,
+      Object.keys(body.params).length
+        ? session.queryBindAsync(body.sql, bindValues(body), { format, signal: opts.signal })
+        : session.queryAsync(body.sql, { format, signal: opts.signal }),
+    );
   };
   const run = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => (await execute(q, opts, format)).text();
   const tsvBytes = async (q: ChQuery, opts: ColumnQueryOptions) => (await execute(q, opts, 'TabSeparated')).bytes();
@@ -272,6 +307,9 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
     },
     async close() {
       closed = true;
+      if (purgeTimer) clearTimeout(purgeTimer);
+      for (const c of closing) c.close();
+      closing.clear();
       for (const c of idle.splice(0)) c.close();
       control?.close();
       session.close();
@@ -424,6 +462,10 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
 const MAX_QUERY_BYTES = 16 * 1024 * 1024;
 /** Idle chDB connections kept for parallel statements. */
 const PARALLEL_IDLE_CONNECTIONS = 4;
+/** How far the process may grow past the least it held before a connection that ran a statement purges (freed-memory.ts). */
+const CHDB_PURGE_ABOVE_BYTES = 256 * 1024 * 1024;
+/** How long after such a statement's answer its connection purges (the statement's threads let go of its memory after it). */
+const CHDB_PURGE_DELAY_MS = 200;
 /** Spooled TabSeparated text chDB reads per statement: bounds the disk an insert holds beside the data. */
 const CHDB_INSERT_FILE_BYTES = 256 * 1024 * 1024;
 /** Size of the text chunks queryTsv yields from a result chDB holds whole. */

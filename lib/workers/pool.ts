@@ -6,6 +6,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { abortError, currentRequestScope } from '../request-scope.js';
 import type { NamedTask } from './task-runner.js';
+import { FairQueue } from './fair-queue.js';
 
 /**
  * The process's pool of worker threads for CPU-heavy work (parsing and planning large imports, graph algorithms,
@@ -15,8 +16,56 @@ import type { NamedTask } from './task-runner.js';
  * A task is an exported async function of a module that imports nothing from the request side (its input and result
  * are structured-cloned). `runTask` passes the current request's abort signal, so a request that times out or is
  * abandoned stops its task: Piscina terminates the thread running it and starts a fresh one.
+ *
+ * Tasks wait in a fair queue (fair-queue.ts) rather than in Piscina's first-come one: owners take turns, and one owner
+ * runs at most PER_OWNER tasks at once, fewer than the pool has threads, so another user's small task never waits
+ * behind a queue of one user's heavy ones. Piscina is never handed more tasks than it has threads.
  */
 let pool: Piscina | null = null;
+
+/**
+ * At least two threads even on a two-core host: with one, a user's long task would hold every other user's work
+ * whatever the queue's order. The threads run below the request thread's priority (thread-priority.ts).
+ */
+const THREADS = Math.max(2, Math.min(4, os.availableParallelism() - 1));
+/** What one owner may run at once: half the threads, so two busy owners leave room for a third. */
+const PER_OWNER = Math.max(1, Math.floor(THREADS / 2));
+
+interface Waiter {
+  start(): void;
+}
+const queue = new FairQueue<Waiter>(THREADS, PER_OWNER);
+
+function startAdmitted(): void {
+  for (const { item } of queue.take()) item.start();
+}
+
+/**
+ * Resolves when `owner` may start a task, with the function to call when it ends; rejects with the abort's Timeout
+ * when `signal` aborts while it waits, leaving the queue without it.
+ */
+function admit(owner: string, signal: AbortSignal | undefined): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    let ended = false;
+    const onAbort = () => {
+      if (queue.remove(owner, waiter)) reject(abortError(signal!));
+    };
+    const waiter: Waiter = {
+      start() {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(() => {
+          if (ended) return;
+          ended = true;
+          queue.done(owner);
+          startAdmitted();
+        });
+      },
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    queue.push(owner, waiter);
+    startAdmitted();
+  });
+}
 
 /**
  * Whether this process runs the compiled build (dist/, plain node) rather than the TypeScript sources (tsx, vitest):
@@ -52,7 +101,7 @@ function workerPool(): Piscina {
   if (!pool) {
     pool = new Piscina({
       minThreads: 0,
-      maxThreads: Math.max(1, Math.min(4, os.availableParallelism() - 1)),
+      maxThreads: THREADS,
       idleTimeout: 30_000,
       execArgv: workerExecArgv(),
     });
@@ -73,12 +122,26 @@ export interface TaskOptions {
    * and reports with `reportProgress(input.progressPort, value)` (./progress.ts).
    */
   onProgress?: (value: unknown) => void;
+  /**
+   * Whose task it is, for the pool's fair shares (`taskOwner`). Unset: the current request's owner, else the
+   * request itself; work outside any request shares one key.
+   */
+  owner?: string;
+}
+
+/** The fair-share key of a caller: the signed-in account, else the client's address. */
+export function taskOwner(ctx: { viewer?: { id: string } | null; clientIp?: string }): string | undefined {
+  if (ctx.viewer) return `user:${ctx.viewer.id}`;
+  return ctx.clientIp ? `ip:${ctx.clientIp}` : undefined;
 }
 
 /** Runs `name` of module `moduleUrl` (pass `new URL('./x.task.ts', import.meta.url)`) on a worker thread. */
 export async function runTask<T>(moduleUrl: URL, name: string, input: unknown, opts: TaskOptions = {}): Promise<T> {
-  const signal = opts.signal ?? currentRequestScope()?.signal;
+  const scope = currentRequestScope();
+  const signal = opts.signal ?? scope?.signal;
   if (signal?.aborted) throw abortError(signal);
+  const owner = opts.owner ?? scope?.owner ?? (scope ? `request:${scope.requestId}` : 'background');
+  const release = await admit(owner, signal);
   let channel: MessageChannel | undefined;
   let task = input;
   if (opts.onProgress) {
@@ -99,7 +162,13 @@ export async function runTask<T>(moduleUrl: URL, name: string, input: unknown, o
     throw e;
   } finally {
     channel?.port1.close();
+    release();
   }
+}
+
+/** What the pool runs and holds waiting now, by owner, with its size and per-owner cap. */
+export function workerPoolLoad(): { threads: number; perOwner: number; owners: Record<string, { running: number; waiting: number }> } {
+  return { threads: THREADS, perOwner: PER_OWNER, owners: queue.load() };
 }
 
 /** The ids of the pool's live threads: a task stopped by its request's abort leaves with its thread. */

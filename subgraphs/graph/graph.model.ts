@@ -1,4 +1,5 @@
 import type { GraphSource, SynapseType } from './engine/graph.js';
+import type { RngState } from './engine/rng.js';
 
 /** A dataset version's graph as the engine holds it: the edges as typed arrays, and the cells they number. */
 export interface GraphData {
@@ -33,6 +34,11 @@ export interface NullModelSpec {
 export type GraphRequest =
   | { kind: 'metrics'; graph: GraphSpec; top: number }
   | { kind: 'census'; graph: GraphSpec; perNode: boolean | number[]; nullModel: NullModelSpec | null }
+  /**
+   * The next samples of a null model from the generator's state: as many as fit in `budgetMs` (at least one), so a
+   * long null model is a series of short tasks and other users' tasks run between them.
+   */
+  | { kind: 'nullSamples'; graph: GraphSpec; state: RngState; samples: number; swapsPerEdge: number; budgetMs: number; done: number; total: number }
   | { kind: 'path'; graph: GraphSpec; source: number; target: number; weighted: Weighting; maxHops: number | null }
   | { kind: 'reachability'; graph: GraphSpec; sources: number[]; maxHops: number }
   | { kind: 'curve'; graph: GraphSpec; sources: number[] | null; maxHops: number }

@@ -1,11 +1,11 @@
 import type { RequestContext } from '../../lib/context.js';
 import { BadInput } from '../../lib/errors.js';
-import { runTask } from '../../lib/workers/pool.js';
+import { runTask, taskOwner } from '../../lib/workers/pool.js';
 import { remainingRequestTime } from '../../lib/request-scope.js';
 import type { DatasetVersionRef } from '../neurodata/index.js';
 import type { GraphMetrics } from './engine/metrics.js';
 import type { PathResult } from './engine/paths.js';
-import type { NullModelResult as EngineNullModel } from './engine/rewire.js';
+import { seedState, summariseNullModel, type NullModelResult as EngineNullModel, type RngState } from './engine/rewire.js';
 import type { Direction, EgoOut, GraphCost, GraphData, GraphProgress, GraphRequest, GraphSpec, NullModelSpec, Weighting } from './graph.model.js';
 import { GRAPH_TASK, GraphLoader } from './graph-loader.js';
 import { GRAPH_LIMITS, graphSpec, intParam, nodeOf, nullModelSpec, splitList } from './graph-params.js';
@@ -13,7 +13,7 @@ import { CENSUS_CONVENTIONS, graphConventions, LENGTH_UNIT, METRIC_CONVENTIONS, 
 import { triadObject } from './triad.scalars.js';
 import { curvePlot, degreePlot, neighbourhoodPlot } from './graph-plots.js';
 
-type Viewer = Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>;
+type Viewer = Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log' | 'clientIp'>;
 export type ResolveVersion = (ctx: Viewer, ref: string, version?: string | null) => Promise<DatasetVersionRef>;
 
 /** Which graph of which dataset version: every route's common arguments. */
@@ -29,6 +29,8 @@ interface Opened {
   spec: GraphSpec;
   data: GraphData;
   key: string | null;
+  /** Whose work it is on the worker pool (its fair shares): the caller's, in a request or a job alike. */
+  owner: string | undefined;
 }
 
 interface Shape {
@@ -54,6 +56,11 @@ const CURVE_WORDS_PER_SECOND = 7e8;
 const ARC_VISITS_PER_SECOND = 1.5e8;
 /** Part of the remaining request time a full analysis may plan to use. */
 const DEADLINE_SHARE = 0.7;
+/**
+ * Worker time of one piece of a null model: between pieces the pool may run other users' tasks, so a thousand
+ * samples do not hold a thread for their whole run.
+ */
+const NULL_MODEL_PIECE_MS = 250;
 
 /** Every graph computation of the service: access, parameters, the cells by name, the worker, the answer. */
 export class GraphService {
@@ -310,11 +317,39 @@ export class GraphService {
     const spec = graphSpec(args.synapse_type, args.min_weight);
     const ref = await this.resolveVersion(ctx, args.dataset_id, args.version);
     const data = await this.loader.load(ref);
-    return { ref, spec, data, key: GraphLoader.keyOf(ref) };
+    return { ref, spec, data, key: GraphLoader.keyOf(ref), owner: taskOwner(ctx) };
   }
 
   private run<T>(g: Opened, request: GraphRequest, onProgress?: Progress): Promise<T> {
-    return runTask<T>(GRAPH_TASK, 'analyse', { source: g.data.source, key: g.key, request }, onProgress ? { onProgress: (p) => onProgress(p as GraphProgress) } : {});
+    return runTask<T>(GRAPH_TASK, 'analyse', { source: g.data.source, key: g.key, request }, { owner: g.owner, ...(onProgress ? { onProgress: (p: unknown) => onProgress(p as GraphProgress) } : {}) });
+  }
+
+  /** The census, then its null model in pieces of bounded worker time (the same numbers as in one piece). */
+  private async censusWithNullModel(g: Opened, perNode: boolean | number[], nullModel: NullModelSpec | null, onProgress?: Progress) {
+    type Census = Shape & { census: number[]; perNode: { nodes: number[]; counts: number[] } | null };
+    const r = await this.run<Census>(g, { kind: 'census', graph: g.spec, perNode, nullModel: null }, onProgress);
+    if (!nullModel) return { ...r, nullModel: null };
+    const censuses: number[][] = [];
+    let state: RngState = seedState(nullModel.seed);
+    while (censuses.length < nullModel.samples) {
+      const piece = await this.run<{ censuses: number[][]; state: RngState }>(
+        g,
+        {
+          kind: 'nullSamples',
+          graph: g.spec,
+          state,
+          samples: nullModel.samples - censuses.length,
+          swapsPerEdge: nullModel.swapsPerEdge,
+          budgetMs: NULL_MODEL_PIECE_MS,
+          done: censuses.length,
+          total: nullModel.samples,
+        },
+        onProgress,
+      );
+      censuses.push(...piece.censuses);
+      state = piece.state;
+    }
+    return { ...r, nullModel: summariseNullModel(r.census, censuses, { seed: nullModel.seed, swapsPerEdge: nullModel.swapsPerEdge }) };
   }
 
   private echo(g: Opened, shape: Shape, conventions: string[]) {
@@ -352,11 +387,7 @@ export class GraphService {
     } else if (Array.isArray(perNode)) {
       nodes = [...new Set(perNode.map((s) => nodeOf(g.data, s, 'per_node', where(g))))];
     }
-    const r = await this.run<Shape & { census: number[]; perNode: { nodes: number[]; counts: number[] } | null; nullModel: EngineNullModel | null }>(
-      g,
-      { kind: 'census', graph: g.spec, perNode: nodes, nullModel },
-      onProgress,
-    );
+    const r: Shape & { census: number[]; perNode: { nodes: number[]; counts: number[] } | null; nullModel: EngineNullModel | null } = await this.censusWithNullModel(g, nodes, nullModel, onProgress);
     const n = r.nodes;
     return {
       ...this.echo(g, r, [...CENSUS_CONVENTIONS(r.directed), ...(nullModel ? [NULL_MODEL_CONVENTION] : [])]),

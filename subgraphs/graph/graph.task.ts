@@ -4,7 +4,7 @@ import { progressReporter } from '../../lib/workers/progress.js';
 import { buildGraph, type Graph, type GraphSource } from './engine/graph.js';
 import { graphMetrics } from './engine/metrics.js';
 import { triadCensus } from './engine/census.js';
-import { nullModelCensus } from './engine/rewire.js';
+import { nullModelCensus, nullModelSamples } from './engine/rewire.js';
 import { shortestPath } from './engine/paths.js';
 import { reachability, reachabilityCurve } from './engine/reachability.js';
 import { degreeDistribution } from './engine/degrees.js';
@@ -106,6 +106,11 @@ export async function analyse(input: AnalyseInput): Promise<unknown> {
         ? { nodes: Array.from(result.perNode.nodes), counts: Array.from(result.perNode.counts) }
         : null;
       return { ...shape, census: result.census, perNode: per, nullModel };
+    }
+    case 'nullSamples': {
+      const onProgress = progress('null model');
+      const run = nullModelSamples(g, { ...r, onProgress: (f) => onProgress((r.done + f * r.samples) / r.total) });
+      return { ...shape, ...run };
     }
     case 'path':
       return { ...shape, path: shortestPath(g, r.source, r.target, { weighted: r.weighted, maxHops: r.maxHops }) };

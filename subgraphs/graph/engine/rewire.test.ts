@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { triadCensus } from './census.js';
 import { buildGraph, sourceFromEdges, type Graph } from './graph.js';
-import { createRng, nullModelCensus, rewire } from './rewire.js';
+import { createRng, nullModelCensus, nullModelSamples, rewire, seedState, summariseNullModel } from './rewire.js';
 import { randomSource } from './testing.js';
 
 const degrees = (g: Graph, start: Int32Array) => Array.from({ length: g.n }, (_, v) => start[v + 1] - start[v]);
@@ -88,5 +88,27 @@ describe('nullModelCensus', () => {
     expect(result.sd).toEqual(new Array(16).fill(0));
     expect(result.z).toEqual(new Array(16).fill(null));
     expect(result.mean[15]).toBe(4);
+  });
+});
+
+describe('nullModelSamples', () => {
+  it('gives in pieces exactly the numbers of one run, so a long null model can yield its thread between pieces', () => {
+    const g = buildGraph(randomSource(4, 40, 0.1, 0), 'chemical');
+    const observed = triadCensus(g).census;
+    const whole = nullModelCensus(g, observed, { samples: 7, seed: 11, swapsPerEdge: 3 });
+    let state = seedState(11);
+    const all: number[][] = [];
+    for (const piece of [3, 1, 3]) {
+      const r = nullModelSamples(g, { state, samples: piece, swapsPerEdge: 3 });
+      expect(r.censuses).toHaveLength(piece);
+      all.push(...r.censuses);
+      state = r.state;
+    }
+    expect(summariseNullModel(observed, all, { seed: 11, swapsPerEdge: 3 })).toEqual(whole);
+  });
+
+  it('stops at its time budget after at least one sample', () => {
+    const g = buildGraph(randomSource(4, 40, 0.1, 0), 'chemical');
+    expect(nullModelSamples(g, { state: seedState(1), samples: 50, swapsPerEdge: 3, budgetMs: 0 }).censuses).toHaveLength(1);
   });
 });

@@ -2,9 +2,9 @@ import { ArcSet } from './arc-set.js';
 import { triadCensus } from './census.js';
 import { csrFromArcs } from './csr.js';
 import { directed, undirected, type Graph } from './graph.js';
-import { createRng, randomBelow } from './rng.js';
+import { createRng, randomBelow, resumableRng, seedState, type RngState } from './rng.js';
 
-export { createRng };
+export { createRng, seedState, type RngState };
 
 /**
  * A degree-preserving random graph (docs/graph.md, "null_model"): `swapsPerEdge` x (non-loop arcs) attempted
@@ -217,15 +217,36 @@ export function nullModelCensus(
   observed: number[],
   opts: { samples: number; seed: number; swapsPerEdge?: number; onProgress?: (f: number) => void },
 ): NullModelResult {
-  const { samples, seed } = opts;
   const swaps = opts.swapsPerEdge ?? 10;
-  const rng = createRng(seed);
+  const run = nullModelSamples(g, { state: seedState(opts.seed), samples: opts.samples, swapsPerEdge: swaps, onProgress: opts.onProgress });
+  return summariseNullModel(observed, run.censuses, { seed: opts.seed, swapsPerEdge: swaps });
+}
+
+/**
+ * The next rewired graphs' censuses of a null-model run, from the generator's `state`: up to `samples` of them,
+ * fewer when `budgetMs` has passed (always at least one). Returns them with the state to go on from, so a run cut
+ * into such pieces gives exactly the numbers of one run in a single piece.
+ */
+export function nullModelSamples(
+  g: Graph,
+  opts: { state: RngState; samples: number; swapsPerEdge: number; budgetMs?: number; onProgress?: (f: number) => void },
+): { censuses: number[][]; state: RngState } {
+  const { samples, swapsPerEdge } = opts;
+  const rng = resumableRng(opts.state);
   const report = throttle(opts.onProgress);
-  const all: number[][] = [];
+  const until = opts.budgetMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + opts.budgetMs;
+  const censuses: number[][] = [];
   for (let s = 0; s < samples; s++) {
-    const r = rewire(g, rng, swaps, report && ((f) => report((s + 0.5 * f) / samples)));
-    all.push(triadCensus(r, { onProgress: report && ((f) => report((s + 0.5 + 0.5 * f) / samples)) }).census);
+    if (s > 0 && performance.now() >= until) break;
+    const r = rewire(g, rng.next, swapsPerEdge, report && ((f) => report((s + 0.5 * f) / samples)));
+    censuses.push(triadCensus(r, { onProgress: report && ((f) => report((s + 0.5 + 0.5 * f) / samples)) }).census);
   }
+  return { censuses, state: rng.state() };
+}
+
+/** The null model's mean, sd and z of each triad type from the samples' censuses. */
+export function summariseNullModel(observed: number[], all: number[][], opts: { seed: number; swapsPerEdge: number }): NullModelResult {
+  const samples = all.length;
   const mean: number[] = [];
   const sd: number[] = [];
   const z: Array<number | null> = [];
@@ -240,7 +261,7 @@ export function nullModelCensus(
     sd.push(deviation);
     z.push(deviation === 0 ? null : (observed[c] - m) / deviation);
   }
-  return { samples, seed, swaps_per_edge: swaps, mean, sd, z };
+  return { samples, seed: opts.seed, swaps_per_edge: opts.swapsPerEdge, mean, sd, z };
 }
 
 /** Passes on a fraction only when it has moved by a percent since the last one passed on. */

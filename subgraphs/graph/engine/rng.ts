@@ -3,21 +3,22 @@
  * depends only on the seed, so a null model is reproducible. Returns uint32 values.
  */
 export function createRng(seed: number): () => number {
-  let x = seed >>> 0;
-  const splitmix32 = () => {
-    x = (x + 0x9e3779b9) >>> 0;
-    let z = x;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-  let s0 = splitmix32();
-  let s1 = splitmix32();
-  let s2 = splitmix32();
-  let s3 = splitmix32();
-  // The all-zero state is the one state xoshiro cannot leave.
-  if ((s0 | s1 | s2 | s3) === 0) s0 = 1;
-  return () => {
+  return resumableRng(seedState(seed)).next;
+}
+
+/** The generator's state: four uint32 words. */
+export type RngState = [number, number, number, number];
+
+/** A generator together with its current state, so that a run cut into pieces can go on where the last one stopped. */
+export interface ResumableRng {
+  next: () => number;
+  state: () => RngState;
+}
+
+/** The generator resumed from `state` (`seedState` for a fresh one), exposing its state as it goes. */
+export function resumableRng(state: RngState): ResumableRng {
+  let [s0, s1, s2, s3] = state;
+  const next = () => {
     const result = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
     const t = s1 << 9;
     s2 ^= s0;
@@ -28,6 +29,26 @@ export function createRng(seed: number): () => number {
     s3 = rotl(s3, 11);
     return result;
   };
+  return { next, state: () => [s0, s1, s2, s3] };
+}
+
+/** The state `createRng(seed)` starts from. */
+export function seedState(seed: number): RngState {
+  let x = seed >>> 0;
+  const splitmix32 = () => {
+    x = (x + 0x9e3779b9) >>> 0;
+    let z = x;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+  let s0 = splitmix32();
+  const s1 = splitmix32();
+  const s2 = splitmix32();
+  const s3 = splitmix32();
+  // The all-zero state is the one state xoshiro cannot leave.
+  if ((s0 | s1 | s2 | s3) === 0) s0 = 1;
+  return [s0, s1, s2, s3];
 }
 
 const rotl = (x: number, k: number) => (x << k) | (x >>> (32 - k));
