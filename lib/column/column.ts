@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { ConfigError, type ColumnConfig } from '../config.js';
 import { ch, type ChQuery, bindValues, inline, ident, quoteString } from './sql.js';
-import { currentRequestScope, throwIfRequestAborted } from '../request-scope.js';
+import { abortError, currentRequestScope, throwIfRequestAborted } from '../request-scope.js';
 
 export interface ColumnQueryOptions {
   /** Name of the store method, carried as a leading comment and (on a server) in the query id. */
@@ -27,7 +27,16 @@ export interface ColumnQueryOptions {
    * own, with its values as escaped literals (as on a server without query parameters). No effect on a server.
    */
   parallel?: boolean;
+  /**
+   * `background`: a long statement nobody waits for in a request (a job's count and export, a whole-table read for
+   * a background computation). It must never hold up the statements of interactive requests: on chDB it runs on a
+   * connection of its own (as `parallel`), on a server through a client of its own, whose connections interactive
+   * statements never wait for and whose HTTP time limit is the statement's own. Default `interactive`.
+   */
+  lane?: ColumnLane;
 }
+
+export type ColumnLane = 'interactive' | 'background';
 
 /** Per-statement limits of the engine (ClickHouse settings both chDB and an 18.16 server accept). */
 export interface EngineLimits {
@@ -187,29 +196,79 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
   // Connections for parallel statements, kept open between them.
   const idle: InstanceType<typeof Session>[] = [];
   let closed = false;
-  const onOwnConnection = async <T>(work: (c: InstanceType<typeof Session>) => Promise<T>): Promise<T> => {
+  // KILL on chDB finds a statement by the query id it carries as a marker (a comment and log_comment).
+  const killMarked = async (queryId: string): Promise<boolean> => {
+    // A second connection to the same engine runs beside the first; KILL finds the query by its marker setting.
+    // ASYNC: on chDB a SYNC kill waits for the killed query's connection and never returns; the caller of the killed
+    // query gets its error within milliseconds anyway.
+    control ??= new Session(dataDir);
+    const marker = quoteString(`query_id=${checkQueryId(queryId)};`);
+    const out = await control.queryAsync(
+      `/* ColumnStore.kill */ KILL QUERY WHERE position(query, ${marker}) > 0 AND position(query, 'KILL QUERY') = 0 ASYNC`,
+      { format: 'TabSeparated' },
+    );
+    return out.text().trim().length > 0;
+  };
+  /**
+   * Runs a statement (values inlined, its query id set) on a connection of its own. Its caller stops waiting when
+   * its signal aborts, and the statement is killed; the connection goes back to the idle ones only once the engine
+   * is done with the statement, so no later statement queues behind what an aborted one left running.
+   */
+  const onOwnConnection = (text: string, format: string, opts: ColumnQueryOptions & { queryId: string }) => {
+    const signal = opts.signal;
+    if (signal?.aborted) return Promise.reject(abortError(signal));
     let c = idle.pop();
     if (!c) {
       c = new Session(dataDir, { connectionArgs: [`--max_query_size=${MAX_QUERY_BYTES}`] });
       c.query(`USE ${ident(database).text}`);
     }
-    try {
-      return await work(c);
-    } finally {
+    const conn = c;
+    const native = conn.queryAsync(text, { format });
+    let settled = false;
+    const release = () => {
+      settled = true;
       // A statement that ends after the store closed must not keep its connection: the process could open no other
       // data directory while it lives.
-      if (!closed && idle.length < PARALLEL_IDLE_CONNECTIONS) idle.push(c);
-      else c.close();
-    }
+      if (!closed && idle.length < PARALLEL_IDLE_CONNECTIONS) idle.push(conn);
+      else conn.close();
+    };
+    native.then(release, release);
+    if (!signal) return native;
+    return new Promise<Awaited<typeof native>>((resolve, reject) => {
+      const onAbort = () => {
+        reject(abortError(signal));
+        // A kill sent before the engine lists the statement finds nothing: it is sent again until the statement ends.
+        void (async () => {
+          for (let i = 0; i < KILL_ATTEMPTS && !settled && !closed; i++) {
+            await killMarked(opts.queryId).catch(() => false);
+            await Promise.race([native.catch(() => undefined), new Promise((r) => setTimeout(r, KILL_RETRY_MS).unref())]);
+          }
+        })();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      native.then(
+        (r) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+        (e: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
   };
-  const execute = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => {
+  const execute = async (q: ChQuery, given: ColumnQueryOptions, format: string) => {
+    const own = given.parallel || given.lane === 'background';
+    // A statement on its own connection always carries a query id: an abort stops it by that id.
+    const opts = own && !given.queryId ? { ...given, queryId: `own-${PROCESS_TAG}-${(++querySeq).toString(36)}` } : given;
     // The engine prints a bound query without its comments, so the query id that `kill` looks for rides in a setting.
     const marker = opts.queryId ? `, log_comment = ${quoteString(`query_id=${checkQueryId(opts.queryId)};`)}` : '';
     const limits = Object.entries(limitSettings(opts.limits)).map(([k, v]) => `, ${k} = ${typeof v === 'string' ? quoteString(v) : v}`).join('');
     const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}${limits}${marker}`;
     const text = /^\s*(\/\*.*?\*\/\s*)?(SELECT|WITH)\b/is.test(q.sql) ? `${q.sql} ${settings}` : q.sql;
     const body = named(qualify({ sql: text, params: q.params }), opts);
-    if (opts.parallel) return onOwnConnection((c) => c.queryAsync(inline(body), { format, signal: opts.signal }));
+    if (own) return onOwnConnection(inline(body), format, opts as ColumnQueryOptions & { queryId: string });
     return Object.keys(body.params).length
       ? session.queryBindAsync(body.sql, bindValues(body), { format, signal: opts.signal })
       : session.queryAsync(body.sql, { format, signal: opts.signal });
@@ -252,18 +311,7 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
         yield* lineChunks(result, TSV_READ_CHUNK_BYTES);
       })();
     },
-    async kill(queryId) {
-      // A second connection to the same engine runs beside the first; KILL finds the query by its marker setting.
-      // ASYNC: on chDB a SYNC kill waits for the killed query's connection and never returns; the caller of the killed
-      // query gets its error within milliseconds anyway.
-      control ??= new Session(dataDir);
-      const marker = quoteString(`query_id=${checkQueryId(queryId)};`);
-      const out = await control.queryAsync(
-        `/* ColumnStore.kill */ KILL QUERY WHERE position(query, ${marker}) > 0 AND position(query, 'KILL QUERY') = 0 ASYNC`,
-        { format: 'TabSeparated' },
-      );
-      return out.text().trim().length > 0;
-    },
+    kill: killMarked,
     async ping() {
       // The second connection: the first runs one query at a time, and a long one must not make the engine look down.
       control ??= new Session(dataDir);
@@ -303,6 +351,13 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     database: cfg.database,
     clickhouse_settings: { ...base.clickhouse_settings, ...(cfg.cluster ? { insert_distributed_sync: 1 } : {}) },
   });
+  // The background lane: a client of its own, so a job's export or count holds none of the connections interactive
+  // statements take turns on, and its HTTP time limit is the statement's (max_execution_time), not a request's.
+  let backgroundClient: ReturnType<typeof createClient> | null = null;
+  const clientFor = (opts: ColumnQueryOptions) =>
+    opts.lane === 'background'
+      ? (backgroundClient ??= createClient({ ...base, database: cfg.database, request_timeout: BACKGROUND_REQUEST_TIMEOUT_MS, max_open_connections: BACKGROUND_CONNECTIONS }))
+      : client;
 
   // The server may be down when we start: the service still starts (and /health says degraded), and the database
   // is created and the version probed on the first query that reaches it.
@@ -359,7 +414,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     cluster: cfg.cluster,
     async query<T>(q: ChQuery, given: ColumnQueryOptions) {
       const opts = scoped(given);
-      const rs = await client.query({
+      const rs = await clientFor(opts).query({
         ...(await prepare(q, opts)),
         format: 'JSONEachRow',
         abort_signal: opts.signal,
@@ -370,7 +425,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     },
     async command(q, given) {
       const opts = scoped(given);
-      await client.command({ ...(await prepare(q, opts)), abort_signal: opts.signal, query_id: queryId(opts) });
+      await clientFor(opts).command({ ...(await prepare(q, opts)), abort_signal: opts.signal, query_id: queryId(opts) });
     },
     async insert(table, rows, given) {
       if (rows.length === 0) return;
@@ -395,7 +450,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
       const opts = scoped(given);
       return (async function* () {
         const prepared = await prepare(q, opts);
-        const { stream } = await client.exec({
+        const { stream } = await clientFor(opts).exec({
           ...prepared,
           query: `${prepared.query}\nFORMAT TabSeparated`,
           abort_signal: opts.signal,
@@ -415,7 +470,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
       await ensureReady();
     },
     async close() {
-      await Promise.all([client.close(), pingAgent.close()]);
+      await Promise.all([client.close(), backgroundClient?.close(), pingAgent.close()]);
     },
   };
 }
@@ -424,6 +479,13 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
 const MAX_QUERY_BYTES = 16 * 1024 * 1024;
 /** Idle chDB connections kept for parallel statements. */
 const PARALLEL_IDLE_CONNECTIONS = 4;
+/** Kills sent to an aborted chDB statement on its own connection until it ends, KILL_RETRY_MS apart. */
+const KILL_ATTEMPTS = 50;
+const KILL_RETRY_MS = 100;
+/** A background statement's HTTP time limit on a server: its max_execution_time bounds it (jobs: up to 30 min). */
+const BACKGROUND_REQUEST_TIMEOUT_MS = 2 * 60 * 60 * 1000;
+/** Connections of the background lane on a server: jobs per process are few, each holds one at a time. */
+const BACKGROUND_CONNECTIONS = 10;
 /** Spooled TabSeparated text chDB reads per statement: bounds the disk an insert holds beside the data. */
 const CHDB_INSERT_FILE_BYTES = 256 * 1024 * 1024;
 /** Size of the text chunks queryTsv yields from a result chDB holds whole. */

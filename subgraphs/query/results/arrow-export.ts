@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Message, MessageHeader } from 'apache-arrow';
-import type { ColumnStore, EngineLimits } from '../../../lib/column/column.js';
+import type { ColumnLane, ColumnStore, EngineLimits } from '../../../lib/column/column.js';
 import { ch, quoteString, type ChQuery } from '../../../lib/column/sql.js';
 import type { ObjectStore } from '../../../lib/objects/objects.js';
 import { abortError, currentRequestScope } from '../../../lib/request-scope.js';
@@ -105,6 +105,8 @@ export async function exportArrow(
   const query: QueryContext = {
     name,
     signal,
+    // An export is long and read by nobody waiting in a request: it never holds up interactive statements.
+    lane: 'background',
     maxExecutionTime: opts.maxExecutionTime ?? DEFAULT_MAX_EXECUTION_S,
     queryId: opts.queryId ?? `arrow-export-${randomUUID()}`,
     limits: opts.limits,
@@ -132,6 +134,7 @@ export async function exportArrow(
 interface QueryContext {
   name: string;
   signal?: AbortSignal;
+  lane: ColumnLane;
   maxExecutionTime: number;
   /** The id the engine runs the query under, by which an abort stops it (ColumnStore.kill). */
   queryId: string;
@@ -211,7 +214,9 @@ async function fromChdb(
   // The compiled query stays whole inside the subquery (newlines: it may end in a comment); the settings are the
   // outer SELECT's, and the column store adds max_execution_time after FORMAT.
   const sql = `SELECT * FROM (\n${q.sql}\n) SETTINGS ${CHDB_ARROW_SETTINGS} INTO OUTFILE ${quoteString(file)} FORMAT ArrowStream`;
-  state.settled = column.command({ sql, params: q.params }, ctx).then(
+  // The statement gets a signal that never aborts: it settles only when the engine has stopped writing the file,
+  // which an abort or a failure below stops by its query id and then waits for.
+  state.settled = column.command({ sql, params: q.params }, { ...ctx, signal: new AbortController().signal }).then(
     () => {
       state.done = true;
     },
@@ -231,20 +236,27 @@ async function fromChdb(
   } finally {
     await input.close();
     await rm(file, { force: true });
-    // Stopped early: the engine may still be writing the file (an aborted chDB call only stops waiting for it).
-    if (!complete) void stopQuery(column, ctx).finally(() => rm(file, { force: true }).catch(() => undefined));
+    // Stopped early: the engine may still be writing the file. chDB's kill is asynchronous, and one sent before the
+    // engine lists the statement finds nothing: it is sent again until the statement has ended.
+    if (!complete) {
+      void (async () => {
+        for (let i = 0; i < STOP_ATTEMPTS && !state.done; i++) {
+          await stopQuery(column, ctx);
+          await Promise.race([state.settled, sleep(STOP_RETRY_MS)]);
+        }
+      })().finally(() => rm(file, { force: true }).catch(() => undefined));
+    }
   }
 }
 
-/**
- * Stops the export's query, if it still runs, and resolves once the engine is done with it: the kill is asynchronous
- * on chDB, whose session then answers a query sent after it only once the killed one has ended.
- */
+/** Kills sent to an export stopped early until its statement ends, STOP_RETRY_MS apart. */
+const STOP_ATTEMPTS = 50;
+const STOP_RETRY_MS = 100;
+
+/** Stops the export's query, if it still runs (on a server: and waits until it has). */
 async function stopQuery(column: ColumnStore, ctx: QueryContext): Promise<void> {
-  const idle = new AbortController().signal;
   try {
     await column.kill(ctx.queryId);
-    if (column.kind === 'chdb') await column.command(ch`SELECT 1`, { name: `${ctx.name}.cleanup`, signal: idle });
   } catch {
     // The store is closed or gone: nothing runs any more.
   }
