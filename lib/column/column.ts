@@ -232,7 +232,9 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
       if (!closed && idle.length < PARALLEL_IDLE_CONNECTIONS) idle.push(conn);
       else conn.close();
     };
-    native.then(release, release);
+    // A statement that failed (killed, say) stays listed in system.processes until its connection runs the next
+    // one, and would seem to run on: a trivial statement clears it before the connection is used again.
+    native.then(release, () => conn.queryAsync('/* ColumnStore.clear */ SELECT 1', { format: 'Null' }).then(release, release));
     if (!signal) return native;
     return new Promise<Awaited<typeof native>>((resolve, reject) => {
       const onAbort = () => {
