@@ -196,8 +196,9 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
   // Connections for parallel statements, kept open between them.
   const idle: InstanceType<typeof Session>[] = [];
   let closed = false;
-  // KILL on chDB finds a statement by the query id it carries as a marker (a comment and log_comment).
   const killMarked = async (queryId: string): Promise<boolean> => {
+    // After close nothing runs, and a new connection would keep the data directory bound to this process.
+    if (closed) return false;
     // A second connection to the same engine runs beside the first; KILL finds the query by its marker setting.
     // ASYNC: on chDB a SYNC kill waits for the killed query's connection and never returns; the caller of the killed
     // query gets its error within milliseconds anyway.
@@ -234,7 +235,7 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
     };
     // A statement that failed (killed, say) stays listed in system.processes until its connection runs the next
     // one, and would seem to run on: a trivial statement clears it before the connection is used again.
-    native.then(release, () => conn.queryAsync('/* ColumnStore.clear */ SELECT 1', { format: 'Null' }).then(release, release));
+    native.then(release, () => (closed ? release() : conn.queryAsync('/* ColumnStore.clear */ SELECT 1', { format: 'Null' }).then(release, release)));
     if (!signal) return native;
     return new Promise<Awaited<typeof native>>((resolve, reject) => {
       const onAbort = () => {
