@@ -107,8 +107,8 @@ interface Sample {
  * The second part: for JOBS_LOAD_MS one user runs the heaviest SyQL job the planner allows, the longest export
  * (more such jobs queued behind them, up to what the per-user caps let them queue), and loops a motif census with a
  * 1000-sample null model and a full analysis (each submitted as a graph job when the route says to run it as one).
- * Meanwhile a second user sends, one after the other, a small SyQL query, an analytics call and a graph's metrics,
- * and submits a trivial job and waits for it, again and again. The baselines are the same requests and job on the
+ * Once the first job writes its export, a second user sends a small SyQL query, an analytics call and a graph's
+ * metrics (each in a loop of its own, 200 ms apart), and submits a trivial job and waits for it, again and again. The baselines are the same requests and job on the
  * idle service, in the same run; each row prints its ratio to its baseline. Goals: every answer of the second user
  * within 2 s, every trivial job done within 30 s of its submission.
  */
@@ -152,17 +152,18 @@ async function jobsAndAnalyses(t: TestApp, heavyToken: string, lightToken: strin
     const until = performance.now() + ms;
     const requests = probes.map(() => [] as Sample[]);
     const jobs: Sample[] = [];
-    const requestLoop = (async () => {
+    // A loop per kind of request, so that one slow kind does not hide how the others fare.
+    const requestLoops = probes.map(async (p, i) => {
       while (performance.now() < until) {
-        for (const [i, p] of probes.entries()) requests[i].push(await p.run());
-        await new Promise((r) => setTimeout(r, 100));
+        requests[i].push(await p.run());
+        await new Promise((r) => setTimeout(r, 200));
       }
-    })();
+    });
     // At least two jobs, however long the first takes.
     const jobLoop = (async () => {
       while (performance.now() < until || jobs.length < 2) jobs.push(await trivialJob());
     })();
-    await Promise.all([requestLoop, jobLoop]);
+    await Promise.all([...requestLoops, jobLoop]);
     return { requests, jobs };
   };
 
@@ -172,7 +173,7 @@ async function jobsAndAnalyses(t: TestApp, heavyToken: string, lightToken: strin
 
   // The heavy user's work: jobs first (the per-user cap lets one run; the rest queue behind it), then the loops.
   const heavyJobs: string[] = [];
-  for (const query of [HEAVIEST_JOB, LONG_EXPORT, HEAVIEST_JOB, LONG_EXPORT]) {
+  for (const query of [LONG_EXPORT, HEAVIEST_JOB, LONG_EXPORT, HEAVIEST_JOB]) {
     const r = await send(heavyToken, 'POST', '/v1/jobs', { query });
     if (r.status === 202) heavyJobs.push(r.body.job_id);
     else console.log(`  the heavy job was refused: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
@@ -190,8 +191,14 @@ async function jobsAndAnalyses(t: TestApp, heavyToken: string, lightToken: strin
     }
   };
   const loops = [graphLoop('motifs'), graphLoop('full-analysis')].map((f) => f());
-  // Let the heavy work start before measuring: the first job is planned, counted and writing.
-  await new Promise((r) => setTimeout(r, 3000));
+  // Measured once the first job is writing its export (it plans and counts first), or after a minute at most.
+  const writingBy = performance.now() + 60_000;
+  while (performance.now() < writingBy) {
+    const first = (await send(heavyToken, 'GET', `/v1/jobs/${heavyJobs[0]}`)).body;
+    if (first?.status !== 'queued' && first?.status !== 'running') break;
+    if (/ rows written$/.test(String(first.progress_message ?? ''))) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
   const loaded = await measureFor(JOBS_LOAD_MS);
   const states = await Promise.all(heavyJobs.map(async (id) => (await send(heavyToken, 'GET', `/v1/jobs/${id}`)).body));
   load.done = true;
@@ -215,8 +222,8 @@ async function jobsAndAnalyses(t: TestApp, heavyToken: string, lightToken: strin
     return u.at(-1) ?? 0;
   };
   console.log(`workload: ${t.app.stores.relational.kind} + ${t.app.stores.column.kind}; JOBS_CONCURRENCY ${t.config.jobs.concurrency}, JOBS_PER_USER ${t.config.jobs.perUser}; for ${JOBS_LOAD_MS / 1000} s one user runs`);
-  console.log(`  SyQL jobs (two of each, queued at once): ${HEAVIEST_JOB}`);
-  console.log(`                                           ${LONG_EXPORT}`);
+  console.log(`  SyQL jobs (two of each, queued at once): ${LONG_EXPORT}`);
+  console.log(`                                           ${HEAVIEST_JOB}`);
   console.log(`  and loops POST /v1/graph/${DATASET}/motifs and /full-analysis with a 1000-sample null model (run as graph jobs when they answer run_as_job)`);
   console.log(`  (motifs: ${statuses(analyses.motifs)}; full-analysis: ${statuses(analyses['full-analysis'])}; ${heavyJobs.length} heavy jobs submitted)`);
   const byState = new Map<string, number>();
