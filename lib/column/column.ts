@@ -268,7 +268,10 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
     // The engine prints a bound query without its comments, so the query id that `kill` looks for rides in a setting.
     const marker = opts.queryId ? `, log_comment = ${quoteString(`query_id=${checkQueryId(opts.queryId)};`)}` : '';
     const limits = Object.entries(limitSettings(opts.limits)).map(([k, v]) => `, ${k} = ${typeof v === 'string' ? quoteString(v) : v}`).join('');
-    const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}${limits}${marker}`;
+    // The engine's threads run inside this process: a background statement's run at a lower priority (as the worker
+    // pool's, lib/workers/thread-priority.ts), so on a busy machine requests' statements get a core first.
+    const priority = opts.lane === 'background' ? `, os_thread_priority = ${BACKGROUND_THREAD_PRIORITY}` : '';
+    const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}${limits}${priority}${marker}`;
     const text = /^\s*(\/\*.*?\*\/\s*)?(SELECT|WITH)\b/is.test(q.sql) ? `${q.sql} ${settings}` : q.sql;
     const body = named(qualify({ sql: text, params: q.params }), opts);
     if (own) return onOwnConnection(inline(body), format, opts as ColumnQueryOptions & { queryId: string });
@@ -482,6 +485,8 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
 const MAX_QUERY_BYTES = 16 * 1024 * 1024;
 /** Idle chDB connections kept for parallel statements. */
 const PARALLEL_IDLE_CONNECTIONS = 4;
+/** The nice value a background statement's threads run at on chDB, above the process's own. */
+const BACKGROUND_THREAD_PRIORITY = 10;
 /** Kills sent to an aborted chDB statement on its own connection until it ends, KILL_RETRY_MS apart. */
 const KILL_ATTEMPTS = 50;
 const KILL_RETRY_MS = 100;
