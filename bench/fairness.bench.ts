@@ -230,7 +230,7 @@ async function jobsAndAnalyses(t: TestApp, heavyToken: string, lightToken: strin
   for (const j of states) byState.set(j?.status, (byState.get(j?.status) ?? 0) + 1);
   const writing = states.filter((j) => j?.status === 'running').map((j) => `${j.progress_message}`);
   console.log(`  the heavy user's jobs when the measurement ended: ${[...byState].map(([st, n]) => `${n} ${st}`).join(', ')}${writing.length ? ` (running: ${writing.join('; ')})` : ''}`);
-  console.log(`  while a second user sends each request below in turn, and submits a trivial job (${TRIVIAL_JOB}) and waits for it, again and again`);
+  console.log(`  while a second user sends each request below in a loop of its own, 200 ms apart, and submits a trivial job (${TRIVIAL_JOB}) and waits for it, again and again`);
   const maxima = probes.map((p, i) => row(p.name, idle.requests[i], loaded.requests[i], 'ms'));
   const jobMax = row('trivial job, submitted to succeeded', idle.jobs, loaded.jobs, 's');
   for (const [i, p] of probes.entries()) goal(`${p.name}, slowest answer under load`, maxima[i], REQUEST_BUDGET_MS, { atLeast: false, unit: ' ms', digits: 0 });

@@ -14,6 +14,7 @@ import {
   END_OF_STREAM,
   checkBatch,
   encodeSchemaMessage,
+  encodeTsvBatch,
   needsReencoding,
   planConversions,
   reencodeBatch,
@@ -57,6 +58,9 @@ export interface ExportResult {
 
 /** Rows per record batch on a server (chDB's own batches are its blocks, about 65k rows). */
 const BATCH_ROWS = 65_536;
+/** A batch this small is encoded on the calling thread (about a millisecond), not on the worker pool. */
+const INLINE_BATCH_ROWS = 1024;
+const INLINE_BATCH_CHARS = 256 * 1024;
 /** A batch of wide rows is cut earlier, so that one batch's text stays small. */
 const BATCH_CHARS = 16 * 1024 * 1024;
 /** Batches being encoded on the worker pool at once (their order is kept). */
@@ -489,7 +493,12 @@ async function fromServer(
   const flush = async () => {
     if (rows === 0) return;
     const input: TsvBatchInput = { text: parts.join(''), columns, terminated: true };
-    const message = runTask<Uint8Array>(ARROW_TASK, 'tsvToRecordBatch', input, { signal: ctx.signal });
+    // A small batch (a small result, or the last rows of a large one) costs less to encode here than to hand to the
+    // pool, where it would wait behind whatever fills it (whole graph analyses of other users).
+    const message =
+      rows <= INLINE_BATCH_ROWS && chars <= INLINE_BATCH_CHARS
+        ? (async () => encodeTsvBatch(input.text, columns, true).message)()
+        : runTask<Uint8Array>(ARROW_TASK, 'tsvToRecordBatch', input, { signal: ctx.signal });
     // Awaited in order below; a failure meanwhile must not count as unhandled.
     message.catch(() => undefined);
     inFlight.push({ rows, message });
