@@ -112,8 +112,8 @@ const envSchema = z.object({
     .describe('true | false: the server process runs jobs itself (default true); false leaves them to separate npm run worker processes sharing DATABASE_URL'),
   JOBS_CONCURRENCY: int(2, 1)
     .describe('jobs one process (the server or one npm run worker) runs at once (default 2)'),
-  JOBS_PER_USER: int(2, 1)
-    .describe('jobs of one user running at once across all workers; further ones wait queued (default 2)'),
+  JOBS_PER_USER: int(1, 1)
+    .describe('jobs of one user running at once across all workers; further ones wait queued, and queued jobs start in turns between users (default 1; below JOBS_CONCURRENCY when that is above 1, so one user never takes every slot)'),
   JOBS_HEARTBEAT_MS: int(5000, 10)
     .describe('how often a worker renews the lease of each job it runs and notices cancellations (default 5000)'),
   JOBS_LEASE_MS: int(30_000, 20)
@@ -498,6 +498,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(e.SUPERUSER_EMAIL) !== Boolean(e.SUPERUSER_PASSWORD)) problems.push('SUPERUSER_EMAIL and SUPERUSER_PASSWORD: set both or neither');
   // A lease shorter than two heartbeats expires under a live worker whenever one heartbeat is late.
   if (e.JOBS_LEASE_MS < 2 * e.JOBS_HEARTBEAT_MS) problems.push(`JOBS_LEASE_MS: must be at least twice JOBS_HEARTBEAT_MS (${e.JOBS_HEARTBEAT_MS})`);
+  // A user who may fill every slot of a worker keeps every other user's job waiting as long as their own jobs run.
+  if (e.JOBS_CONCURRENCY > 1 && e.JOBS_PER_USER >= e.JOBS_CONCURRENCY) {
+    problems.push(`JOBS_PER_USER: must be below JOBS_CONCURRENCY (${e.JOBS_CONCURRENCY}), so that one user's jobs never take every slot of a worker`);
+  }
   const login = loginConfig(e, problems);
   const disabled = listOf(e.SUBGRAPHS_DISABLED) as SubgraphName[];
   for (const name of disabled) {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { ConfigError, type ColumnConfig } from '../config.js';
 import { ch, type ChQuery, bindValues, inline, ident, quoteString } from './sql.js';
-import { currentRequestScope, throwIfRequestAborted } from '../request-scope.js';
+import { abortError, currentRequestScope, throwIfRequestAborted } from '../request-scope.js';
 import { FreedMemory } from './freed-memory.js';
 
 export interface ColumnQueryOptions {
@@ -28,7 +28,16 @@ export interface ColumnQueryOptions {
    * own, with its values as escaped literals (as on a server without query parameters). No effect on a server.
    */
   parallel?: boolean;
+  /**
+   * `background`: a long statement nobody waits for in a request (a job's count and export, a whole-table read for
+   * a background computation). It must never hold up the statements of interactive requests: on chDB it runs on a
+   * connection of its own (as `parallel`), on a server through a client of its own, whose connections interactive
+   * statements never wait for and whose HTTP time limit is the statement's own. Default `interactive`.
+   */
+  lane?: ColumnLane;
 }
+
+export type ColumnLane = 'interactive' | 'background';
 
 /** Per-statement limits of the engine (ClickHouse settings both chDB and an 18.16 server accept). */
 export interface EngineLimits {
@@ -188,25 +197,6 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
   // Connections for parallel statements, kept open between them.
   const idle: InstanceType<typeof Session>[] = [];
   let closed = false;
-  const onOwnConnection = async <T>(work: (c: InstanceType<typeof Session>) => Promise<T>): Promise<T> => {
-    let c = idle.pop();
-    if (!c) {
-      c = new Session(dataDir, { connectionArgs: [`--max_query_size=${MAX_QUERY_BYTES}`] });
-      c.query(`USE ${ident(database).text}`);
-    }
-    try {
-      return await work(c);
-    } finally {
-      // A statement that ends after the store closed must not keep its connection: the process could open no other
-      // data directory while it lives.
-      if (!closed && idle.length < PARALLEL_IDLE_CONNECTIONS) idle.push(c);
-      else if (!closed && unpurged.has(c)) {
-        closing.add(c);
-        setTimeout(() => void purge(c).finally(() => closing.delete(c) && c.close()), CHDB_PURGE_DELAY_MS).unref();
-      }
-      else c.close();
-    }
-  };
   // What a statement used stays with its connection's allocator until that connection purges (freed-memory.ts), and
   // only once the statement's threads have let go of it, a little after its answer: connections that ran a statement
   // while the process was large are purged shortly after, when idle, and before they are closed.
@@ -223,25 +213,103 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
     purgeTimer = null;
     for (const c of [...unpurged]) if (!closed && (c === session || idle.includes(c))) await purge(c);
   };
+  /** After a statement on `c`: while the process holds much more than it did, `c` is purged once idle. */
+  const noteFreed = (c: InstanceType<typeof Session>) => {
+    if (!freed.shouldPurge()) return;
+    unpurged.add(c);
+    purgeTimer ??= setTimeout(() => void purgeIdle(), CHDB_PURGE_DELAY_MS);
+    purgeTimer.unref();
+  };
   const afterStatement = async <T>(c: InstanceType<typeof Session>, statement: Promise<T>): Promise<T> => {
     try {
       return await statement;
     } finally {
-      if (freed.shouldPurge()) {
-        unpurged.add(c);
-        purgeTimer ??= setTimeout(() => void purgeIdle(), CHDB_PURGE_DELAY_MS);
-        purgeTimer.unref();
-      }
+      noteFreed(c);
     }
   };
-  const execute = async (q: ChQuery, opts: ColumnQueryOptions, format: string) => {
+  const killMarked = async (queryId: string): Promise<boolean> => {
+    // After close nothing runs, and a new connection would keep the data directory bound to this process.
+    if (closed) return false;
+    // A second connection to the same engine runs beside the first; KILL finds the query by its marker setting.
+    // ASYNC: on chDB a SYNC kill waits for the killed query's connection and never returns; the caller of the killed
+    // query gets its error within milliseconds anyway.
+    control ??= new Session(dataDir);
+    const marker = quoteString(`query_id=${checkQueryId(queryId)};`);
+    const out = await control.queryAsync(
+      `/* ColumnStore.kill */ KILL QUERY WHERE position(query, ${marker}) > 0 AND position(query, 'KILL QUERY') = 0 ASYNC`,
+      { format: 'TabSeparated' },
+    );
+    return out.text().trim().length > 0;
+  };
+  /**
+   * Runs a statement (values inlined, its query id set) on a connection of its own. Its caller stops waiting when
+   * its signal aborts, and the statement is killed; the connection goes back to the idle ones only once the engine
+   * is done with the statement, so no later statement queues behind what an aborted one left running.
+   */
+  const onOwnConnection = (text: string, format: string, opts: ColumnQueryOptions & { queryId: string }) => {
+    const signal = opts.signal;
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    let c = idle.pop();
+    if (!c) {
+      c = new Session(dataDir, { connectionArgs: [`--max_query_size=${MAX_QUERY_BYTES}`] });
+      c.query(`USE ${ident(database).text}`);
+    }
+    const conn = c;
+    const native = conn.queryAsync(text, { format });
+    let settled = false;
+    const release = () => {
+      settled = true;
+      noteFreed(conn);
+      // A statement that ends after the store closed must not keep its connection: the process could open no other
+      // data directory while it lives.
+      if (!closed && idle.length < PARALLEL_IDLE_CONNECTIONS) idle.push(conn);
+      else if (!closed && unpurged.has(conn)) {
+        closing.add(conn);
+        setTimeout(() => void purge(conn).finally(() => closing.delete(conn) && conn.close()), CHDB_PURGE_DELAY_MS).unref();
+      } else conn.close();
+    };
+    // A statement that failed (killed, say) stays listed in system.processes until its connection runs the next
+    // one, and would seem to run on: a trivial statement clears it before the connection is used again.
+    native.then(release, () => (closed ? release() : conn.queryAsync('/* ColumnStore.clear */ SELECT 1', { format: 'Null' }).then(release, release)));
+    if (!signal) return native;
+    return new Promise<Awaited<typeof native>>((resolve, reject) => {
+      const onAbort = () => {
+        reject(abortError(signal));
+        // A kill sent before the engine lists the statement finds nothing: it is sent again until the statement ends.
+        void (async () => {
+          for (let i = 0; i < KILL_ATTEMPTS && !settled && !closed; i++) {
+            await killMarked(opts.queryId).catch(() => false);
+            await Promise.race([native.catch(() => undefined), new Promise((r) => setTimeout(r, KILL_RETRY_MS).unref())]);
+          }
+        })();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      native.then(
+        (r) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+        (e: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
+  };
+  const execute = async (q: ChQuery, given: ColumnQueryOptions, format: string) => {
+    const own = given.parallel || given.lane === 'background';
+    // A statement on its own connection always carries a query id: an abort stops it by that id.
+    const opts = own && !given.queryId ? { ...given, queryId: `own-${PROCESS_TAG}-${(++querySeq).toString(36)}` } : given;
     // The engine prints a bound query without its comments, so the query id that `kill` looks for rides in a setting.
     const marker = opts.queryId ? `, log_comment = ${quoteString(`query_id=${checkQueryId(opts.queryId)};`)}` : '';
     const limits = Object.entries(limitSettings(opts.limits)).map(([k, v]) => `, ${k} = ${typeof v === 'string' ? quoteString(v) : v}`).join('');
-    const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}${limits}${marker}`;
+    // The engine's threads run inside this process: a background statement's run at a lower priority (as the worker
+    // pool's, lib/workers/thread-priority.ts), so on a busy machine requests' statements get a core first.
+    const priority = opts.lane === 'background' ? `, os_thread_priority = ${BACKGROUND_THREAD_PRIORITY}` : '';
+    const settings = `SETTINGS max_execution_time = ${opts.maxExecutionTime ?? 60}${limits}${priority}${marker}`;
     const text = /^\s*(\/\*.*?\*\/\s*)?(SELECT|WITH)\b/is.test(q.sql) ? `${q.sql} ${settings}` : q.sql;
     const body = named(qualify({ sql: text, params: q.params }), opts);
-    if (opts.parallel) return onOwnConnection((c) => afterStatement(c, c.queryAsync(inline(body), { format, signal: opts.signal })));
+    if (own) return onOwnConnection(inline(body), format, opts as ColumnQueryOptions & { queryId: string });
     return afterStatement(
       session,
       Object.keys(body.params).length
@@ -287,18 +355,7 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
         yield* lineChunks(result, TSV_READ_CHUNK_BYTES);
       })();
     },
-    async kill(queryId) {
-      // A second connection to the same engine runs beside the first; KILL finds the query by its marker setting.
-      // ASYNC: on chDB a SYNC kill waits for the killed query's connection and never returns; the caller of the killed
-      // query gets its error within milliseconds anyway.
-      control ??= new Session(dataDir);
-      const marker = quoteString(`query_id=${checkQueryId(queryId)};`);
-      const out = await control.queryAsync(
-        `/* ColumnStore.kill */ KILL QUERY WHERE position(query, ${marker}) > 0 AND position(query, 'KILL QUERY') = 0 ASYNC`,
-        { format: 'TabSeparated' },
-      );
-      return out.text().trim().length > 0;
-    },
+    kill: killMarked,
     async ping() {
       // The second connection: the first runs one query at a time, and a long one must not make the engine look down.
       control ??= new Session(dataDir);
@@ -341,6 +398,13 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     database: cfg.database,
     clickhouse_settings: { ...base.clickhouse_settings, ...(cfg.cluster ? { insert_distributed_sync: 1 } : {}) },
   });
+  // The background lane: a client of its own, so a job's export or count holds none of the connections interactive
+  // statements take turns on, and its HTTP time limit is the statement's (max_execution_time), not a request's.
+  let backgroundClient: ReturnType<typeof createClient> | null = null;
+  const clientFor = (opts: ColumnQueryOptions) =>
+    opts.lane === 'background'
+      ? (backgroundClient ??= createClient({ ...base, database: cfg.database, request_timeout: BACKGROUND_REQUEST_TIMEOUT_MS, max_open_connections: BACKGROUND_CONNECTIONS }))
+      : client;
 
   // The server may be down when we start: the service still starts (and /health says degraded), and the database
   // is created and the version probed on the first query that reaches it.
@@ -397,7 +461,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     cluster: cfg.cluster,
     async query<T>(q: ChQuery, given: ColumnQueryOptions) {
       const opts = scoped(given);
-      const rs = await client.query({
+      const rs = await clientFor(opts).query({
         ...(await prepare(q, opts)),
         format: 'JSONEachRow',
         abort_signal: opts.signal,
@@ -408,7 +472,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     },
     async command(q, given) {
       const opts = scoped(given);
-      await client.command({ ...(await prepare(q, opts)), abort_signal: opts.signal, query_id: queryId(opts) });
+      await clientFor(opts).command({ ...(await prepare(q, opts)), abort_signal: opts.signal, query_id: queryId(opts) });
     },
     async insert(table, rows, given) {
       if (rows.length === 0) return;
@@ -433,7 +497,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
       const opts = scoped(given);
       return (async function* () {
         const prepared = await prepare(q, opts);
-        const { stream } = await client.exec({
+        const { stream } = await clientFor(opts).exec({
           ...prepared,
           query: `${prepared.query}\nFORMAT TabSeparated`,
           abort_signal: opts.signal,
@@ -453,7 +517,7 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
       await ensureReady();
     },
     async close() {
-      await Promise.all([client.close(), pingAgent.close()]);
+      await Promise.all([client.close(), backgroundClient?.close(), pingAgent.close()]);
     },
   };
 }
@@ -466,6 +530,15 @@ const PARALLEL_IDLE_CONNECTIONS = 4;
 const CHDB_PURGE_ABOVE_BYTES = 256 * 1024 * 1024;
 /** How long after such a statement's answer its connection purges (the statement's threads let go of its memory after it). */
 const CHDB_PURGE_DELAY_MS = 200;
+/** The nice value a background statement's threads run at on chDB, above the process's own. */
+const BACKGROUND_THREAD_PRIORITY = 10;
+/** Kills sent to an aborted chDB statement on its own connection until it ends, KILL_RETRY_MS apart. */
+const KILL_ATTEMPTS = 50;
+const KILL_RETRY_MS = 100;
+/** A background statement's HTTP time limit on a server: its max_execution_time bounds it (jobs: up to 30 min). */
+const BACKGROUND_REQUEST_TIMEOUT_MS = 2 * 60 * 60 * 1000;
+/** Connections of the background lane on a server: jobs per process are few, each holds one at a time. */
+const BACKGROUND_CONNECTIONS = 10;
 /** Spooled TabSeparated text chDB reads per statement: bounds the disk an insert holds beside the data. */
 const CHDB_INSERT_FILE_BYTES = 256 * 1024 * 1024;
 /** Size of the text chunks queryTsv yields from a result chDB holds whole. */

@@ -181,7 +181,8 @@ export class JobRunner {
     try {
       do {
         this.pumpAgain = false;
-        // Several claims when one owner's jobs filled the head of the queue and were held back by JOBS_PER_USER.
+        // Claims again while slots are free and the last claim took something: it may have skipped rows a
+        // cancellation held.
         while (this.state === 'started' && this.running.size < this.opts.config.concurrency) {
           const claimed = await this.store.claim({
             workerId: this.workerId,

@@ -148,13 +148,15 @@ export class JobStore {
   }
 
   /**
-   * Takes up to `limit` queued jobs, oldest first, for `workerId`: each becomes running with one more attempt and
-   * a fresh heartbeat. An owner never gets more than `perUser` jobs running across all workers. Claims are
-   * serialised by a transaction-scoped advisory lock: without it two workers could each count an owner's running
-   * jobs before the other's claim commits and together pass the limit. `for update skip locked` passes over rows
-   * another transaction holds (a cancellation under way). Returns the claimed jobs oldest first; fewer than
-   * `limit` (or none) when no more may run. A claim may return fewer than it could when one owner's jobs fill the
-   * head of the queue; claiming again returns the next owners' jobs.
+   * Takes up to `limit` queued jobs for `workerId`, in turns between owners: each becomes running with one more
+   * attempt and a fresh heartbeat. A queued job's turn is its owner's running jobs (across all workers) plus its
+   * place in its owner's queue, so every owner's next job comes before anyone's job after it, and among equal turns
+   * the older job goes first (per-user round robin, not first in first out: one owner's long queue never keeps
+   * another owner's job waiting behind it). An owner never gets more than `perUser` jobs running across all
+   * workers. Claims are serialised by a transaction-scoped advisory lock: without it two workers could each count an
+   * owner's running jobs before the other's claim commits and together pass the limit, or give the same turn twice.
+   * `for update skip locked` passes over rows another transaction holds (a cancellation under way). Returns the
+   * claimed jobs in turn order; fewer than `limit` (or none) when no more may run now.
    */
   async claim(req: ClaimRequest): Promise<JobRecord[]> {
     if (req.limit <= 0 || req.kinds.length === 0) return [];
@@ -163,34 +165,38 @@ export class JobStore {
       return this.run(
         'JobStore.claim',
         sql`/* JobStore.claim */
-          with candidates as (
-            select c.id, c.owner_id, c.created_at
-            from ${jobs} c
-            where c.status = 'queued' and c.kind = any(${arrayLiteral(req.kinds)}::text[])
-              and (select count(*) from ${jobs} r where r.owner_id = c.owner_id and r.status = 'running') < ${req.perUser}
-            order by c.created_at, c.id
-            limit ${req.limit}
-            for update of c skip locked
+          with running as (
+            select r.owner_id, count(*) as n from ${jobs} r where r.status = 'running' group by r.owner_id
           ),
-          allowed as (
-            select k.id
-            from (
-              select c.id,
-                     row_number() over (partition by c.owner_id order by c.created_at, c.id) as nth,
-                     (select count(*) from ${jobs} r where r.owner_id = c.owner_id and r.status = 'running') as running
-              from candidates c
-            ) k
-            where k.running + k.nth <= ${req.perUser}
+          turns as (
+            select q.id, q.created_at,
+                   coalesce(running.n, 0) + row_number() over (partition by q.owner_id order by q.created_at, q.id) as turn
+            from ${jobs} q left join running on running.owner_id = q.owner_id
+            where q.status = 'queued' and q.kind = any(${arrayLiteral(req.kinds)}::text[])
+          ),
+          picked as (
+            select t.id, t.turn from turns t
+            where t.turn <= ${req.perUser}
+            order by t.turn, t.created_at, t.id
+            limit ${req.limit}
+          ),
+          locked as (
+            select c.id, picked.turn from ${jobs} c join picked on picked.id = c.id
+            where c.status = 'queued'
+            for update of c skip locked
           )
           update ${jobs} j
           set status = 'running', attempts = j.attempts + 1, worker_id = ${req.workerId}, started_at = ${NOW}, heartbeat_at = ${NOW}, progress = 0
-          from allowed
-          where j.id = allowed.id
-          returning ${COLUMNS}`,
+          from locked
+          where j.id = locked.id
+          returning ${COLUMNS}, locked.turn`,
         tx as unknown as Db,
       );
     });
-    return rows.map(toJob).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+    const turnOf = (r: Row) => Number(r.turn);
+    return rows
+      .sort((a, b) => turnOf(a) - turnOf(b) || toDate(a.created_at).getTime() - toDate(b.created_at).getTime() || (String(a.id) < String(b.id) ? -1 : 1))
+      .map(toJob);
   }
 
   /**

@@ -138,7 +138,8 @@ export class SyqlService {
     const signal = opts.signal ?? currentRequestScope()?.signal;
     const seconds = kind === 'job' ? this.limits.jobMaxExecutionSeconds : executionSeconds(this.limits.maxExecutionSeconds);
     try {
-      for await (const chunk of this.column.queryTsv(q, { name, queryId, maxExecutionTime: seconds, signal, limits: engineLimits(this.limits, kind), parallel: true })) {
+      const lane = kind === 'job' ? 'background' : 'interactive';
+      for await (const chunk of this.column.queryTsv(q, { name, queryId, maxExecutionTime: seconds, signal, limits: engineLimits(this.limits, kind), parallel: true, lane })) {
         decodeTsvRows(chunk, plan.columns, out);
       }
     } catch (e) {

@@ -94,9 +94,17 @@ function heldExecutor() {
 }
 
 describe('jobs settings', () => {
-  it('default to an in-process worker, two jobs per process and per user, a 30 s lease and two attempts', () => {
-    expect(configFrom({}).jobs).toEqual({ inProcess: true, concurrency: 2, perUser: 2, heartbeatMs: 5000, leaseMs: 30_000, pollMs: 500, maxAttempts: 2, stopWaitMs: 10_000, queuedPerUser: 20, maxExecutionSeconds: 600, maxThreads: 1 });
+  it('default to an in-process worker, two jobs per process and one per user, a 30 s lease and two attempts', () => {
+    expect(configFrom({}).jobs).toEqual({ inProcess: true, concurrency: 2, perUser: 1, heartbeatMs: 5000, leaseMs: 30_000, pollMs: 500, maxAttempts: 2, stopWaitMs: 10_000, queuedPerUser: 20, maxExecutionSeconds: 600, maxThreads: 1 });
     expect(configFrom({ JOBS_IN_PROCESS: 'false' }).jobs.inProcess).toBe(false);
+  });
+
+  it('refuse a per-user limit that lets one user take every slot of a worker', () => {
+    expect(() => configFrom({ JOBS_CONCURRENCY: '2', JOBS_PER_USER: '2' })).toThrow(/JOBS_PER_USER: must be below JOBS_CONCURRENCY \(2\)/);
+    expect(() => configFrom({ JOBS_CONCURRENCY: '4', JOBS_PER_USER: '5' })).toThrow(/JOBS_PER_USER: must be below JOBS_CONCURRENCY \(4\)/);
+    expect(configFrom({ JOBS_CONCURRENCY: '4', JOBS_PER_USER: '3' }).jobs).toMatchObject({ concurrency: 4, perUser: 3 });
+    // One slot cannot be shared: its worker takes jobs in turns between users.
+    expect(configFrom({ JOBS_CONCURRENCY: '1', JOBS_PER_USER: '1' }).jobs).toMatchObject({ concurrency: 1, perUser: 1 });
   });
 
   it('refuse a lease shorter than two heartbeats, and limits below one', () => {
@@ -259,6 +267,51 @@ describe(JobRunner.name, () => {
     await until(async () => (await Promise.all([...busyJobs, otherJob].map(statusOf))).every((s) => s === 'succeeded'), 'every job succeeded');
     expect(held.maxPerOwner).toBe(2);
   });
+  it("with the default settings, one user's queued jobs never take every slot: another user's job starts while theirs run", async () => {
+    const held = heldExecutor();
+    const q = queue();
+    const busy = newId();
+    const busyJobs: string[] = [];
+    for (let i = 0; i < 6; i++) busyJobs.push((await q.enqueue(busy, 'syql', { i })).id);
+    const defaults = configFrom({}).jobs;
+    const r = runner({ syql: held.executor }, { concurrency: defaults.concurrency, perUser: defaults.perUser });
+    await r.start();
+    await until(() => held.calls.has(busyJobs[0]), "the busy user's first job started");
+    const other = (await q.enqueue(newId(), 'syql', {})).id;
+    await until(() => held.calls.has(other), "the other user's job started");
+    // The busy user's first job is still running: the other job did not have to wait for it.
+    expect(await statusOf(busyJobs[0])).toBe('running');
+    expect(await statusOf(busyJobs[5])).toBe('queued');
+    held.finishAll();
+  });
+
+  it("takes queued jobs in turns between users: another user's job starts before the busy users' later jobs", async () => {
+    const held = heldExecutor();
+    const q = queue();
+    const [first, second, late] = [newId(), newId(), newId()];
+    const firstJobs: string[] = [];
+    const secondJobs: string[] = [];
+    for (let i = 0; i < 5; i++) firstJobs.push((await q.enqueue(first, 'syql', { i })).id);
+    for (let i = 0; i < 5; i++) secondJobs.push((await q.enqueue(second, 'syql', { i })).id);
+    const r = runner({ syql: held.executor }, { concurrency: 3, perUser: 2 });
+    await r.start();
+    await until(() => held.calls.size === 3, 'three jobs started');
+    // Each user's first job before anyone's second; then the older user's second.
+    expect(held.order).toEqual([firstJobs[0], secondJobs[0], firstJobs[1]]);
+    const lateJob = (await q.enqueue(late, 'syql', {})).id;
+    // Every slot is taken: the late user's job waits for the first slot to free, and then takes it, ahead of the
+    // queued jobs of both busy users, which were enqueued before it.
+    held.calls.get(firstJobs[0])!.finish(outcome());
+    await until(() => held.calls.size === 4, 'a fourth job started');
+    expect(held.order[3]).toBe(lateJob);
+    held.calls.get(secondJobs[0])!.finish(outcome());
+    await until(() => held.calls.size === 5, 'a fifth job started');
+    expect(held.order[4]).toBe(secondJobs[1]);
+    const started = await Promise.all([lateJob, firstJobs[2], secondJobs[2]].map(async (id) => (await store.get(id))!));
+    expect(started.map((j) => j.status)).toEqual(['running', 'queued', 'queued']);
+    held.finishAll();
+  });
+
   it('writes progress at most about every 500 ms, and always the last report', async () => {
     const writes: { fraction: number; message: string }[] = [];
     class CountingStore extends JobStore {

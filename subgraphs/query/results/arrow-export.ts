@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Message, MessageHeader } from 'apache-arrow';
-import type { ColumnStore, EngineLimits } from '../../../lib/column/column.js';
+import type { ColumnLane, ColumnStore, EngineLimits } from '../../../lib/column/column.js';
 import { ch, quoteString, type ChQuery } from '../../../lib/column/sql.js';
 import type { ObjectStore } from '../../../lib/objects/objects.js';
 import { abortError, currentRequestScope } from '../../../lib/request-scope.js';
@@ -14,6 +14,7 @@ import {
   END_OF_STREAM,
   checkBatch,
   encodeSchemaMessage,
+  encodeTsvBatch,
   needsReencoding,
   planConversions,
   reencodeBatch,
@@ -57,6 +58,9 @@ export interface ExportResult {
 
 /** Rows per record batch on a server (chDB's own batches are its blocks, about 65k rows). */
 const BATCH_ROWS = 65_536;
+/** A batch this small is encoded on the calling thread (about a millisecond), not on the worker pool. */
+const INLINE_BATCH_ROWS = 1024;
+const INLINE_BATCH_CHARS = 256 * 1024;
 /** A batch of wide rows is cut earlier, so that one batch's text stays small. */
 const BATCH_CHARS = 16 * 1024 * 1024;
 /** Batches being encoded on the worker pool at once (their order is kept). */
@@ -105,6 +109,8 @@ export async function exportArrow(
   const query: QueryContext = {
     name,
     signal,
+    // An export is long and read by nobody waiting in a request: it never holds up interactive statements.
+    lane: 'background',
     maxExecutionTime: opts.maxExecutionTime ?? DEFAULT_MAX_EXECUTION_S,
     queryId: opts.queryId ?? `arrow-export-${randomUUID()}`,
     limits: opts.limits,
@@ -132,6 +138,7 @@ export async function exportArrow(
 interface QueryContext {
   name: string;
   signal?: AbortSignal;
+  lane: ColumnLane;
   maxExecutionTime: number;
   /** The id the engine runs the query under, by which an abort stops it (ColumnStore.kill). */
   queryId: string;
@@ -211,7 +218,9 @@ async function fromChdb(
   // The compiled query stays whole inside the subquery (newlines: it may end in a comment); the settings are the
   // outer SELECT's, and the column store adds max_execution_time after FORMAT.
   const sql = `SELECT * FROM (\n${q.sql}\n) SETTINGS ${CHDB_ARROW_SETTINGS} INTO OUTFILE ${quoteString(file)} FORMAT ArrowStream`;
-  state.settled = column.command({ sql, params: q.params }, ctx).then(
+  // The statement gets a signal that never aborts: it settles only when the engine has stopped writing the file,
+  // which an abort or a failure below stops by its query id and then waits for.
+  state.settled = column.command({ sql, params: q.params }, { ...ctx, signal: new AbortController().signal }).then(
     () => {
       state.done = true;
     },
@@ -231,20 +240,27 @@ async function fromChdb(
   } finally {
     await input.close();
     await rm(file, { force: true });
-    // Stopped early: the engine may still be writing the file (an aborted chDB call only stops waiting for it).
-    if (!complete) void stopQuery(column, ctx).finally(() => rm(file, { force: true }).catch(() => undefined));
+    // Stopped early: the engine may still be writing the file. chDB's kill is asynchronous, and one sent before the
+    // engine lists the statement finds nothing: it is sent again until the statement has ended.
+    if (!complete) {
+      void (async () => {
+        for (let i = 0; i < STOP_ATTEMPTS && !state.done; i++) {
+          await stopQuery(column, ctx);
+          await Promise.race([state.settled, sleep(STOP_RETRY_MS)]);
+        }
+      })().finally(() => rm(file, { force: true }).catch(() => undefined));
+    }
   }
 }
 
-/**
- * Stops the export's query, if it still runs, and resolves once the engine is done with it: the kill is asynchronous
- * on chDB, whose session then answers a query sent after it only once the killed one has ended.
- */
+/** Kills sent to an export stopped early until its statement ends, STOP_RETRY_MS apart. */
+const STOP_ATTEMPTS = 50;
+const STOP_RETRY_MS = 100;
+
+/** Stops the export's query, if it still runs (on a server: and waits until it has). */
 async function stopQuery(column: ColumnStore, ctx: QueryContext): Promise<void> {
-  const idle = new AbortController().signal;
   try {
     await column.kill(ctx.queryId);
-    if (column.kind === 'chdb') await column.command(ch`SELECT 1`, { name: `${ctx.name}.cleanup`, signal: idle });
   } catch {
     // The store is closed or gone: nothing runs any more.
   }
@@ -477,7 +493,12 @@ async function fromServer(
   const flush = async () => {
     if (rows === 0) return;
     const input: TsvBatchInput = { text: parts.join(''), columns, terminated: true };
-    const message = runTask<Uint8Array>(ARROW_TASK, 'tsvToRecordBatch', input, { signal: ctx.signal });
+    // A small batch (a small result, or the last rows of a large one) costs less to encode here than to hand to the
+    // pool, where it would wait behind whatever fills it (whole graph analyses of other users).
+    const message =
+      rows <= INLINE_BATCH_ROWS && chars <= INLINE_BATCH_CHARS
+        ? (async () => encodeTsvBatch(input.text, columns, true).message)()
+        : runTask<Uint8Array>(ARROW_TASK, 'tsvToRecordBatch', input, { signal: ctx.signal });
     // Awaited in order below; a failure meanwhile must not count as unhandled.
     message.catch(() => undefined);
     inFlight.push({ rows, message });
