@@ -233,9 +233,10 @@ export class JobRunner {
     } catch (e) {
       // Cancelled or lost: the store already says so, and nothing may be written over it.
       if (signal.aborted) return;
+      // A store's ServiceUnavailable may arrive wrapped by the ORM (a lost database session): the owner reads it.
       const known = e instanceof AppError ? e : unavailableIn(e);
       const message = known ? known.message : 'internal error';
-      if (!known) log.error({ err: e }, 'job failed');
+      if (!known || known.status === 503) log.error({ err: e }, 'job failed');
       await entry.progress.settle();
       const failed = await this.store.fail(this.workerId, held, message).catch((err: unknown) => this.writeFailed(err, job));
       if (failed) this.change(entry, 'running', 'failed', message);
