@@ -172,6 +172,37 @@ describe.runIf(process.env.DATABASE_URL)('the service when PostgreSQL ends its s
     expect(again.body.items.map((f: { filename: string; rows: number }) => [f.filename, f.rows])).toEqual([['connections.csv', 900]]);
   });
 
+  it('puts back the rows of the draft when an upload loses its session after writing them to the column store', async () => {
+    const d = await createDataset(t, user);
+    const data = syntheticConnectome(200, 2);
+    const neurons = await uploadFile(t, user, d.id, 'neurons.csv', data.neurons);
+    expect(neurons.status).toBe(201);
+    // A session that keeps the files' table from being written (as a long migration or maintenance would), not
+    // from being read: the upload writes its rows to the column store, then waits to record the file.
+    const c = new pg.Client({ connectionString: engines.env.DATABASE_URL });
+    c.on('error', () => {});
+    await c.connect();
+    await c.query('BEGIN');
+    await c.query('LOCK TABLE neurodata.dataset_assets IN SHARE MODE');
+    const writer = (c as unknown as { processID: number }).processID;
+    const answer = uploadFile(t, user, d.id, 'connections.csv', data.connections);
+    try {
+      await waitingOn(writer);
+      expect(await terminateSessions([writer])).toBeGreaterThan(0);
+    } finally {
+      await c.end().catch(() => {});
+    }
+    const res = await answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expect(res.body).toEqual({ error: LOST });
+    expectAlive();
+
+    // The draft holds neurons only, as before the upload: publishing it is refused for want of its connections.
+    const publish = await call(service.url, 'POST', `/v1/neurodata/datasets/${d.id}/publish`, { token: user.accessToken });
+    expect(publish.status, JSON.stringify(publish.body)).toBe(409);
+    expect(publish.body.error).toContain('missing: data: connections.csv (neurons are uploaded, connections are not)');
+  });
+
   it('fails a publish whose transaction loses its connection with 503, publishes nothing, and publishes on retry', async () => {
     const d = await createTinyDataset(t, user, {}, { publish: false });
     const lock = await lockDataset(d.id);
