@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import pg from 'pg';
-import { call, createTestEngines, type TestApp, type TestEngines } from '../kit/app.js';
+import { call, createTestEngines, gql, type TestApp, type TestEngines } from '../kit/app.js';
 import { groupAlive, startService, type ServiceProcess } from '../kit/processes.js';
 import { createDataset, createTinyDataset, uploadFile } from '../kit/datasets.js';
 import { eventually } from '../kit/eventually.js';
@@ -116,6 +116,10 @@ describe.runIf(process.env.DATABASE_URL)('the service when PostgreSQL ends its s
       const during = await call(service.url, 'GET', '/v1/user/profile', { token: user.accessToken });
       expect(during.status, JSON.stringify(during.body)).toBe(503);
       expect(during.body.error).toMatch(/relational database/);
+      // The same through GraphQL: the code a client retries on, and the store's message, not the statement.
+      const viaGraphql = await gql(service.url, '{ profile { email } }', {}, user.accessToken);
+      expect(viaGraphql.body.errors?.[0]?.extensions?.code, JSON.stringify(viaGraphql.body)).toBe('SERVICE_UNAVAILABLE');
+      expect(viaGraphql.body.errors[0].message).toMatch(/^the relational database (cannot be reached; retry later|connection was lost; retry)$/);
       expectAlive();
     } finally {
       await admin.query(`ALTER DATABASE ${appDb} ALLOW_CONNECTIONS true`);
