@@ -4,6 +4,10 @@ import { call, startTestApp, type TestApp } from '../kit/app.js';
 import { createUser, type TestUser } from '../kit/users.js';
 import { createTinyDataset } from '../kit/datasets.js';
 import { eventually } from '../kit/eventually.js';
+import { engineEnvFromProcess } from '../../lib/config.js';
+
+/** The server this run uses, if any (unset on the embedded engines). */
+const SERVER_URL = engineEnvFromProcess().CLICKHOUSE_URL;
 
 /**
  * A TCP relay in front of the ClickHouse server, which the test can take away (connections refused, as while the
@@ -51,7 +55,7 @@ async function relay(target: URL) {
 }
 
 // Server mode only: chDB runs inside the service's process, with no connection that can be refused or lost.
-describe.runIf(process.env.CLICKHOUSE_URL)('requests when the ClickHouse server goes away', () => {
+describe.runIf(SERVER_URL)('requests when the ClickHouse server goes away', () => {
   let t: TestApp;
   let user: TestUser;
   let gate: Awaited<ReturnType<typeof relay>>;
@@ -59,7 +63,7 @@ describe.runIf(process.env.CLICKHOUSE_URL)('requests when the ClickHouse server 
   const count = () => call(t.url, 'POST', '/v1/syql/exec', { token: user.accessToken, body: { query: `MATCH (a:Neuron) IN "${slug}" RETURN count(*) AS n` } });
 
   beforeAll(async () => {
-    gate = await relay(new URL(process.env.CLICKHOUSE_URL!));
+    gate = await relay(new URL(SERVER_URL!));
     t = await startTestApp({ CLICKHOUSE_URL: gate.url, RATE_LIMIT_BURST: '100000' });
     user = await createUser(t, { accountType: 'ACADEMIC' });
     slug = (await createTinyDataset(t, user)).slug;
@@ -97,6 +101,6 @@ describe.runIf(process.env.CLICKHOUSE_URL)('requests when the ClickHouse server 
   });
 });
 
-describe.skipIf(process.env.CLICKHOUSE_URL)('requests when the ClickHouse server goes away (embedded)', () => {
+describe.skipIf(SERVER_URL)('requests when the ClickHouse server goes away (embedded)', () => {
   it.skip('needs a ClickHouse server: chDB, the embedded engine here, runs in the process and has no connection to lose', () => {});
 });

@@ -5,6 +5,10 @@ import { groupAlive, startService, type ServiceProcess } from '../kit/processes.
 import { createDataset, createTinyDataset, uploadFile } from '../kit/datasets.js';
 import { eventually } from '../kit/eventually.js';
 import type { TestUser } from '../kit/users.js';
+import { engineEnvFromProcess } from '../../lib/config.js';
+
+/** The server this run uses, if any (unset on the embedded engines). */
+const SERVER_URL = engineEnvFromProcess().DATABASE_URL;
 
 const LOST = 'the relational database connection was lost; retry';
 
@@ -18,7 +22,7 @@ function syntheticConnectome(n: number, chords: number) {
 
 // Server mode only: PGlite runs in the service's own process, behind a private socket nothing else can reach, so
 // nobody can end its sessions the way a PostgreSQL failover, restart or idle timeout does.
-describe.runIf(process.env.DATABASE_URL)('the service when PostgreSQL ends its sessions', () => {
+describe.runIf(SERVER_URL)('the service when PostgreSQL ends its sessions', () => {
   let engines: TestEngines;
   let service: ServiceProcess;
   let t: TestApp;
@@ -79,8 +83,8 @@ describe.runIf(process.env.DATABASE_URL)('the service when PostgreSQL ends its s
       PASSWORD_CHECK_BURST: '100000',
       JOBS_IN_PROCESS: 'true',
       // Short leases: a job whose writes failed with the sessions is recovered from its lease within seconds.
-      JOBS_HEARTBEAT_MS: '300',
-      JOBS_LEASE_MS: '1500',
+      JOBS_HEARTBEAT_MS: '500',
+      JOBS_LEASE_MS: '5000',
       JOBS_POLL_MS: '100',
       SUPERUSER_EMAIL: OPERATOR.email,
       SUPERUSER_PASSWORD: OPERATOR.password,
@@ -245,10 +249,14 @@ describe.runIf(process.env.DATABASE_URL)('the service when PostgreSQL ends its s
     const long = await submit(`MATCH (a)-[:Synapse*1..3]->(b) IN "${d.slug}" RETURN a.id, b.id`);
     await eventually(async () => (await job(long)).status === 'running', { timeoutMs: 30_000, intervalMs: 20, what: 'the job running' });
     expect(await terminateSessions()).toBeGreaterThan(0);
-    const ended = await eventually(async () => {
-      const j = await job(long);
-      return ['succeeded', 'failed', 'cancelled'].includes(j.status) ? j : undefined;
-    }, { timeoutMs: 120_000, what: 'the job finishing' });
+    const ended = await eventually(
+      async () => {
+        const j = await job(long);
+        if (!['succeeded', 'failed', 'cancelled'].includes(j.status)) throw new Error(`job ${JSON.stringify(j)}\n${service.output().slice(-2000)}`);
+        return j;
+      },
+      { timeoutMs: 120_000, what: 'the job finishing' },
+    );
     expect(ended.error ?? '').not.toMatch(/internal/);
     expectAlive();
 
@@ -262,6 +270,6 @@ describe.runIf(process.env.DATABASE_URL)('the service when PostgreSQL ends its s
   }, 240_000);
 });
 
-describe.skipIf(process.env.DATABASE_URL)('the service when PostgreSQL ends its sessions (embedded)', () => {
+describe.skipIf(SERVER_URL)('the service when PostgreSQL ends its sessions (embedded)', () => {
   it.skip('needs a PostgreSQL server: PGlite, the embedded engine here, has no sessions another client can end', () => {});
 });
