@@ -11,7 +11,7 @@ import type { RequestContext } from '../lib/context.js';
 import type { TokenVerifier } from '../lib/auth/viewer.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
 import { taskOwner } from '../lib/workers/pool.js';
-import { GENERIC_SERVER_ERROR, codeOf, isExposed, statusForCode } from '../lib/errors.js';
+import { GENERIC_SERVER_ERROR, codeOf, isExposed, statusForCode, unavailableIn } from '../lib/errors.js';
 import type { SubgraphDeps } from '../lib/subgraph.js';
 import { registerPipeline } from './pipeline/index.js';
 import { clientErrorHandler, frameworkErrorHandler } from './pipeline/errors.js';
@@ -303,7 +303,9 @@ export function maskServerErrors(formatted: GraphQLFormattedError, error: unknow
   const status = statusForCode(code);
   if (isExposed(status)) {
     const { stacktrace: _s, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
-    return { ...formatted, extensions };
+    // A store's ServiceUnavailable arrives wrapped by the ORM: its code and message, not the wrapper's statement.
+    const lost = code === 'SERVICE_UNAVAILABLE' ? unavailableIn(error) : undefined;
+    return lost ? { ...formatted, message: lost.message, extensions: { ...extensions, code } } : { ...formatted, extensions };
   }
   return { message: GENERIC_SERVER_ERROR, locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GENERIC_SERVER_ERROR, isExposed } from './errors.js';
+import { GENERIC_SERVER_ERROR, exposedMessage, isExposed } from './errors.js';
 
 /** Sends the one error shape of the API: `{"error": message}` with a status. */
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
@@ -11,7 +11,7 @@ export function sendError(reply: FastifyReply, status: number, message: string):
  * as `what` and answered 500 with the generic message.
  */
 export function sendCaughtError(request: FastifyRequest, reply: FastifyReply, status: number, error: unknown, what: string): FastifyReply {
-  if (isExposed(status)) return sendError(reply, status, (error as { message: string }).message);
+  if (isExposed(status)) return sendError(reply, status, exposedMessage(error));
   request.log.error({ err: error }, what);
   return sendError(reply, 500, GENERIC_SERVER_ERROR);
 }

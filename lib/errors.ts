@@ -117,8 +117,40 @@ export class ServiceUnavailable extends AppError {
 
 /** Reads the code of anything thrown or returned as a GraphQL error, whatever layer rebuilt it. */
 export function codeOf(err: unknown): string | undefined {
+  const own = ownCodeOf(err);
+  return own === undefined || GENERIC_CODES.has(own) ? (unavailableIn(err)?.code ?? own) : own;
+}
+
+/** The codes a layer gives an error it knows nothing about (Apollo's, the gateway's for a subgraph's error). */
+const GENERIC_CODES = new Set(['INTERNAL_SERVER_ERROR', 'DOWNSTREAM_SERVICE_ERROR']);
+
+function ownCodeOf(err: unknown): string | undefined {
   const e = err as { extensions?: { code?: unknown }; originalError?: unknown };
   if (typeof e?.extensions?.code === 'string') return e.extensions.code;
-  if (e?.originalError && e.originalError !== err) return codeOf(e.originalError);
+  if (e?.originalError && e.originalError !== err) return ownCodeOf(e.originalError);
   return undefined;
+}
+
+/**
+ * The ServiceUnavailable among `err`'s causes: a store that lost its connection says so from below the ORM, which
+ * wraps it (Drizzle's "Failed query: <statement>"), and the client is told the store's message, never the wrapper's.
+ */
+export function unavailableIn(err: unknown): ServiceUnavailable | undefined {
+  let cur = err as { originalError?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; cur && typeof cur === 'object' && depth < 8; depth++) {
+    if (cur instanceof ServiceUnavailable) return cur;
+    cur = (cur.originalError ?? cur.cause) as typeof cur;
+  }
+  return undefined;
+}
+
+/** The message of an error a client may see: its own, or that of the ServiceUnavailable it wraps (unavailableIn). */
+export function exposedMessage(err: unknown): string {
+  const own = (err as { message?: unknown } | null)?.message;
+  const code = ownCodeOf(err);
+  if (code === undefined || GENERIC_CODES.has(code)) {
+    const lost = unavailableIn(err);
+    if (lost) return lost.message;
+  }
+  return typeof own === 'string' ? own : String(err);
 }

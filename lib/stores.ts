@@ -1,4 +1,5 @@
 import { ConfigError, type Config } from './config.js';
+import { unavailableIn } from './errors.js';
 import { openRelational, type RelationalStore } from './db/relational.js';
 import { openColumn, type ColumnStore } from './column/column.js';
 import { openObjects, type ObjectStore } from './objects/objects.js';
@@ -38,11 +39,13 @@ export async function openStores(config: Config, log: LimitsLog = consoleLog): P
 /** PostgreSQL that cannot be reached or entered at start-up is the operator's to fix: say so without a stack trace. */
 function unreachable(config: Config, e: unknown): unknown {
   if (config.relational.kind !== 'postgres') return e;
-  const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  // The driver's own error, below the ServiceUnavailable the relational store makes of a connection failure.
+  const lost = unavailableIn(e);
+  const err = (lost?.cause ?? e) as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.code ?? err.cause?.code;
   const message = err.cause?.message ?? err.message ?? String(e);
   const connection = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', '28P01', '28000', '3D000'].includes(code ?? '');
-  if (!connection && !/timeout exceeded when trying to connect|Connection terminated/i.test(message)) return e;
+  if (!lost && !connection && !/timeout exceeded when trying to connect|Connection terminated/i.test(message)) return e;
   const where = new URL(config.relational.url);
   return new ConfigError([
     `DATABASE_URL: cannot use PostgreSQL at ${where.hostname}:${where.port || 5432}${where.pathname} (${message}); check that the server runs, the database exists and the user may log in`,

@@ -13,6 +13,7 @@ import {
   UnsupportedMediaType,
   UriTooLong,
   codeOf,
+  exposedMessage,
   isExposed,
   statusForCode,
 } from '../../lib/errors.js';
@@ -39,7 +40,7 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   // Only an application error's code makes a 5xx message one for the client; any other 5xx is a fault.
   const status = appCode ? statusForCode(appCode) : Math.min(err.statusCode ?? 500, 500);
   if (status >= 500) request.log.error({ err }, 'request failed');
-  return isExposed(status) ? sendError(reply, status, err.message) : sendError(reply, 500, GENERIC_SERVER_ERROR);
+  return isExposed(status) ? sendError(reply, status, exposedMessage(err)) : sendError(reply, 500, GENERIC_SERVER_ERROR);
 }
 
 /**

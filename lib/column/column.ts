@@ -7,6 +7,7 @@ import { ConfigError, type ColumnConfig } from '../config.js';
 import { ch, type ChQuery, bindValues, inline, ident, quoteString } from './sql.js';
 import { abortError, currentRequestScope, throwIfRequestAborted } from '../request-scope.js';
 import { FreedMemory } from './freed-memory.js';
+import { ServiceUnavailable } from '../errors.js';
 
 export interface ColumnQueryOptions {
   /** Name of the store method, carried as a leading comment and (on a server) in the query id. */
@@ -160,7 +161,96 @@ function parseEachRow<T>(text: string): T[] {
 }
 
 export async function openColumn(cfg: ColumnConfig): Promise<ColumnStore> {
-  return cfg.kind === 'chdb' ? openChdb(cfg.dataDir, cfg.database, cfg.maxMemoryBytes) : openClickhouseServer(cfg);
+  return answeringUnavailable(cfg.kind === 'chdb' ? await openChdb(cfg.dataDir, cfg.database, cfg.maxMemoryBytes) : await openClickhouseServer(cfg));
+}
+
+/** Socket errors of the HTTP connection to a ClickHouse server: the server is down, restarting or unreachable. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const LOST_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+/**
+ * ClickHouse errors that say the engine cannot take work now rather than that the statement is wrong, by code:
+ * a full disk, memory the system would not give, the limit of simultaneous queries, a read-only table (a replica
+ * that lost its keeper), the disk refusing reads or writes, and the shards of a cluster that do not answer.
+ */
+const ENGINE_UNAVAILABLE: Record<number, string> = {
+  74: 'it cannot read its files',
+  75: 'it cannot write its files',
+  173: 'the system refused it memory',
+  202: 'too many queries run at once',
+  209: 'a shard did not answer in time',
+  210: 'a shard cannot be reached',
+  242: 'its tables are read-only',
+  243: 'its disk is full',
+  279: 'a shard cannot be reached',
+};
+
+/**
+ * The ServiceUnavailable (503, retryable) for an error of the column store that is the engine's state, not the
+ * statement's fault: its server cannot be reached or dropped the connection, or the engine (chDB or the server)
+ * reports one of ENGINE_UNAVAILABLE. Undefined for any other error, which the caller reports as before.
+ */
+export function columnUnavailable(e: unknown, kind: ColumnStore['kind']): ServiceUnavailable | undefined {
+  const engine = kind === 'chdb' ? 'the embedded column store (chDB)' : 'the column store (ClickHouse server)';
+  for (let err = e as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; err && typeof err === 'object' && depth < 5; err = err.cause as typeof err, depth++) {
+    if (err instanceof ServiceUnavailable) return err;
+    const code = typeof err.code === 'string' ? err.code : '';
+    const message = typeof err.message === 'string' ? err.message : '';
+    if (kind === 'clickhouse' && (UNREACHABLE_CODES.has(code) || /\bconnect (ECONNREFUSED|EHOSTUNREACH|ENETUNREACH)\b/.test(message))) {
+      return Object.assign(new ServiceUnavailable(`${engine} cannot be reached; retry later`), { cause: e });
+    }
+    if (kind === 'clickhouse' && (LOST_CODES.has(code) || /socket hang up|\bECONNRESET\b|other side closed/i.test(message))) {
+      return Object.assign(new ServiceUnavailable(`${engine} connection was lost; retry`), { cause: e });
+    }
+    const engineCode = /^\d+$/.test(code) ? Number(code) : Number(/\bCode: (\d+)/.exec(message)?.[1]);
+    if (ENGINE_UNAVAILABLE[engineCode]) return Object.assign(new ServiceUnavailable(`${engine} is unavailable: ${ENGINE_UNAVAILABLE[engineCode]}; retry later`), { cause: e });
+  }
+  return undefined;
+}
+
+/**
+ * The store with its failures that are the engine's state answered as ServiceUnavailable (columnUnavailable), so a
+ * request that meets a restarting server or a full disk gets a 503 naming the column store instead of a 500. A
+ * request that was aborted keeps its own error. The ping keeps the engine's message: /health shows it to operators.
+ */
+function answeringUnavailable(store: ColumnStore): ColumnStore {
+  const mapped = (e: unknown, opts?: ColumnQueryOptions) => (opts?.signal?.aborted ? e : (columnUnavailable(e, store.kind) ?? e));
+  const guard =
+    <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await f(...args);
+      } catch (e) {
+        throw mapped(e, scoped(args[args.length - 1] as ColumnQueryOptions));
+      }
+    };
+  return {
+    kind: store.kind,
+    database: store.database,
+    cluster: store.cluster,
+    query: guard(store.query.bind(store)) as ColumnStore['query'],
+    command: guard(store.command.bind(store)),
+    insert: guard(store.insert.bind(store)),
+    insertTsv: guard(store.insertTsv.bind(store)),
+    queryTsv(q, opts) {
+      const inner = store.queryTsv(q, opts);
+      return (async function* () {
+        try {
+          yield* inner;
+        } catch (e) {
+          throw mapped(e, scoped(opts));
+        }
+      })();
+    },
+    async kill(queryId) {
+      try {
+        return await store.kill(queryId);
+      } catch (e) {
+        throw mapped(e);
+      }
+    },
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
 }
 
 type ChdbModule = typeof import('chdb');

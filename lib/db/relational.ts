@@ -9,9 +9,10 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pgTypes from 'pg';
 import type { RelationalConfig } from '../config.js';
 import { abortError, currentRequestScope, outsideRequestScope } from '../request-scope.js';
-import { Timeout } from '../errors.js';
+import { ServiceUnavailable, Timeout } from '../errors.js';
 import { narrowModes } from '../data-dir.js';
 import { FRESH_SESSION, StatementNames } from './statement-names.js';
+import { DATABASE_UNREACHABLE, connectionLost } from './driver-errors.js';
 import { packagePath } from '../package-root.js';
 
 /** The Drizzle handle every store uses; the same type on PGlite and PostgreSQL. */
@@ -277,6 +278,18 @@ function connectionSurvives(e: unknown): boolean {
  */
 function keepOnStatementErrors(pg: typeof pgTypes): typeof pgTypes.Pool {
   return class Pool extends pg.Pool {
+    // A session that cannot be opened (the server down, starting, or refusing the database; every connection busy
+    // past the timeout) is the database being unavailable, which the request is told as such (503).
+    connect(...args: unknown[]): Promise<pgTypes.PoolClient> {
+      const callback = args[0] as ((err: Error | undefined, ...rest: unknown[]) => void) | undefined;
+      const unreachable = (e: Error) => connectionLost(e, DATABASE_UNREACHABLE) ?? Object.assign(new ServiceUnavailable(DATABASE_UNREACHABLE), { cause: e });
+      const base = super.connect as unknown as (cb?: (err: Error | undefined, ...rest: unknown[]) => void) => Promise<pgTypes.PoolClient>;
+      if (typeof callback === 'function') return base.call(this, (err, ...rest) => callback(err && unreachable(err), ...rest));
+      return base.call(this).catch((e: Error) => {
+        throw unreachable(e);
+      });
+    }
+
     query(...args: unknown[]): never {
       if (typeof args[args.length - 1] === 'function') return (super.query as (...a: unknown[]) => never)(...args);
       return (async () => {
@@ -302,6 +315,15 @@ function keepOnStatementErrors(pg: typeof pgTypes): typeof pgTypes.Pool {
  */
 function abortableClient(pg: typeof pgTypes, canCancel: boolean, names: StatementNames): typeof pgTypes.Client {
   return class AbortableClient extends pg.Client {
+    constructor(...args: ConstructorParameters<typeof pgTypes.Client>) {
+      super(...args);
+      // A session the server ends (a failover, a restart, pg_terminate_backend, an idle timeout) emits 'error' on its
+      // client, and an 'error' nobody hears ends the process. The pool listens only while the client is idle; a
+      // client held by a transaction learns of it from its running statement or its next one, which fails with
+      // ServiceUnavailable, and the pool then discards it.
+      this.on('error', () => {});
+    }
+
     // Named statements skip parsing; the session is prepared for them (statement-names.ts) before the pool hands
     // the connection out.
     connect(...args: unknown[]): never {
@@ -318,8 +340,17 @@ function abortableClient(pg: typeof pgTypes, canCancel: boolean, names: Statemen
     query(...given: unknown[]): never {
       // Repeated statements go out named, so the server parses them once per connection.
       const args = names.name(given);
+      const last = args[args.length - 1];
+      if (typeof last === 'function') args[args.length - 1] = (err: Error | undefined, ...rest: unknown[]) => (last as (...a: unknown[]) => void)(err && (connectionLost(err) ?? err), ...rest);
       const signal = currentRequestScope()?.signal;
-      const run = () => (super.query as (...a: unknown[]) => unknown)(...args);
+      const run = () => {
+        const result = (super.query as (...a: unknown[]) => unknown)(...args);
+        return result instanceof Promise
+          ? result.catch((e: unknown) => {
+              throw connectionLost(e) ?? e;
+            })
+          : result;
+      };
       if (!signal) return run() as never;
       const callback = typeof args[args.length - 1] === 'function' ? (args[args.length - 1] as (e: Error) => void) : null;
       if (signal.aborted) {
@@ -351,6 +382,8 @@ function abortableClient(pg: typeof pgTypes, canCancel: boolean, names: Statemen
       const pid = (this as unknown as { processID?: number }).processID;
       if (!pid) return;
       const canceller = new pg.Client((this as unknown as { connectionParameters: pgTypes.ClientConfig }).connectionParameters);
+      // Ended by the server with the others in a failover: that must not end the process (see AbortableClient).
+      canceller.on('error', () => {});
       try {
         await canceller.connect();
         await canceller.query('/* cancelAbortedRequest */ SELECT pg_cancel_backend($1)', [pid]);

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobsConfig } from '../config.js';
 import type { Db } from '../db/relational.js';
 import type { SubgraphDeps } from '../subgraph.js';
-import { AppError } from '../errors.js';
+import { AppError, unavailableIn } from '../errors.js';
 import { outsideRequestScope, runInRequestScope } from '../request-scope.js';
 import { JobStore, type HeldJob, type RecoveredJob } from './job.store.js';
 import type { JobKind } from './job-kind.js';
@@ -234,9 +234,11 @@ export class JobRunner {
     } catch (e) {
       // Cancelled or lost: the store already says so, and nothing may be written over it.
       if (signal.aborted) return;
-      const message = e instanceof AppError ? e.message : 'internal error';
-      // A store that failed (503) is told to the owner by name; what it said is for the operators.
-      if (!(e instanceof AppError) || e.status === 503) log.error({ err: (e as { cause?: unknown }).cause ?? e }, 'job failed');
+      // A store's ServiceUnavailable may arrive wrapped by the ORM (a lost database session): the owner reads it; what
+      // the store said is for the operators.
+      const known = e instanceof AppError ? e : unavailableIn(e);
+      const message = known ? known.message : 'internal error';
+      if (!known || known.status === 503) log.error({ err: (e as { cause?: unknown }).cause ?? e }, 'job failed');
       await entry.progress.settle();
       const failed = await this.store.fail(this.workerId, held, message).catch((err: unknown) => this.writeFailed(err, job));
       if (failed) this.change(entry, 'running', 'failed', message);

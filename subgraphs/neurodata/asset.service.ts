@@ -88,6 +88,7 @@ export class AssetService {
       const objectKey = assetObjectKey(dataset.id, sha256);
       const now = this.clock.now();
 
+      let rollback: (() => Promise<void>) | undefined;
       return await this.store.transaction(async (tx) => {
         const locked = (await tx.find(dataset.id, { forUpdate: true }))!;
         const version = await this.datasets.openDraft(tx, locked);
@@ -101,6 +102,9 @@ export class AssetService {
           if (other) throw new Conflict(`the draft already has a ${kind} file (${other.filename}); upload under that name to replace it, or remove it first`);
           const parsed = await this.parseTable(kind, { text: body, filename, datasetId: dataset.id, version }, existing);
           await this.replaceTable(kind === 'neurons' ? 'neurons' : 'connections', dataset.id, version, parsed.chunks, previous);
+          // The rows are in the column store, outside this transaction: should it fail from here on (its session lost,
+          // a conflict), the draft gets back the rows it had, as it keeps the files it had.
+          rollback = () => this.undoTable(kind, dataset.id, version, previous);
           rows = parsed.rows;
           summary = { stats: parsed.stats, ignored_columns: parsed.ignoredColumns, ...(parsed.electricalSwapped ? { electrical_swapped: parsed.electricalSwapped } : {}) };
         } else if (kind === 'morphology') {
@@ -118,6 +122,9 @@ export class AssetService {
         if (previous && previous.objectKey !== objectKey && !(await tx.objectInUse(dataset.id, previous.objectKey))) await this.objects.delete(previous.objectKey);
         this.log.info({ datasetId: dataset.id, version, filename, kind, rows }, 'dataset file ingested');
         return { ...asset, version };
+      }).catch(async (e: unknown) => {
+        await rollback?.().catch((err) => this.log.error({ err, datasetId: dataset.id, filename }, 'could not put back the rows of a failed upload'));
+        throw e;
       });
     } finally {
       await this.objects.delete(input.uploadKey).catch(() => undefined);
@@ -240,6 +247,12 @@ export class AssetService {
       if (previous) await this.restore(table, datasetId, version, previous).catch((err) => this.log.error({ err, datasetId, version, table }, 'could not restore the previous rows'));
       throw e;
     }
+  }
+
+  /** The rows of one table of the draft as they were before an upload that failed: the previous file's, or none. */
+  private async undoTable(table: 'neurons' | 'connections', datasetId: string, version: number, previous: AssetRecord | undefined): Promise<void> {
+    await this.data.dropTableVersion(table, datasetId, version);
+    if (previous) await this.restore(table, datasetId, version, previous);
   }
 
   private async restore(table: 'neurons' | 'connections', datasetId: string, version: number, previous: AssetRecord): Promise<void> {

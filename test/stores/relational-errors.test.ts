@@ -2,6 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestApp, call, type TestApp } from '../kit/app.js';
 import { createUser } from '../kit/users.js';
+import { eventually } from '../kit/eventually.js';
+import { codeOf, exposedMessage } from '../../lib/errors.js';
 
 describe('the relational store after a failed statement', () => {
   let t: TestApp;
@@ -31,5 +33,38 @@ describe('the relational store after a failed statement', () => {
       expect(again.status).toBe(409);
       expect((await call(t.url, 'GET', '/v1/user/profile', { token: user.accessToken })).status).toBe(200);
     }
+  });
+});
+
+describe('the relational store when a connection breaks under a transaction', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('fails that transaction with a 503 naming the database, and the next statements get a working connection', async () => {
+    const db = t.app.stores.relational.db;
+    type Pooled = { connection: { stream: { destroy(): void } } };
+    const pool = (db as unknown as { $client: { _clients: Pooled[]; _idle: { client: Pooled }[] } }).$client;
+    const failure = await db
+      .transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        // The socket to the engine goes (PGlite's worker socket, or a PostgreSQL server's TCP connection), as when the
+        // engine restarts: the client this transaction holds hears it while no statement of it runs.
+        const held = pool._clients.filter((c) => !pool._idle.some((i) => i.client === c));
+        expect(held).toHaveLength(1);
+        held[0].connection.stream.destroy();
+        await eventually(() => !pool._clients.includes(held[0]) || (held[0] as unknown as { _queryable: boolean })._queryable === false, { what: 'the client hearing its socket close' });
+        await tx.execute(sql`select 2`);
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(codeOf(failure)).toBe('SERVICE_UNAVAILABLE');
+    expect(exposedMessage(failure)).toBe('the relational database connection was lost; retry');
+    const answered = await eventually(async () => ((await db.execute(sql`select 3 as n`)) as unknown as { rows: { n: number }[] }).rows[0].n, { what: 'a statement answered on a new connection' });
+    expect(answered).toBe(3);
   });
 });

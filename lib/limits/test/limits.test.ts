@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { requireTestRedis } from '../../../test/kit/redis.js';
+import { eventually } from '../../../test/kit/eventually.js';
 import { MemoryLimits } from '../memory.js';
 import { RedisLimits } from '../redis.js';
 import type { BackoffPolicy, Limits, LimitsLog } from '../limits.js';
@@ -138,5 +139,41 @@ describe('RedisLimits', () => {
     expect(answers.map((r) => r.allowed)).toEqual([true, true, false]);
     expect((await limits.reserve('c', POLICY, now)).allowed).toBe(true);
     expect(lines.filter((l) => l.level === 'warn')).toEqual([{ level: 'warn', msg: expect.stringMatching(/Redis does not answer.*fall back to this process/) }]);
+  });
+});
+
+describe('RedisLimits when Redis drops its connection', () => {
+  it('keeps answering from this process meanwhile, and shares the limits again once it has reconnected', async () => {
+    const { log, lines } = recordingLog();
+    const limits = new RedisLimits(redisUrl, PREFIX, log);
+    opened.push(limits);
+    await limits.connected();
+    const other = await redis();
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(redisUrl, { maxRetriesPerRequest: 0 });
+    admin.on('error', () => {});
+    try {
+      // The server ends this limiter's connection, as a Redis restart or failover does.
+      const own = (limits as unknown as { client: { client(sub: 'ID'): Promise<number> } }).client;
+      await admin.client('KILL', 'ID', String(await own.client('ID')));
+      const key = `dropped-${randomUUID()}`;
+      const rate = { burst: 1, refillPerSec: 0.001 };
+      const meanwhile = await Promise.all([0, 1, 2].map(() => limits.take(key, rate, Date.now())));
+      expect(meanwhile.every((r) => typeof r.allowed === 'boolean')).toBe(true);
+      // Once back, the two limiters count in one bucket: the second take of the shared key is refused.
+      const shared = `shared-${randomUUID()}`;
+      await eventually(
+        async () => {
+          await limits.reset(shared);
+          const first = await other.take(shared, rate, Date.now());
+          const second = await limits.take(shared, rate, Date.now());
+          return first.allowed && !second.allowed;
+        },
+        { timeoutMs: 30_000, intervalMs: 200, what: 'the limiter sharing its bucket through Redis again' },
+      );
+      expect(lines.filter((l) => l.level === 'warn').length).toBeLessThanOrEqual(1);
+    } finally {
+      admin.disconnect();
+    }
   });
 });
