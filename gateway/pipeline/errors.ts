@@ -49,7 +49,7 @@ function dropUnsendableHeaders(reply: FastifyReply): void {
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     try {
       validateHeaderName(name);
-      for (const v of Array.isArray(value) ? value : [value]) validateHeaderValue(name, v);
+      for (const v of Array.isArray(value) ? value : [value]) validateHeaderValue(name, String(v));
     } catch {
       reply.removeHeader(name);
     }
