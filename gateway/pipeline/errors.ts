@@ -1,4 +1,4 @@
-import { STATUS_CODES, maxHeaderSize, validateHeaderName, validateHeaderValue } from 'node:http';
+import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../lib/config.js';
@@ -16,7 +16,7 @@ import {
   isExposed,
   statusForCode,
 } from '../../lib/errors.js';
-import { sendError } from '../../lib/error-reply.js';
+import { dropUnsendableHeaders, sendError } from '../../lib/error-reply.js';
 import { corsHeaders, responseHeaders } from './headers.js';
 
 export { sendError };
@@ -27,9 +27,8 @@ export const sendAppError = (reply: FastifyReply, err: AppError): FastifyReply =
 /** Framework and application errors -> status and `{"error"}`; real faults are logged and masked. */
 export function handleError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const code = err.code;
-  // Node refused to write the answer's headers: the error answer would carry the same ones and fail again, and
-  // Fastify's last resort would send its own body. A header value made from input is a fault of the code here.
-  if (code === 'ERR_INVALID_CHAR' || code === 'ERR_HTTP_INVALID_HEADER_VALUE' || code === 'ERR_INVALID_HTTP_TOKEN') dropUnsendableHeaders(reply);
+  // A header Node cannot write is a fault here (what reaches a header is to be checked and encoded first).
+  dropUnsendableHeaders(err, reply);
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
     return sendAppError(reply, new PayloadTooLarge(`request body exceeds the limit of ${request.server.initialConfig.bodyLimit} bytes (BODY_LIMIT_BYTES; a compressed body counts its decompressed bytes)`));
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
@@ -43,17 +42,6 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   const status = appCode ? statusForCode(appCode) : Math.min(err.statusCode ?? 500, 500);
   if (status >= 500) request.log.error({ err }, 'request failed');
   return isExposed(status) ? sendError(reply, status, err.message) : sendError(reply, 500, GENERIC_SERVER_ERROR);
-}
-
-function dropUnsendableHeaders(reply: FastifyReply): void {
-  for (const [name, value] of Object.entries(reply.getHeaders())) {
-    try {
-      validateHeaderName(name);
-      for (const v of Array.isArray(value) ? value : [value]) validateHeaderValue(name, String(v));
-    } catch {
-      reply.removeHeader(name);
-    }
-  }
 }
 
 /**
