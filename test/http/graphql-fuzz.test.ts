@@ -63,6 +63,7 @@ describe('generated GraphQL operations over the API schema', () => {
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     let sent = 0;
+    const slowest: { ms: number; what: string }[] = [];
     for (const phase of ['query', 'mutation'] as const) {
       for (const caller of CALLERS) {
         // Logged in again for each phase: a generated logout or password change must not leave the caller anonymous.
@@ -78,8 +79,11 @@ describe('generated GraphQL operations over the API schema', () => {
             sent++;
             const what = `[${caller.name}, seed ${seed}] ${op.query.slice(0, 400)}${op.variables ? ` variables ${JSON.stringify(op.variables).slice(0, 300)}` : ''}`;
             let r: { status: number; body: any };
+            const started = performance.now();
             try {
               r = await call(t.url, 'POST', '/graphql', { body: op, token });
+              slowest.push({ ms: Math.round(performance.now() - started), what: `${caller.name} ${field.name} -> ${r.status}` });
+              slowest.sort((a, b) => b.ms - a.ms).splice(8);
             } catch (e) {
               failures.push(`${what} -> ${(e as Error).message.slice(0, 300)}`);
               continue;
@@ -92,6 +96,7 @@ describe('generated GraphQL operations over the API schema', () => {
       }
     }
     console.log(`graphql fuzz: ${sent} operations over ${fields.length} root fields; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    console.log(`graphql fuzz: slowest operations\n  ${slowest.map((x) => `${x.ms} ms ${x.what}`).join('\n  ')}`);
     expect(failures, `FUZZ_SEED=${settings.seed}: ${failures.length} of ${sent} generated operations answered a fault`).toEqual([]);
   }, 600_000);
 });
