@@ -79,7 +79,7 @@ export function registerInputGuards(app: FastifyInstance, anonymousBodyLimit?: n
 
   if (anonymousBodyLimit !== undefined) {
     app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
-      if (!(request.headers['content-type'] ?? '').startsWith('application/json')) return done();
+      if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) return done();
       const decide = (anonymous: boolean) => {
         request.anonymousBody = anonymous;
         const declared = Number(request.headers['content-length']);
