@@ -88,7 +88,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   await prepareStart(config, http.log);
   // Stores first: the pipeline's rate limit keeps its buckets in the shared limits.
   const stores = await openStores(config, http.log.child({ component: 'limits' }));
-  await registerPipeline(http, config, stores.limits);
+  // The token is verified before the body limit is chosen; the verifier exists once the subgraphs have started.
+  let contextOf: ((request: FastifyRequest) => Promise<RequestContext>) | undefined;
+  await registerPipeline(http, config, stores.limits, 'gateway', { isSignedIn: async (request) => Boolean(contextOf && (await contextOf(request)).viewer) });
   http.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   const clock = opts.clock ?? systemClock;
@@ -136,7 +138,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       })
     : undefined;
 
-  const makeContext = requestContexts(config, verifier);
+  const makeContext = (contextOf = requestContexts(config, verifier));
   const preparing = inIdleSlices();
   const apolloHandler = fastifyApolloHandler(apollo, { context: async (request) => makeContext(request) });
   const graphqlHandler = direct ? directGraphqlHandler(direct, makeContext, apolloHandler as never) : apolloHandler;

@@ -1,4 +1,4 @@
-import { execute, parse, validate, validateSchema, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, execute, parse, validate, validateSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LruCache } from '../lib/lru.js';
@@ -55,7 +55,7 @@ export class CachingLocalDataSource<TContext extends Record<string, unknown> = R
         return { errors: [syntaxError as GraphQLError] };
       }
       const validationErrors = validate(this.schema, document);
-      if (validationErrors.length > 0) return { errors: validationErrors };
+      if (validationErrors.length > 0) return { errors: coded(validationErrors, 'GRAPHQL_VALIDATION_FAILED') };
       this.documents.set(source, document);
     }
     const contextValue = this.resolvers ? withResolvers(context, this.resolvers) : context;
@@ -66,7 +66,10 @@ export class CachingLocalDataSource<TContext extends Record<string, unknown> = R
       // and clients (and the gateway) see graphql-js's words everywhere else.
       if ('data' in result) return result as SubgraphResponse;
     }
-    return (await execute({ schema: this.schema, document, variableValues: request.variables, operationName: request.operationName, contextValue })) as SubgraphResponse;
+    const result = await execute({ schema: this.schema, document, variableValues: request.variables, operationName: request.operationName, contextValue });
+    // No data: the variables were refused, which is the request's fault, as Apollo Server answers it.
+    if (!('data' in result) && result.errors) return { errors: coded(result.errors, 'BAD_USER_INPUT') };
+    return result as SubgraphResponse;
   }
 
   /** The operation compiled, once; undefined when it cannot be (no such operation), which graphql-js then answers. */
@@ -81,4 +84,16 @@ export class CachingLocalDataSource<TContext extends Record<string, unknown> = R
     }
     return compiled;
   }
+}
+
+/**
+ * Refusals of an operation the subgraph checks itself (validation, variables) with the code Apollo Server gives
+ * them: without one, the gateway would take them for the subgraph's faults and answer INTERNAL_SERVER_ERROR.
+ */
+function coded(errors: readonly GraphQLError[], code: string): GraphQLError[] {
+  return errors.map((e) =>
+    e.extensions?.code
+      ? e
+      : new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, originalError: e.originalError, extensions: { ...e.extensions, code } }),
+  );
 }

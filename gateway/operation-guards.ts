@@ -147,9 +147,9 @@ export function operationGuards(opts: OperationGuardOptions): OperationCheck {
 }
 
 /**
- * graphql-js suggests names close to an unknown field, argument or type ("Did you mean ..."): with introspection
- * off, that would let anyone read the schema by guessing. Such errors then keep their first sentence only. Enum
- * value suggestions stay: /openapi.json lists every enum's values anyway, and they help fix a REST body.
+ * graphql-js suggests names close to an unknown field, argument, type or enum value ("Did you mean ..."): with
+ * introspection off, that would let anyone read the schema by guessing. Such errors then keep their first sentence
+ * only.
  */
 export function hideSuggestionsPlugin(): ApolloServerPlugin<BaseContext> {
   return {
@@ -163,9 +163,9 @@ export function hideSuggestionsPlugin(): ApolloServerPlugin<BaseContext> {
   };
 }
 
-/** Cuts the "Did you mean ...?" of field, argument and type suggestions from each message (hideSuggestionsPlugin). */
+/** Cuts the "Did you mean ...?" of every suggestion from each message (hideSuggestionsPlugin). */
 export function hideSuggestions(errors: readonly { message: string }[]): void {
   for (const error of errors) {
-    if (error.message.includes('Did you mean')) (error as { message: string }).message = error.message.replace(/\s*Did you mean (?!the enum value)[^?]*\?/g, '');
+    if (error.message.includes('Did you mean')) (error as { message: string }).message = error.message.replace(/\s*Did you mean [^?]*\?/g, '');
   }
 }

@@ -47,7 +47,7 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: int(100 * 1024 * 1024, 1)
     .describe('maximum request body before a 413, counted decompressed for a compressed body (default 104857600 = 100 MB)'),
   BODY_LIMIT_BYTES_ANONYMOUS: int(1024 * 1024, 1)
-    .describe('maximum JSON request body of a caller without a token (no Authorization header), counted decompressed; nothing a caller may do without signing in needs more (default 1048576 = 1 MiB)'),
+    .describe('maximum JSON request body of a caller without a valid token (no Authorization header, or one that does not verify), counted decompressed; nothing a caller may do without signing in needs more (default 1048576 = 1 MiB)'),
   GRAPHQL_MAX_ALIASES: int(15, 0)
     .describe('aliased fields one GraphQL operation may hold, on /graphql and /v1 alike (default 15)'),
   GRAPHQL_MAX_DEPTH: int(12, 1)

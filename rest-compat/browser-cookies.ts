@@ -57,3 +57,17 @@ export function flashOf(request: FastifyRequest): Flash | null {
 export function isSameSitePath(value: string | null | undefined): value is string {
   return typeof value === 'string' && value.length <= 512 && /^\/(?![/\\])[^\s\\;,"\u0000-\u001f\u007f]*$/.test(value);
 }
+
+/**
+ * `value` as a Location header can carry it, when it is a path of this site (isSameSitePath): characters outside
+ * printable ASCII percent-encoded as UTF-8 (a header holds bytes, and Node refuses any character above U+00FF);
+ * what is already percent-encoded stays as it is. Null for anything else, a lone surrogate included.
+ */
+export function sameSitePath(value: string | null | undefined): string | null {
+  if (!isSameSitePath(value)) return null;
+  try {
+    return value.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run));
+  } catch {
+    return null;
+  }
+}

@@ -4,7 +4,7 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import { SOCIAL_PROVIDERS } from '../lib/config.js';
 import { GENERIC_SERVER_ERROR, codeOf, isExposed, statusForCode } from '../lib/errors.js';
 import { sendError } from '../lib/error-reply.js';
-import { cookieOf, flashCookie, isSameSitePath, serializeCookie } from './browser-cookies.js';
+import { cookieOf, flashCookie, sameSitePath, serializeCookie } from './browser-cookies.js';
 import { sendGraphqlError } from './handler-replies.js';
 import { CALLBACK_PARAMETERS } from './routes/callback-parameters.js';
 import { AUTHORIZATION_REDIRECT, INSTITUTIONAL_RESULT, LINKED_IDENTITY, ORCID_RESULT, SOCIAL_SESSION } from './routes/login-results.js';
@@ -123,15 +123,16 @@ function boundCallbackHandler(run: RunOperation, provider: BoundProvider, field:
   }`;
   return async (request, reply) => {
     const binding = cookieOf(request, BINDING_COOKIE);
-    const returnTo = cookieOf(request, LOGIN_RETURN_COOKIE);
+    const returnCookie = cookieOf(request, LOGIN_RETURN_COOKIE);
     const result = await run(request, document, callbackVariables(request, binding));
     if (binding) reply.header('set-cookie', bindingCookie(provider, '', 0, secureCookies));
     reply.header('cache-control', 'no-store');
     const error = result.errors?.[0];
     const done = error ? undefined : (result.data as Record<string, Record<string, unknown>>)[field];
-    if (returnTo !== null) {
+    if (returnCookie !== null) {
       reply.header('set-cookie', loginReturnCookie(provider, '', 0, secureCookies));
-      if (isSameSitePath(returnTo)) {
+      const returnTo = sameSitePath(returnCookie);
+      if (returnTo) {
         let message: string;
         if (error) {
           const status = statusForCode(codeOf(error));

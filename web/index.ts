@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../lib/config.js';
 import { GENERIC_SERVER_ERROR } from '../lib/errors.js';
+import { dropUnsendableHeaders } from '../lib/error-reply.js';
 import { clearFlashCookie, flashOf } from '../rest-compat/browser-cookies.js';
 import type { RunOperation } from '../rest-compat/login-redirect.js';
 import { assetOf } from './assets.js';
@@ -106,6 +107,7 @@ export async function mountWeb(app: FastifyInstance, host: WebHost): Promise<voi
     });
 
     scope.setErrorHandler((error, request, reply) => {
+      dropUnsendableHeaders(error as { code?: string }, reply);
       const status = (error as { statusCode?: number }).statusCode ?? 500;
       if (status >= 500) request.log.error({ err: error }, 'page failed');
       const message = status >= 500 ? `${GENERIC_SERVER_ERROR} (request ${request.id})` : (error as Error).message;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLError } from 'graphql';
 import type { Config } from '../lib/config.js';
 import { GENERIC_SERVER_ERROR, codeOf, isExposed, statusForCode } from '../lib/errors.js';
-import { flashCookie, isSameSitePath, type Flash } from '../rest-compat/browser-cookies.js';
+import { flashCookie, sameSitePath, type Flash } from '../rest-compat/browser-cookies.js';
 import type { RunOperation } from '../rest-compat/login-redirect.js';
 import { html } from './html.js';
 import { layout, type NavEntry, type PageContent } from './layout.js';
@@ -103,12 +103,12 @@ export function createKit(opts: {
     },
     redirectWithFlash(reply, path, flash) {
       reply.header('set-cookie', flashCookie(flash, secureCookies));
-      return reply.redirect(isSameSitePath(path) ? path : '/', 303);
+      return reply.redirect(sameSitePath(path) ?? '/', 303);
     },
     requireSignIn(request, reply) {
       if (stateOf(request).session.accessToken) return true;
-      const here = request.url;
-      reply.redirect(`/sign-in${isSameSitePath(here) ? `?next=${encodeURIComponent(here)}` : ''}`, 303);
+      const here = sameSitePath(request.url);
+      reply.redirect(`/sign-in${here ? `?next=${encodeURIComponent(here)}` : ''}`, 303);
       return false;
     },
     forbidden(request, reply, reason) {

@@ -17,7 +17,7 @@ import {
   isExposed,
   statusForCode,
 } from '../../lib/errors.js';
-import { sendError } from '../../lib/error-reply.js';
+import { dropUnsendableHeaders, sendError } from '../../lib/error-reply.js';
 import { corsHeaders, responseHeaders } from './headers.js';
 
 export { sendError };
@@ -28,6 +28,8 @@ export const sendAppError = (reply: FastifyReply, err: AppError): FastifyReply =
 /** Framework and application errors -> status and `{"error"}`; real faults are logged and masked. */
 export function handleError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const code = err.code;
+  // A header Node cannot write is a fault here (what reaches a header is to be checked and encoded first).
+  dropUnsendableHeaders(err, reply);
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
     return sendAppError(reply, new PayloadTooLarge(`request body exceeds the limit of ${request.server.initialConfig.bodyLimit} bytes (BODY_LIMIT_BYTES; a compressed body counts its decompressed bytes)`));
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')

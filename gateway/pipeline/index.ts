@@ -6,7 +6,7 @@ import type { BucketTake, Limits } from '../../lib/limits/limits.js';
 import { RequestBuckets } from './rate-limit.js';
 import { sendError, handleError } from './errors.js';
 import { CORS_EXPOSED_HEADERS, CORS_METHODS, corsOrigin, responseHeaders } from './headers.js';
-import { registerInputGuards } from './input-guards.js';
+import { registerInputGuards, type SignedInCheck } from './input-guards.js';
 import { REQUEST_ENCODINGS, invalidCompressedBody, unsupportedRequestEncoding } from './request-decompression.js';
 import { RequestAbort, runInRequestScope, type RequestScope } from '../../lib/request-scope.js';
 
@@ -28,7 +28,7 @@ const QUIETER_THAN_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
  * rate limit, timeout, CORS, compression, body limit (Fastify's bodyLimit), api-version header. CORS headers are
  * added right after the request id, so that the answers of the layers before it carry them too.
  */
-export async function registerPipeline(app: FastifyInstance, config: Config, limits: Limits, rateLimitScope = 'gateway'): Promise<void> {
+export async function registerPipeline(app: FastifyInstance, config: Config, limits: Limits, rateLimitScope = 'gateway', opts: { isSignedIn?: SignedInCheck } = {}): Promise<void> {
   const buckets = new RequestBuckets(limits, config.limits, rateLimitScope);
 
   // 1. request id, and 8. api-version with the security headers: set first so that every response, errors included,
@@ -114,7 +114,7 @@ export async function registerPipeline(app: FastifyInstance, config: Config, lim
 
   // Untrusted input: credentials or NUL characters in URL parameters, and the JSON body's nesting depth.
   // The anonymous body limit is the gateway's: a subgraph served alone sees the gateway's forwarded operations.
-  registerInputGuards(app, rateLimitScope === 'gateway' ? config.limits.anonymousBodyLimitBytes : undefined);
+  registerInputGuards(app, rateLimitScope === 'gateway' ? config.limits.anonymousBodyLimitBytes : undefined, opts.isSignedIn);
 
   // 6. compression, of responses and of request bodies (their limits count the decompressed bytes).
   await app.register(compress, {

@@ -61,12 +61,12 @@ function parameterProblem(kind: 'query' | 'path', params: unknown, allowedCreden
  * (before it is parsed), and credentials, NUL characters or lone surrogates in the URL's parameters. Strings inside GraphQL
  * operations and their variables are checked by gateway/operation-guards.ts.
  */
-export function registerInputGuards(app: FastifyInstance, anonymousBodyLimit?: number): void {
+export function registerInputGuards(app: FastifyInstance, anonymousBodyLimit?: number, isSignedIn?: SignedInCheck): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // Counted here, after decompression; the Content-Length check below spares reading an uncompressed one.
-    if (anonymousBodyLimit !== undefined && isAnonymous(request) && Buffer.byteLength(body as string) > anonymousBodyLimit) {
+    if (anonymousBodyLimit !== undefined && request.anonymousBody !== false && Buffer.byteLength(body as string) > anonymousBodyLimit) {
       done(anonymousTooLarge(anonymousBodyLimit), undefined);
       return;
     }
@@ -78,12 +78,18 @@ export function registerInputGuards(app: FastifyInstance, anonymousBodyLimit?: n
   });
 
   if (anonymousBodyLimit !== undefined) {
-    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      const declared = Number(request.headers['content-length']);
-      const json = (request.headers['content-type'] ?? '').startsWith('application/json');
-      if (json && isAnonymous(request) && !request.headers['content-encoding'] && declared > anonymousBodyLimit) {
-        sendAppError(reply, anonymousTooLarge(anonymousBodyLimit));
-      } else done();
+    app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+      if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) return done();
+      const decide = (anonymous: boolean) => {
+        request.anonymousBody = anonymous;
+        const declared = Number(request.headers['content-length']);
+        if (anonymous && !request.headers['content-encoding'] && declared > anonymousBodyLimit) sendAppError(reply, anonymousTooLarge(anonymousBodyLimit));
+        else done();
+      };
+      // Any Authorization header is not a token: the larger budget is for a token that verifies, decided before a
+      // byte of the body is read (the request's context is built once, so its operations verify nothing again).
+      if (!request.headers.authorization || !isSignedIn) return decide(!request.headers.authorization);
+      isSignedIn(request).then((signedIn) => decide(!signedIn), done);
     });
   }
 
@@ -96,10 +102,17 @@ export function registerInputGuards(app: FastifyInstance, anonymousBodyLimit?: n
   });
 }
 
-/** No credential at all: whoever sends it has not signed in (a wrong token is refused on its own, with a 401). */
-const isAnonymous = (request: FastifyRequest): boolean => !request.headers.authorization;
+/** Whether a request carries a token that verifies (the gateway's request context decides it). */
+export type SignedInCheck = (request: FastifyRequest) => Promise<boolean>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whether a JSON body is held to the anonymous budget: false only for a caller whose token verified. */
+    anonymousBody?: boolean;
+  }
+}
 
 const anonymousTooLarge = (limit: number): PayloadTooLarge =>
   new PayloadTooLarge(
-    `request body exceeds the limit of ${limit} bytes for callers without a token (BODY_LIMIT_BYTES_ANONYMOUS; a compressed body counts its decompressed bytes): sign in and send the token as Authorization: Bearer for larger requests`,
+    `request body exceeds the limit of ${limit} bytes for callers without a valid token (BODY_LIMIT_BYTES_ANONYMOUS; a compressed body counts its decompressed bytes): sign in and send the token as Authorization: Bearer for larger requests`,
   );

@@ -1,5 +1,6 @@
 import { GraphQLScalarType, GraphQLError, Kind } from 'graphql';
 import { TRIAD_CODES } from '../../lib/triad-codes.js';
+import { refusingAsBadInput } from '../../schema/scalars.js';
 
 const listed = TRIAD_CODES.join(', ');
 
@@ -20,19 +21,19 @@ function checked(value: unknown, allowNull: boolean, name: string): Record<strin
  * Triad classes cannot be GraphQL field names (they start with a digit), so a census travels as one object keyed
  * by class, in the standard order; the REST document spells out its 16 properties.
  */
-export const TriadCountsScalar = new GraphQLScalarType({
+export const TriadCountsScalar = refusingAsBadInput(new GraphQLScalarType({
   name: 'TriadCounts',
   description: `Exact count per triad class: an object with the keys ${listed}, in that order.`,
   serialize: (v) => checked(v, false, 'TriadCounts'),
   parseValue: (v) => checked(v, false, 'TriadCounts'),
-});
+}));
 
-export const TriadValuesScalar = new GraphQLScalarType({
+export const TriadValuesScalar = refusingAsBadInput(new GraphQLScalarType({
   name: 'TriadValues',
   description: `A number per triad class (null where it is undefined): an object with the keys ${listed}, in that order.`,
   serialize: (v) => checked(v, true, 'TriadValues'),
   parseValue: (v) => checked(v, true, 'TriadValues'),
-});
+}));
 
 /** The engine's census (an array in TRIAD_CODES order) as the object clients read. */
 export function triadObject<T>(values: ArrayLike<T>): Record<string, T> {
@@ -42,7 +43,7 @@ export function triadObject<T>(values: ArrayLike<T>): Record<string, T> {
 }
 
 /** `per_node`: true for every cell, false for none, or the cells' ids or names. */
-export const PerNodeScalar = new GraphQLScalarType({
+export const PerNodeScalar = refusingAsBadInput(new GraphQLScalarType({
   name: 'PerNodeSelection',
   description: 'true (every cell), false (none), or a list of neuron ids or names',
   serialize: (v) => v,
@@ -52,7 +53,7 @@ export const PerNodeScalar = new GraphQLScalarType({
     if (ast.kind === Kind.LIST) return perNode(ast.values.map((x) => (x.kind === Kind.STRING ? x.value : null)));
     throw new GraphQLError('per_node must be true, false or a list of neuron ids or names');
   },
-});
+}));
 
 function perNode(v: unknown): boolean | string[] {
   if (typeof v === 'boolean') return v;

@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { startTestApp, call, gql, type TestApp } from '../kit/app.js';
 import { eventually } from '../kit/eventually.js';
+import { createUser } from '../kit/users.js';
 
 describe('/graphql and request logs', () => {
   let t: TestApp;
@@ -45,5 +46,27 @@ describe('/graphql and request logs', () => {
     expect(done).toMatchObject({ method: 'GET', path: '/v1/federation/ping', status: 200, requestId: id });
     expect(typeof done.durationMs).toBe('number');
     expect(JSON.stringify(lines)).not.toContain('SECRET123');
+  });
+
+  it('answers a value its scalar refuses, and an empty dataset id or version, as BAD_USER_INPUT, and logs no fault', async () => {
+    const user = await createUser(t, { accountType: 'ACADEMIC' });
+    const plan = 'MATCH (n) IN "nothing" RETURN n.name';
+    const cases: { query: string; variables?: Record<string, unknown> }[] = [
+      { query: '{ graphMotifs(dataset_id: "celegans_varshney_2011", per_node: "x") { dataset_id } }' },
+      { query: 'query ($p: PerNodeSelection) { graphMotifs(dataset_id: "celegans_varshney_2011", per_node: $p) { dataset_id } }', variables: { p: 'x' } },
+      { query: 'query ($q: String!, $p: JSONObject) { syqlPlan(query: $q, parameters: $p) { normalised } }', variables: { q: plan, p: 5 } },
+      { query: 'query ($q: String!, $p: JSONObject) { syqlPlan(query: $q, parameters: $p) { normalised } }', variables: { q: plan, p: [1, 2] } },
+      { query: `{ syqlPlan(query: ${JSON.stringify(plan)}, parameters: 5) { normalised } }` },
+      { query: '{ graphMotifs(dataset_id: "", version: "") { dataset_id } }' },
+      { query: '{ graphDegreeDistribution(dataset_id: "", version: "") { dataset_id } }' },
+    ];
+    for (const c of cases) {
+      const r = await gql(t.url, c.query, c.variables, user.accessToken);
+      expect(r.status, c.query).toBeLessThan(500);
+      expect(r.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code), c.query).toEqual(['BAD_USER_INPUT']);
+      const id = r.headers.get('x-request-id');
+      await eventually(() => lines.some((l) => l.requestId === id && l.msg === 'request completed'), { what: 'the request log line' });
+      expect(lines.filter((l) => l.requestId === id && Number(l.level) >= 50), c.query).toEqual([]);
+    }
   });
 });

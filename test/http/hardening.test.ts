@@ -297,12 +297,22 @@ describe('production settings', () => {
     expect(plain.body.data.federationPing).toEqual({ __typename: expect.any(String), status: 'ok' });
   });
 
-  it('suggests no field names in errors, since the schema is not to be read there', async () => {
+  it('suggests no field names nor enum values in errors, since the schema is not to be read there', async () => {
     const r = await gql(t.url, '{ federationPin { status } }');
     expect(r.status).toBe(400);
     expect(r.body.errors[0].message).toBe('Cannot query field "federationPin" on type "Query".');
     const arg = await gql(t.url, '{ terms(limt: 3) { total } }');
     expect(arg.body.errors[0].message).not.toMatch(/Did you mean|limit/);
+    // Nor enum values, as a literal or through a variable, on /graphql and on REST.
+    const literal = await gql(t.url, 'mutation { createApiToken(input: { name: "x", scope: writ }) { id } }');
+    expect(literal.status).toBe(400);
+    expect(literal.body.errors[0].message).not.toMatch(/Did you mean|"write"/);
+    const variable = await gql(t.url, 'mutation ($i: CreateApiTokenInput!) { createApiToken(input: $i) { id } }', { i: { name: 'x', scope: 'writ' } });
+    expect(variable.body.errors[0].message).not.toMatch(/Did you mean|"write"/);
+    const user = await createUser(t);
+    const rest = await call(t.url, 'POST', '/v1/user/tokens', { token: user.accessToken, body: { name: 'x', scope: 'writ' } });
+    expect(rest.status).toBe(400);
+    expect(rest.body.error).not.toMatch(/Did you mean|"write"/);
   });
 
   it('serves neither /docs nor the GraphiQL page by default', async () => {

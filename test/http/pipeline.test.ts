@@ -202,20 +202,31 @@ describe('request pipeline limits', () => {
     }
   });
 
-  it('holds callers without a token to a smaller body limit than signed-in callers, compressed or not', async () => {
+  it('holds callers without a valid token (none, or one that does not verify) to a smaller body limit than signed-in callers, compressed or not', async () => {
     const t = await startTestApp({ BODY_LIMIT_BYTES_ANONYMOUS: '20000' });
     try {
       const user = await createUser(t);
       const body = { query: '{ __typename }', pad: 'x'.repeat(50_000) };
       const anonymous = await call(t.url, 'POST', '/graphql', { body });
       expect(anonymous.status).toBe(413);
-      expect(anonymous.body.error).toMatch(/20000 bytes for callers without a token \(BODY_LIMIT_BYTES_ANONYMOUS.*sign in/);
+      expect(anonymous.body.error).toMatch(/20000 bytes for callers without a valid token \(BODY_LIMIT_BYTES_ANONYMOUS.*sign in/);
       const zipped = await call(t.url, 'POST', '/graphql', { body: gzipSync(Buffer.from(JSON.stringify(body))), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
       expect(zipped.status).toBe(413);
       expect(zipped.body.error).toContain('BODY_LIMIT_BYTES_ANONYMOUS');
       const signedIn = await call(t.url, 'POST', '/graphql', { body, headers: { authorization: `Bearer ${user.accessToken}` } });
       expect(signedIn.status).toBe(200);
       expect(signedIn.body.data).toEqual({ __typename: 'Query' });
+      // Any Authorization header is not a token: a caller whose token does not verify has the anonymous budget.
+      for (const authorization of ['Bearer x', `Bearer ${user.accessToken}x`, 'Basic eDp5']) {
+        const wrong = await call(t.url, 'POST', '/graphql', { body, headers: { authorization } });
+        expect(wrong.status, authorization).toBe(413);
+        expect(wrong.body.error, authorization).toContain('BODY_LIMIT_BYTES_ANONYMOUS');
+        const wrongZipped = await call(t.url, 'POST', '/v1/ontology/terms/validate', {
+          body: gzipSync(Buffer.from(JSON.stringify({ terms: Array.from({ length: 5000 }, (_, i) => `term ${i}`) }))),
+          headers: { authorization, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        });
+        expect(wrongZipped.status, authorization).toBe(413);
+      }
     } finally {
       await t.close();
     }

@@ -40,7 +40,7 @@ export function seedOf(...parts: (string | number)[]): number {
 export type FuzzPools = Partial<Record<'dataset' | 'version' | 'asset' | 'user' | 'term' | 'savedQuery' | 'job' | 'collection' | 'accessRequest' | 'cluster' | 'provider' | 'vocabulary', string[]>>;
 
 /** Which pool a parameter or property draws its valid-looking values from, by its name. */
-function poolFor(name: string): keyof FuzzPools | undefined {
+export function poolFor(name: string): keyof FuzzPools | undefined {
   if (/^(dataset_id|dataset|datasets|reference|reference_id|parent|parents|derived_from)$/.test(name)) return 'dataset';
   if (/version$/.test(name)) return 'version';
   if (/^asset_ids?$/.test(name)) return 'asset';
@@ -57,7 +57,7 @@ function poolFor(name: string): keyof FuzzPools | undefined {
 }
 
 /** Strings that have broken parsers, paths, SQL and renderers somewhere; JSON carries every one of them. */
-function hostileString(r: Rng): string {
+export function hostileString(r: Rng): string {
   switch (r.int(0, 17)) {
     case 0:
       return '';
@@ -113,7 +113,7 @@ function extremeNumber(r: Rng): number {
 }
 
 /** A value of any JSON type: what a client sends in the wrong place. */
-function anyValue(r: Rng, depth = 0): unknown {
+export function anyValue(r: Rng, depth = 0): unknown {
   switch (r.int(0, 8)) {
     case 0:
       return null;

@@ -140,7 +140,11 @@ export const cataloguePage: WebPage = {
       });
       const error = result.errors?.[0];
       if (error) return renderCatalogue(kit, request, reply, c, null, error);
-      return renderCatalogue(kit, request, reply, c, (result.data as { searchDatasets: SearchResult }).searchDatasets);
+      const found = (result.data as { searchDatasets: SearchResult }).searchDatasets;
+      // A page past the end (an old link, an edited URL) shows the last page, under that page's own URL.
+      const last = Math.max(1, Math.min(Math.ceil(found.total / c.limit), Math.floor(MAX_OFFSET / c.limit) + 1));
+      if (c.page > last) return reply.redirect(catalogueUrl({ ...c, page: last }), 302);
+      return renderCatalogue(kit, request, reply, c, found);
     });
   },
 };

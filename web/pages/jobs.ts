@@ -85,7 +85,11 @@ export const jobsPage: WebPage = {
       const error = result.errors?.[0];
       if (error?.extensions?.code === 'FORBIDDEN') return renderNotAcademic(kit, request, reply, error.message);
       if (error) return kit.operationFailed(request, reply, error, 'jobs page failed');
-      return renderJobs(kit, request, reply, (result.data as { jobs: { total: number; items: Job[] } }).jobs, page);
+      const jobs = (result.data as { jobs: { total: number; items: Job[] } }).jobs;
+      // A page past the end (an old link, an edited URL) shows the last page, under that page's own URL.
+      const last = Math.max(1, Math.ceil(jobs.total / PAGE_SIZE));
+      if (page > last) return reply.redirect(last > 1 ? `${JOBS_PATH}?page=${last}` : JOBS_PATH, 302);
+      return renderJobs(kit, request, reply, jobs, page);
     });
 
     // Read by jobs.js while a job runs: JSON, never cached, for this session only.

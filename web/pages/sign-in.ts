@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SOCIAL_PROVIDERS, type SocialProviderName } from '../../lib/config.js';
-import { cookieOf, isSameSitePath, serializeCookie } from '../../rest-compat/browser-cookies.js';
+import { cookieOf, sameSitePath, serializeCookie } from '../../rest-compat/browser-cookies.js';
 import { errorSummary, errorsFromMessage, field, hasErrors, noErrors, postForm, type FormErrors } from '../forms.js';
 import { html } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
@@ -125,8 +125,14 @@ function socialProvidersOf(kit: WebKit): SocialProviderName[] {
   return SOCIAL_PROVIDERS.filter((p) => providers[p]);
 }
 
-/** Where to go after signing in: a path of this site, the account page by default. */
-export const nextOf = (value: string | undefined): string => (isSameSitePath(value) && !value.startsWith('/sign-') ? value : '/account');
+/**
+ * Where to go after signing in: a path of this site, encoded for the Location header, the account page by default.
+ * Decided before the login is made, so a login is never made that its redirect could not deliver.
+ */
+export function nextOf(value: string | undefined): string {
+  const path = sameSitePath(value);
+  return path && !path.startsWith('/sign-') ? path : '/account';
+}
 
 function renderSignIn(
   kit: WebKit,

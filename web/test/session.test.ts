@@ -144,6 +144,37 @@ describe('browser sessions of the pages: cookies, refresh, CSRF', () => {
     expect(res.headers.getSetCookie().filter((c) => /^nd_(at|rt)=; .*Max-Age=0/.test(c))).toHaveLength(2);
   });
 
+  it('sends the browser to where `next` points, percent-encoded for the Location header, or to the account page when it leaves the site', async () => {
+    const u = await createUser(t);
+    const jar = await signedIn(u);
+    const cases: [string, string][] = [
+      ['/\u3002evil', '/%E3%80%82evil'],
+      ['/\u00e9', '/%C3%A9'],
+      ['/datasets?q=caf\u00e9#top', '/datasets?q=caf%C3%A9#top'],
+      ['/datasets/a%20b', '/datasets/a%20b'],
+      ['//evil.example', '/account'],
+      ['/\\evil.example', '/account'],
+      ['https://evil.example/', '/account'],
+      ['/a b', '/account'],
+    ];
+    for (const [next, location] of cases) {
+      const res = await get(jar, `/sign-in?next=${encodeURIComponent(next)}`);
+      expect(res.status, next).toBe(303);
+      expect(res.headers.get('location'), next).toBe(location);
+    }
+
+    // Signing in with such a `next`: the login and its cookies reach the browser, and the redirect goes where it should.
+    for (const [next, location] of cases.slice(0, 2)) {
+      const fresh = new Jar();
+      await get(fresh, '/sign-in');
+      const res = await post(fresh, '/sign-in', { _csrf: fresh.cookies.get('nd_csrf')!, email: u.email, password: u.password, next });
+      expect(res.status, next).toBe(303);
+      expect(res.headers.get('location'), next).toBe(location);
+      expect(fresh.cookies.has('nd_at') && fresh.cookies.has('nd_rt'), next).toBe(true);
+      expect((await get(fresh, '/account')).status, next).toBe(200);
+    }
+  });
+
   it('pages carry their own policy and are not part of the API: not in /openapi.json, no CORS, login_code only on the return page', async () => {
     const page = await fetch(`${t.url}/sign-in`, { headers: { origin: 'https://elsewhere.example' } });
     expect(page.headers.get('content-security-policy')).toBe(PAGE_POLICY);
