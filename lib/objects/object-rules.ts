@@ -179,10 +179,16 @@ export function guardObjectStore(store: ObjectStore): ObjectStore {
     delete: guard(store.delete),
     // The body's own failure (a client's stream, a file being read) is the caller's to answer, whatever it is.
     putStream: async (key, body, opts) => {
+      // The body may fail while the adapter still prepares its target, before anything of its own listens: an 'error'
+      // nobody hears would end the process. The adapter learns of it from the stream's state (body.errored).
+      const heard = () => {};
+      body.on('error', heard);
       try {
         return await store.putStream(key, body, opts);
       } catch (e) {
         throw isStoreFault(e) && body.errored !== e ? objectStoreUnavailable(e) : e;
+      } finally {
+        body.off('error', heard);
       }
     },
     getStream: guard(store.getStream),
