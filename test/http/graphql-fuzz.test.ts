@@ -1,19 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startTestApp, call, type TestApp } from '../kit/app.js';
-import { createUser, type TestAccountType, type TestUser } from '../kit/users.js';
-import { createDataset, createTinyDataset } from '../kit/datasets.js';
+import { call, type TestApp } from '../kit/app.js';
 import { rng, seedOf, type FuzzPools } from '../kit/request-fuzzer.js';
+import { FUZZ_CALLERS, startFuzzApp, type FuzzFixture } from '../kit/fuzz-fixtures.js';
 import { generateOperation, rootFields } from '../kit/graphql-fuzzer.js';
 import { testFuzzSettings } from '../../lib/config.js';
 
 type Json = Record<string, any>;
-
-const CALLERS: { name: string; accountType?: TestAccountType }[] = [
-  { name: 'anonymous' },
-  { name: 'Regular', accountType: 'REGULAR' },
-  { name: 'Academic', accountType: 'ACADEMIC' },
-  { name: 'SuperUser', accountType: 'SUPERUSER' },
-];
 
 /**
  * Generated operations on every root field of the API schema (test/kit/graphql-fuzzer.ts), beside the generated
@@ -23,38 +15,13 @@ const CALLERS: { name: string; accountType?: TestAccountType }[] = [
 describe('generated GraphQL operations over the API schema', () => {
   const settings = testFuzzSettings();
   let t: TestApp;
-  const callers = new Map<string, TestUser | undefined>();
-  const pools: FuzzPools = {};
+  let pools: FuzzPools;
+  let login: FuzzFixture['login'];
 
   beforeAll(async () => {
-    t = await startTestApp({
-      // Thousands of requests from one address: the rate limit is not what this test is about.
-      RATE_LIMIT_BURST: '1000000',
-      RATE_LIMIT_REFILL_PER_SEC: '1000000',
-      FEDERATION_TIMEOUT_MS: '1000',
-      FEDERATION_RETRIES: '0',
-      FEDERATION_PING_INTERVAL_SEC: '0',
-    });
-    for (const c of CALLERS) callers.set(c.name, c.accountType ? await createUser(t, { accountType: c.accountType }) : undefined);
-    const owner = callers.get('Academic')!;
-    const other = await createUser(t, { accountType: 'ACADEMIC' });
-    const open = await createTinyDataset(t, owner, { visibility: 'public' });
-    const restricted = await createTinyDataset(t, other, { visibility: 'restricted' });
-    const draft = await createDataset(t, owner, { visibility: 'restricted' });
-    const syql = `MATCH (a:Neuron)-[c]->(b:Neuron) IN "${open.slug}" RETURN a.name, b.name, c.weight LIMIT 5`;
-    const saved = await call(t.url, 'POST', '/v1/queries', { token: owner.accessToken, body: { name: 'fuzz fixture', query: syql } });
-    const job = await call(t.url, 'POST', '/v1/jobs', { token: owner.accessToken, body: { query: syql } });
-    const terms = await call(t.url, 'GET', '/v1/ontology/terms?limit=3');
-    const ids = (r: { body: any }, key = 'id') => [r.body?.[key]].filter((x): x is string => typeof x === 'string');
-    Object.assign(pools, {
-      dataset: [open.id, open.slug, `${open.slug}@v1`, restricted.id, restricted.slug, draft.id, `${draft.slug}@draft`],
-      version: ['v1', 'latest', 'draft', '1', ''],
-      user: [other.id],
-      term: (terms.body?.items ?? []).map((x: Json) => x.id),
-      savedQuery: ids(saved),
-      job: ids(job, 'job_id'),
-      provider: ['orcid', 'github', 'x'],
-    } satisfies FuzzPools);
+    ({ t, pools, login } = await startFuzzApp());
+    // An empty version too: GraphQL takes it as a value where REST has no such path.
+    pools.version = [...(pools.version ?? []), ''];
   });
   afterAll(async () => t?.close());
 
@@ -65,10 +32,9 @@ describe('generated GraphQL operations over the API schema', () => {
     let sent = 0;
     const slowest: { ms: number; what: string }[] = [];
     for (const phase of ['query', 'mutation'] as const) {
-      for (const caller of CALLERS) {
+      for (const caller of FUZZ_CALLERS) {
         // Logged in again for each phase: a generated logout or password change must not leave the caller anonymous.
-        const user = callers.get(caller.name);
-        const token = user ? (await call(t.url, 'POST', '/v1/user/auth/login', { body: { email: user.email, password: user.password } })).body.access_token : undefined;
+        const token = await login(caller.name);
         for (const { kind, field } of fields.filter((f) => f.kind === phase)) {
           // Anything goes in the first requests; then each argument in turn gets a wrong or edge value while the
           // others fit, so that a refusal of one argument does not hide what another one does.
