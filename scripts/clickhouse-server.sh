@@ -43,10 +43,10 @@ XML
   pid=$(cat "$dir/pid")
   for _ in $(seq 1 180); do
     if curl -sf "http://127.0.0.1:$port/ping" > /dev/null; then echo "clickhouse-server ready on 127.0.0.1:$port"; exit 0; fi
-    kill -0 "$pid" 2>/dev/null || break
+    kill -0 "$pid" 2>/dev/null || { echo "clickhouse-server exited at start (its ports $port and $((port + 1)) must be free)" >&2; break; }
     sleep 0.5
   done
-  echo "clickhouse-server did not start on 127.0.0.1:$port; log:" >&2; tail -20 "$dir/log/"*.log >&2; exit 1 ;;
+  echo "clickhouse-server did not start on 127.0.0.1:$port; log:" >&2; tail -n 20 "$dir/log/"*.log >&2; exit 1 ;;
 stop)
   [ -f "$dir/pid" ] || exit 0
   pid=$(cat "$dir/pid")

@@ -92,7 +92,8 @@ describe('GET /health', () => {
 
   it.skipIf(!hasClickhouseServer)('turns degraded when a running ClickHouse server stops', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ch-health-'));
-    const port = await freePort();
+    // The server listens on the port after its HTTP port too (TCP): taken, it exits at start.
+    const port = await freePort({ consecutive: 2 });
     cleanups.push(() => {
       execFileSync('bash', [script, 'stop', dir], { stdio: 'ignore' });
       rmSync(dir, { recursive: true, force: true });

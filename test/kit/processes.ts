@@ -5,12 +5,28 @@ import { PACKAGE_ROOT } from '../../lib/package-root.js';
 import type { TestEngines } from './app.js';
 
 /** A loopback port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
+export async function freePort(opts: { consecutive?: number } = {}): Promise<number> {
+  const count = opts.consecutive ?? 1;
+  for (;;) {
+    const held: net.Server[] = [];
+    const listen = (port: number) =>
+      new Promise<net.Server | null>((resolve) => {
+        const s = net.createServer();
+        s.once('error', () => resolve(null));
+        s.listen(port, '127.0.0.1', () => resolve(s));
+      });
+    const first = await listen(0);
+    if (!first) continue;
+    held.push(first);
+    const port = (first.address() as net.AddressInfo).port;
+    // A server that takes the ports after it too (ClickHouse's TCP port beside its HTTP port) needs them all free.
+    for (let i = 1; i < count && held.length === i; i++) {
+      const next = port + i <= 65535 ? await listen(port + i) : null;
+      if (next) held.push(next);
+    }
+    await Promise.all(held.map((s) => new Promise((r) => s.close(r))));
+    if (held.length === count) return port;
+  }
 }
 
 export interface SubgraphProcess {
