@@ -110,9 +110,36 @@ export class RateLimited extends AppError {
   }
 }
 export class ServiceUnavailable extends AppError {
-  constructor(message: string) {
+  /** `cause`: what the store said (paths, the server's reply), for the operators' log; never in the message. */
+  constructor(message: string, cause?: unknown) {
     super('SERVICE_UNAVAILABLE', message);
+    if (cause !== undefined) (this as { cause?: unknown }).cause = cause;
   }
+}
+
+type Cause = { code?: unknown; message?: unknown; constraint?: unknown; originalError?: unknown; cause?: unknown };
+
+/**
+ * `err` and the errors below it, nearest first: what a layer rebuilt (GraphQL's `originalError`) or wrapped (`cause`:
+ * the ORM's "Failed query", a driver's socket error). Bounded, as a cycle of causes is possible.
+ */
+export function* causesOf(err: unknown, depth = 8): Generator<Cause> {
+  let cur = err as Cause | null | undefined;
+  for (let i = 0; cur && typeof cur === 'object' && i < depth; i++) {
+    yield cur;
+    cur = (cur.originalError ?? cur.cause) as typeof cur;
+  }
+}
+
+/** `fn` with what it rejects with replaced by `map(error, args)`: a store's faults told in the service's terms. */
+export function mapRejections<A extends unknown[], R>(fn: (...args: A) => Promise<R>, map: (e: unknown, args: A) => unknown): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await fn(...args);
+    } catch (e) {
+      throw map(e, args);
+    }
+  };
 }
 
 /** Reads the code of anything thrown or returned as a GraphQL error, whatever layer rebuilt it. */
@@ -136,11 +163,7 @@ function ownCodeOf(err: unknown): string | undefined {
  * wraps it (Drizzle's "Failed query: <statement>"), and the client is told the store's message, never the wrapper's.
  */
 export function unavailableIn(err: unknown): ServiceUnavailable | undefined {
-  let cur = err as { originalError?: unknown; cause?: unknown } | null | undefined;
-  for (let depth = 0; cur && typeof cur === 'object' && depth < 8; depth++) {
-    if (cur instanceof ServiceUnavailable) return cur;
-    cur = (cur.originalError ?? cur.cause) as typeof cur;
-  }
+  for (const cur of causesOf(err)) if (cur instanceof ServiceUnavailable) return cur;
   return undefined;
 }
 

@@ -7,7 +7,7 @@ import { ConfigError, type ColumnConfig } from '../config.js';
 import { ch, type ChQuery, bindValues, inline, ident, quoteString } from './sql.js';
 import { abortError, currentRequestScope, throwIfRequestAborted } from '../request-scope.js';
 import { FreedMemory } from './freed-memory.js';
-import { ServiceUnavailable } from '../errors.js';
+import { ServiceUnavailable, causesOf, mapRejections } from '../errors.js';
 
 export interface ColumnQueryOptions {
   /** Name of the store method, carried as a leading comment and (on a server) in the query id. */
@@ -191,18 +191,18 @@ const ENGINE_UNAVAILABLE: Record<number, string> = {
  */
 export function columnUnavailable(e: unknown, kind: ColumnStore['kind']): ServiceUnavailable | undefined {
   const engine = kind === 'chdb' ? 'the embedded column store (chDB)' : 'the column store (ClickHouse server)';
-  for (let err = e as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; err && typeof err === 'object' && depth < 5; err = err.cause as typeof err, depth++) {
+  for (const err of causesOf(e)) {
     if (err instanceof ServiceUnavailable) return err;
     const code = typeof err.code === 'string' ? err.code : '';
     const message = typeof err.message === 'string' ? err.message : '';
     if (kind === 'clickhouse' && (UNREACHABLE_CODES.has(code) || /\bconnect (ECONNREFUSED|EHOSTUNREACH|ENETUNREACH)\b/.test(message))) {
-      return Object.assign(new ServiceUnavailable(`${engine} cannot be reached; retry later`), { cause: e });
+      return new ServiceUnavailable(`${engine} cannot be reached; retry later`, e);
     }
     if (kind === 'clickhouse' && (LOST_CODES.has(code) || /socket hang up|\bECONNRESET\b|other side closed/i.test(message))) {
-      return Object.assign(new ServiceUnavailable(`${engine} connection was lost; retry`), { cause: e });
+      return new ServiceUnavailable(`${engine} connection was lost; retry`, e);
     }
     const engineCode = /^\d+$/.test(code) ? Number(code) : Number(/\bCode: (\d+)/.exec(message)?.[1]);
-    if (ENGINE_UNAVAILABLE[engineCode]) return Object.assign(new ServiceUnavailable(`${engine} is unavailable: ${ENGINE_UNAVAILABLE[engineCode]}; retry later`), { cause: e });
+    if (ENGINE_UNAVAILABLE[engineCode]) return new ServiceUnavailable(`${engine} is unavailable: ${ENGINE_UNAVAILABLE[engineCode]}; retry later`, e);
   }
   return undefined;
 }
@@ -214,15 +214,7 @@ export function columnUnavailable(e: unknown, kind: ColumnStore['kind']): Servic
  */
 function answeringUnavailable(store: ColumnStore): ColumnStore {
   const mapped = (e: unknown, opts?: ColumnQueryOptions) => (opts?.signal?.aborted ? e : (columnUnavailable(e, store.kind) ?? e));
-  const guard =
-    <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      try {
-        return await f(...args);
-      } catch (e) {
-        throw mapped(e, scoped(args[args.length - 1] as ColumnQueryOptions));
-      }
-    };
+  const guard = <A extends unknown[], R>(f: (...args: A) => Promise<R>) => mapRejections(f, (e, args) => mapped(e, scoped(args[args.length - 1] as ColumnQueryOptions)));
   return {
     kind: store.kind,
     database: store.database,
@@ -241,13 +233,7 @@ function answeringUnavailable(store: ColumnStore): ColumnStore {
         }
       })();
     },
-    async kill(queryId) {
-      try {
-        return await store.kill(queryId);
-      } catch (e) {
-        throw mapped(e);
-      }
-    },
+    kill: mapRejections(store.kill.bind(store), (e) => mapped(e)),
     ping: () => store.ping(),
     close: () => store.close(),
   };

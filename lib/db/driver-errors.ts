@@ -1,4 +1,4 @@
-import { BadInput, Conflict, ServiceUnavailable } from '../errors.js';
+import { BadInput, Conflict, ServiceUnavailable, causesOf } from '../errors.js';
 
 /** The PostgreSQL error codes a store turns into an answer for the user; the rest are failures of the service. */
 const SQLSTATE = {
@@ -18,11 +18,7 @@ export interface DriverError {
  * (DrizzleQueryError) and a transaction may wrap that again.
  */
 export function driverError(e: unknown): DriverError | undefined {
-  let cur = e as { code?: unknown; constraint?: string; cause?: unknown } | undefined;
-  for (let i = 0; cur && i < 5; i++) {
-    if (typeof cur.code === 'string' && /^[0-9A-Z]{5}$/.test(cur.code)) return cur as DriverError;
-    cur = cur.cause as typeof cur;
-  }
+  for (const cur of causesOf(e)) if (typeof cur.code === 'string' && /^[0-9A-Z]{5}$/.test(cur.code)) return cur as DriverError;
   return undefined;
 }
 
@@ -46,14 +42,12 @@ const DRIVER_MESSAGES = /Connection terminated|not queryable|timeout exceeded wh
  * statement failed; undefined for any other error. Walks `e`'s causes as driverError does.
  */
 export function connectionLost(e: unknown, message = CONNECTION_LOST): ServiceUnavailable | undefined {
-  let cur = e as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
-  for (let i = 0; cur && typeof cur === 'object' && i < 5; i++) {
+  for (const cur of causesOf(e)) {
     if (cur instanceof ServiceUnavailable) return cur;
     const code = typeof cur.code === 'string' ? cur.code : '';
     if (SESSION_ENDED.test(code) || SOCKET_ERRORS.has(code) || (typeof cur.message === 'string' && DRIVER_MESSAGES.test(cur.message))) {
-      return Object.assign(new ServiceUnavailable(code === '57P03' || code === '53300' ? DATABASE_UNREACHABLE : message), { cause: e });
+      return new ServiceUnavailable(code === '57P03' || code === '53300' ? DATABASE_UNREACHABLE : message, e);
     }
-    cur = cur.cause as typeof cur;
   }
   return undefined;
 }

@@ -282,7 +282,7 @@ function keepOnStatementErrors(pg: typeof pgTypes): typeof pgTypes.Pool {
     // past the timeout) is the database being unavailable, which the request is told as such (503).
     connect(...args: unknown[]): Promise<pgTypes.PoolClient> {
       const callback = args[0] as ((err: Error | undefined, ...rest: unknown[]) => void) | undefined;
-      const unreachable = (e: Error) => connectionLost(e, DATABASE_UNREACHABLE) ?? Object.assign(new ServiceUnavailable(DATABASE_UNREACHABLE), { cause: e });
+      const unreachable = (e: Error) => connectionLost(e, DATABASE_UNREACHABLE) ?? new ServiceUnavailable(DATABASE_UNREACHABLE, e);
       const base = super.connect as unknown as (cb?: (err: Error | undefined, ...rest: unknown[]) => void) => Promise<pgTypes.PoolClient>;
       if (typeof callback === 'function') return base.call(this, (err, ...rest) => callback(err && unreachable(err), ...rest));
       return base.call(this).catch((e: Error) => {

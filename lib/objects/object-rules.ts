@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Transform, finished, type Readable, type TransformCallback } from 'node:stream';
-import { AppError, BadInput, PayloadTooLarge, ServiceUnavailable } from '../errors.js';
+import { AppError, BadInput, PayloadTooLarge, ServiceUnavailable, mapRejections } from '../errors.js';
 import { abortError, currentRequestScope } from '../request-scope.js';
 import type { ByteRange, ObjectStore, PresignOptions, PutStreamOptions, PutStreamResult } from './object-store.js';
 
@@ -152,9 +152,7 @@ export function isStoreFault(e: unknown): boolean {
  * goes into `cause` for the operators' log and never into the message.
  */
 export function objectStoreUnavailable(cause: unknown): ServiceUnavailable {
-  const e = new ServiceUnavailable(OBJECT_STORE_UNAVAILABLE);
-  (e as { cause?: unknown }).cause = cause;
-  return e;
+  return new ServiceUnavailable(OBJECT_STORE_UNAVAILABLE, cause);
 }
 
 /**
@@ -162,15 +160,7 @@ export function objectStoreUnavailable(cause: unknown): ServiceUnavailable {
  * is. Streams already handed out (getStream's body) fail with their own errors: by then an answer has started.
  */
 export function guardObjectStore(store: ObjectStore): ObjectStore {
-  const guard =
-    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      try {
-        return await fn(...args);
-      } catch (e) {
-        throw isStoreFault(e) ? objectStoreUnavailable(e) : e;
-      }
-    };
+  const guard = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => mapRejections(fn, (e) => (isStoreFault(e) ? objectStoreUnavailable(e) : e));
   return {
     kind: store.kind,
     put: guard(store.put),
