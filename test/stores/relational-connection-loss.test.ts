@@ -62,6 +62,12 @@ describe.runIf(SERVER_URL)('the service when PostgreSQL ends its sessions', () =
     expect(groupAlive(service.pid), `the service process is still running:\n${service.output().slice(-3000)}`).toBe(true);
     expect(service.output()).not.toMatch(/Unhandled 'error' event/);
   };
+  /** The request whose session was ended is answered 503 naming the database, and the process lives on. */
+  const expectLostAnswer = (res: { status: number; body: any }) => {
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expect(res.body).toEqual({ error: LOST });
+    expectAlive();
+  };
   const OPERATOR = { email: 'operator@connection-loss.example.org', password: 'an operator password for this test' };
   const logIn = async (): Promise<TestUser> => {
     const login = await call(service.url, 'POST', '/v1/user/auth/login', { body: OPERATOR });
@@ -201,9 +207,7 @@ describe.runIf(SERVER_URL)('the service when PostgreSQL ends its sessions', () =
       await c.end().catch(() => {});
     }
     const res = await answer;
-    expect(res.status, JSON.stringify(res.body)).toBe(503);
-    expect(res.body).toEqual({ error: LOST });
-    expectAlive();
+    expectLostAnswer(res);
 
     // The draft holds neurons only, as before the upload: publishing it is refused for want of its connections.
     const publish = await call(service.url, 'POST', `/v1/neurodata/datasets/${d.id}/publish`, { token: user.accessToken });
@@ -222,9 +226,7 @@ describe.runIf(SERVER_URL)('the service when PostgreSQL ends its sessions', () =
       await lock.release();
     }
     const res = await answer;
-    expect(res.status, JSON.stringify(res.body)).toBe(503);
-    expect(res.body).toEqual({ error: LOST });
-    expectAlive();
+    expectLostAnswer(res);
 
     const versions = await call(service.url, 'GET', `/v1/neurodata/datasets/${d.id}/versions`, { token: user.accessToken });
     expect(versions.status, JSON.stringify(versions.body)).toBe(200);
