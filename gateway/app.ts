@@ -7,6 +7,7 @@ import type { Config } from '../lib/config.js';
 import { newId } from '../lib/ids.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { openStores, closeStores, type Stores } from '../lib/stores.js';
+import { serveAdminSocket } from './admin.js';
 import type { RequestContext } from '../lib/context.js';
 import type { TokenVerifier } from '../lib/auth/viewer.js';
 import { buildRequestContext } from '../lib/auth/context-builder.js';
@@ -156,6 +157,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   });
 
   await http.ready();
+  // `npm run admin` reaches the running service here: the embedded database has one opener (gateway/admin.ts).
+  const adminSocket = config.relational.kind === 'pglite' && !config.relational.dataDir.startsWith('memory://') ? await serveAdminSocket(config, deps, http.log.child({ component: 'admin' })) : null;
   return {
     http,
     stores,
@@ -163,7 +166,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     composition,
     openapi,
     directExecution: direct?.stats,
-    close: () => (preparing.stop(), closeHost(http, apollo, started, stores)),
+    close: async () => {
+      // No admin command starts while the stores close.
+      await adminSocket?.close();
+      preparing.stop();
+      await closeHost(http, apollo, started, stores);
+    },
   };
 }
 
@@ -285,6 +293,7 @@ function requestContexts(config: Config, verifier: TokenVerifier | null): (reque
         baseUrl: config.login.publicUrl ?? `${request.protocol}://${request.host}`,
         signal: request.abort,
         log: request.log,
+        institutionalLogin: Boolean(config.login.providers.institutional),
       },
       verifier,
     );

@@ -72,6 +72,7 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
           baseUrl: typeof request.headers['x-forwarded-base-url'] === 'string' ? request.headers['x-forwarded-base-url'] : `${request.protocol}://${request.host}`,
           signal: request.abort,
           log: request.log,
+          institutionalLogin: Boolean(config.login.providers.institutional),
         },
           verifier,
         ),

@@ -109,7 +109,7 @@ export const authChecker: AuthCheckerFn<RequestContext, AccessClass> = async ({ 
  * The access decision for one root field or route: `requireClass`, and then a token of another cluster is refused
  * (403) where the rule does not let such callers in.
  */
-export async function requireAccess(context: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>, rule: AccessRule): Promise<void> {
+export async function requireAccess(context: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log' | 'institutionalLogin'>, rule: AccessRule): Promise<void> {
   const apiToken = context.viewer?.apiToken;
   // A Public field asks nothing of a token unless only a signed-in person may call it.
   if (apiToken && (rule.required !== AccessClass.Public || rule.token === 'login')) requireTokenScope(apiToken.scope, rule);
@@ -135,31 +135,48 @@ export function requireTokenScope(scope: TokenScope, rule: Pick<AccessRule, 'nam
 }
 
 /**
+ * What the refusal of an Academic operation tells the caller to do on this install: the institutional login when
+ * the server has one (OIDC_INSTITUTIONAL_ISSUER), otherwise what works without it (a SuperUser's verification, or
+ * the operator's command line on their own machine).
+ */
+export function academicRefusal(institutionalLogin: boolean | undefined): string {
+  return institutionalLogin
+    ? 'this operation needs a verified academic account: complete institutional verification at /v1/user/authenticate/institutional/authorize'
+    : 'this operation needs a verified academic account: this server has no institutional login, so ask a SuperUser of this service to verify your account ' +
+        '(POST /v1/user/{user_id}/verify, or the page /admin/accounts); on your own machine, `npm run admin -- create-superuser --email <you> --password -` ' +
+        'promotes your existing account to SuperUser, which covers Academic';
+}
+
+/**
  * The one access decision, for root fields (through `authChecker`) and for services that check access on
  * something else. Throws Unauthenticated without a valid token and Forbidden when the class is too low; resolves
- * to the viewer, whose claims are refreshed from the store when the account was upgraded after its token was issued.
+ * to the viewer, whose claims are refreshed from the store when the account was upgraded after its token was issued,
+ * and, for an Academic account's own access token, when Academic access is asked for (its verification may have been
+ * taken back since the token was issued).
  */
 export async function requireClass(
-  context: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log'>,
+  context: Pick<RequestContext, 'viewer' | 'authError' | 'reloadViewer' | 'log' | 'institutionalLogin'>,
   required: AccessClass,
 ): Promise<Viewer> {
   if (context.authError) throw new Unauthenticated(context.authError);
   if (!context.viewer) throw new Unauthenticated();
-  if (satisfies(classOf(context.viewer), required)) return context.viewer;
-  // Only on the refusal path: an account verified or promoted after its token was issued is let in at once.
+  const held = classOf(context.viewer);
+  // Only an Academic account's standing can be lowered (its verification withdrawn); one PK lookup per request,
+  // and only on the routes Academic opens. A failed or empty lookup decides on the token claims, as before.
+  const recheck = held === AccessClass.Academic && context.viewer.accountType === 'ACADEMIC' && required === AccessClass.Academic;
+  if (satisfies(held, required) && !recheck) return context.viewer;
+  // On the refusal path: an account verified or promoted after its token was issued is let in at once.
   const current = context.reloadViewer
     ? await context.reloadViewer().catch((err: unknown) => {
         context.log.warn({ err }, 'could not re-read the account; deciding on the token claims');
         return null;
       })
     : null;
+  if (recheck && !current) return context.viewer;
   if (current && satisfies(classOf(current), required)) {
     context.viewer = current;
     return current;
   }
-  throw new Forbidden(
-    required === AccessClass.Academic
-      ? 'this operation needs a verified academic account: complete institutional verification at /v1/user/authenticate/institutional/authorize'
-      : `this operation needs the ${required} access class`,
-  );
+  if (current) context.viewer = current;
+  throw new Forbidden(required === AccessClass.Academic ? academicRefusal(context.institutionalLogin) : `this operation needs the ${required} access class`);
 }

@@ -21,6 +21,11 @@ export interface RequestContext {
    * hands out (download URLs, landing pages in citations) start with it. Forwarded to remote subgraphs.
    */
   baseUrl?: string;
+  /**
+   * Whether this server offers institutional verification (OIDC_INSTITUTIONAL_ISSUER is set): the refusal of an
+   * Academic operation then points at it, otherwise at what works without it (lib/access.ts).
+   */
+  institutionalLogin?: boolean;
   /** Aborted when the request times out or the client goes away. */
   signal: AbortSignal;
   log: FastifyBaseLogger;

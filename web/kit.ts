@@ -6,7 +6,7 @@ import { flashCookie, sameSitePath, type Flash } from '../rest-compat/browser-co
 import type { RunOperation } from '../rest-compat/login-redirect.js';
 import { html } from './html.js';
 import { layout, type NavEntry, type PageContent } from './layout.js';
-import type { BrowserSession } from './session.js';
+import { claimsSuperUser, type BrowserSession } from './session.js';
 
 /** What the pages' hook found out about a page request. */
 export interface WebRequestState {
@@ -94,6 +94,7 @@ export function createKit(opts: {
       const frame = {
         path: request.url.split('?')[0]!,
         signedIn: Boolean(state.session.accessToken),
+        superUser: claimsSuperUser(state.session.accessToken),
         csrf: state.csrf,
         flash: state.flash,
         nav: opts.nav,

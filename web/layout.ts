@@ -3,11 +3,15 @@ import { assetUrl } from './assets.js';
 import { CSRF_FIELD } from './csrf.js';
 import { html, type SafeHtml } from './html.js';
 
-/** One link of the header's navigation; `signedIn` entries are shown to signed-in browsers only. */
+/**
+ * One link of the header's navigation; `signedIn` entries are shown to signed-in browsers only, `superUser` entries
+ * to SuperUsers only.
+ */
 export interface NavEntry {
   href: string;
   label: string;
   signedIn?: boolean;
+  superUser?: boolean;
 }
 
 /** What the shell of every page needs to know about the request. */
@@ -15,6 +19,8 @@ export interface PageFrame {
   /** The path of the page, which marks its navigation entry as current. */
   path: string;
   signedIn: boolean;
+  /** Whether the session's token claims a SuperUser (it shows the administration's entries). */
+  superUser: boolean;
   csrf: string;
   flash: Flash | null;
   nav: readonly NavEntry[];
@@ -39,7 +45,7 @@ export const csrfField = (csrf: string): SafeHtml => html`<input type="hidden" n
  * (role=status for a success, role=alert for a failure), the page, and a footer pointing at the API's own pages.
  */
 export function layout(frame: PageFrame, content: PageContent): SafeHtml {
-  const nav = frame.nav.filter((entry) => !entry.signedIn || frame.signedIn);
+  const nav = frame.nav.filter((entry) => (!entry.signedIn || frame.signedIn) && (!entry.superUser || frame.superUser));
   const isCurrent = (href: string) => frame.path === href || frame.path.startsWith(`${href}/`);
   const scripts = ['site.js', ...(content.scripts ?? [])];
   return html`<!doctype html>

@@ -39,16 +39,27 @@ const EXPIRY_MARGIN_MS = 30_000;
  * A PASETO v4.public token is `v4.public.<base64url(claims JSON || 64-byte signature)>[.<footer>]`.
  */
 export function isAccessTokenFresh(token: string, now = Date.now()): boolean {
+  const claims = unverifiedClaims(token);
+  const exp = typeof claims?.exp === 'string' ? Date.parse(claims.exp) : NaN;
+  return claims?.kind === 'access' && Number.isFinite(exp) && exp - EXPIRY_MARGIN_MS > now;
+}
+
+/**
+ * Whether the session's access token claims a SuperUser: only for what the navigation shows (the admin pages'
+ * operations are checked by the gateway, which verifies the token). Unverified, like `isAccessTokenFresh`.
+ */
+export const claimsSuperUser = (token: string | null): boolean => Boolean(token && unverifiedClaims(token)?.account_type === 'SUPERUSER');
+
+function unverifiedClaims(token: string): Record<string, unknown> | null {
   const parts = token.split('.');
-  if (parts.length < 3 || parts[0] !== 'v4' || parts[1] !== 'public') return false;
+  if (parts.length < 3 || parts[0] !== 'v4' || parts[1] !== 'public') return null;
   try {
     const body = Buffer.from(parts[2]!, 'base64url');
-    if (body.length <= 64) return false;
-    const claims = JSON.parse(body.subarray(0, body.length - 64).toString('utf8')) as { exp?: unknown; kind?: unknown };
-    const exp = typeof claims.exp === 'string' ? Date.parse(claims.exp) : NaN;
-    return claims.kind === 'access' && Number.isFinite(exp) && exp - EXPIRY_MARGIN_MS > now;
+    if (body.length <= 64) return null;
+    const claims: unknown = JSON.parse(body.subarray(0, body.length - 64).toString('utf8'));
+    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : null;
   } catch {
-    return false;
+    return null;
   }
 }
 

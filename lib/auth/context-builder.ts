@@ -16,6 +16,8 @@ export async function buildRequestContext(
     /** The request's signal, or its abort, whose signal is made only if the operation asks for it. */
     signal: AbortSignal | RequestAbort;
     log: FastifyBaseLogger;
+    /** Whether this server offers institutional verification (it shapes the refusal of Academic operations). */
+    institutionalLogin?: boolean;
   },
   verifier: TokenVerifier | null,
 ): Promise<RequestContext> {
@@ -30,6 +32,7 @@ export async function buildRequestContext(
       return source instanceof AbortSignal ? source : source.signal;
     },
     log: input.log,
+    institutionalLogin: input.institutionalLogin,
   };
   const header = input.authorization?.trim();
   if (!header) return ctx;

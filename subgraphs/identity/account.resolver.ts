@@ -1,13 +1,19 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../lib/access.js';
 import type { RequestContext } from '../../lib/context.js';
 import type { AccountService, Account as AccountRecord } from './account.service.js';
 import type { AuthService } from './auth.service.js';
 import type { ProfileService } from './profile.service.js';
+import type { AccountVerificationService, AccountVerification as VerificationRecord, ManagedAccount as ManagedRecord, VerificationChange } from './account-verification.service.js';
 import type { VerificationKeys } from './token.keys.js';
 import {
   Account,
   AccountTypeValue,
+  AccountVerification,
+  AccountVerificationChange,
+  ManagedAccount,
+  ManagedAccountPage,
+  VerificationMethodValue,
   LogoutResult,
   Profile,
   PublicProfile,
@@ -26,7 +32,19 @@ export const toAccount = (a: AccountRecord): Account => ({
   created_at: a.createdAt,
 });
 
-export const toProfile = (a: AccountRecord): Profile => ({
+export const toVerification = (v: VerificationRecord | null): AccountVerification | null =>
+  v && {
+    method: v.method === 'superuser' ? VerificationMethodValue.SUPERUSER : VerificationMethodValue.INSTITUTIONAL,
+    verified_by: v.verifiedBy,
+    verified_at: v.verifiedAt,
+    reason: v.reason,
+    institution: v.institution,
+  };
+
+const toManaged = (m: ManagedRecord): ManagedAccount => ({ ...toAccount(m.account), deactivated_at: m.account.deactivatedAt, verification: toVerification(m.verification) });
+const toChange = (c: VerificationChange): AccountVerificationChange => ({ account: toManaged(c), changed: c.changed, message: c.message });
+
+export const toProfile = (a: AccountRecord, verification: VerificationRecord | null): Profile => ({
   ...toAccount(a),
   affiliation: a.affiliation,
   orcid: a.orcid,
@@ -34,6 +52,7 @@ export const toProfile = (a: AccountRecord): Profile => ({
   links: a.links,
   scientist_tag: a.scientistTag,
   updated_at: a.updatedAt,
+  verification: toVerification(verification),
 });
 
 export const toPublicProfile = (a: AccountRecord): PublicProfile => ({
@@ -116,18 +135,25 @@ export class AuthResolver {
 /** The caller's profile and public profiles (spec 4.2). */
 @Resolver()
 export class ProfileResolver {
-  constructor(private readonly profiles: ProfileService) {}
+  constructor(
+    private readonly profiles: ProfileService,
+    private readonly verifications: AccountVerificationService,
+  ) {}
+
+  private async toProfile(a: AccountRecord): Promise<Profile> {
+    return toProfile(a, await this.verifications.verificationOf(a));
+  }
 
   @Query(() => Profile, { description: "The caller's profile." })
   @Access(AccessClass.User, { remoteCallers: false })
   async profile(@Ctx() ctx: RequestContext): Promise<Profile> {
-    return toProfile(await this.profiles.own(ctx.viewer!.id));
+    return this.toProfile(await this.profiles.own(ctx.viewer!.id));
   }
 
   @Mutation(() => Profile, { description: 'Updates the caller’s profile; absent fields stay, null clears; a new email needs current_password.' })
   @Access(AccessClass.User, { token: 'login' })
   async updateProfile(@Ctx() ctx: RequestContext, @Arg('input', () => UpdateProfileInput) input: UpdateProfileInput): Promise<Profile> {
-    return toProfile(await this.profiles.update(ctx.viewer!.id, { ...input }, { clientIp: ctx.clientIp, sessionId: ctx.viewer!.sessionId }));
+    return this.toProfile(await this.profiles.update(ctx.viewer!.id, { ...input }, { clientIp: ctx.clientIp, sessionId: ctx.viewer!.sessionId }));
   }
 
   @Mutation(() => Profile, { description: 'Sets the caller’s password: the first one needs only the token (accounts created by a social sign-in have none); replacing one needs current_password.' })
@@ -137,7 +163,7 @@ export class ProfileResolver {
     @Arg('new_password', () => String) new_password: string,
     @Arg('current_password', () => String, { nullable: true }) current_password?: string | null,
   ): Promise<Profile> {
-    return toProfile(await this.profiles.setPassword(ctx.viewer!.id, new_password, current_password, { clientIp: ctx.clientIp, sessionId: ctx.viewer!.sessionId }));
+    return this.toProfile(await this.profiles.setPassword(ctx.viewer!.id, new_password, current_password, { clientIp: ctx.clientIp, sessionId: ctx.viewer!.sessionId }));
   }
 
   @Mutation(() => ScientistTag, { description: 'Generates the caller’s scientist tag, or returns the one already generated.' })
@@ -150,5 +176,45 @@ export class ProfileResolver {
   @Access(AccessClass.User)
   async publicProfile(@Arg('user_id', () => String) user_id: string): Promise<PublicProfile> {
     return toPublicProfile(await this.profiles.publicProfile(user_id));
+  }
+}
+
+/**
+ * SuperUsers' administration of accounts: the list, and verification by hand (the second way to Academic beside an
+ * institutional login; docs/identity.md). Only a signed-in person may change an account's standing, never an API token.
+ */
+@Resolver()
+export class AccountAdminResolver {
+  constructor(private readonly verifications: AccountVerificationService) {}
+
+  @Query(() => ManagedAccountPage, { description: 'Accounts, newest first, with their verification; `email` keeps those whose address contains it. SuperUser only.' })
+  @Access(AccessClass.SuperUser)
+  async accounts(
+    @Arg('email', () => String, { nullable: true }) email?: string | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100 (50)' }) limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true }) offset?: number | null,
+  ): Promise<ManagedAccountPage> {
+    const page = await this.verifications.list({ email, limit, offset });
+    return { items: page.items.map(toManaged), total: page.total };
+  }
+
+  @Mutation(() => AccountVerificationChange, {
+    description: 'Makes a Regular account a verified Academic one, recording the SuperUser, the time and the reason (required, at most 500 characters). An Academic account is left as it is (changed: false).',
+  })
+  @Access(AccessClass.SuperUser, { token: 'login' })
+  async verifyAccount(
+    @Arg('user_id', () => String) user_id: string,
+    @Arg('reason', () => String, { nullable: true, description: 'why the account is verified; required' }) reason: string | null | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AccountVerificationChange> {
+    return toChange(await this.verifications.verify(user_id, reason, ctx.viewer!.id));
+  }
+
+  @Mutation(() => AccountVerificationChange, {
+    description: 'Takes an account’s verification back: Academic becomes Regular, at once for its tokens too. A Regular account is left as it is (changed: false).',
+  })
+  @Access(AccessClass.SuperUser, { token: 'login' })
+  async unverifyAccount(@Arg('user_id', () => String) user_id: string): Promise<AccountVerificationChange> {
+    return toChange(await this.verifications.unverify(user_id));
   }
 }

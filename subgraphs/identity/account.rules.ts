@@ -12,6 +12,7 @@ export const AFFILIATION_MAX = 200;
 export const BIO_MAX = 2000;
 export const LINKS_MAX = 10;
 export const LINK_MAX = 2048;
+export const VERIFICATION_REASON_MAX = 500;
 
 const LOCAL_PART = /^[^\s@"(),:;<>[\\\]\p{Cc}]{1,64}$/u;
 const DOMAIN = /^(?=.{1,253}$)[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?)+$/u;
@@ -161,4 +162,12 @@ export function scientistTagFor(displayName: string, random: (max: number) => nu
   let suffix = '';
   for (let i = 0; i < 4; i++) suffix += TAG_ALPHABET[random(TAG_ALPHABET.length)];
   return `${stem}-${suffix}`;
+}
+
+/** Why a SuperUser verifies an account: required, trimmed, 1 to VERIFICATION_REASON_MAX characters, kept with the verification. */
+export function validateVerificationReason(input: unknown, field = 'reason'): string {
+  const text = typeof input === 'string' ? input.trim() : '';
+  if (!text) throw new BadInput(`${field}: say why this account is verified (e.g. "staff list of the Example lab, checked by phone"), 1 to ${VERIFICATION_REASON_MAX} characters`);
+  if ([...text].length > VERIFICATION_REASON_MAX) throw new BadInput(`${field}: at most ${VERIFICATION_REASON_MAX} characters (got ${[...text].length})`);
+  return text;
 }

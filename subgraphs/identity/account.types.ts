@@ -12,6 +12,33 @@ registerEnumType(AccountTypeValue, {
   description: 'Regular (registered), Academic (institution-verified), Service (registered with the service secret), SuperUser',
 });
 
+export enum VerificationMethodValue {
+  INSTITUTIONAL = 'INSTITUTIONAL',
+  SUPERUSER = 'SUPERUSER',
+}
+registerEnumType(VerificationMethodValue, {
+  name: 'VerificationMethod',
+  description: 'How an account became Academic: INSTITUTIONAL (a login at its institution) or SUPERUSER (a SuperUser of this service, or its operator, verified it)',
+});
+
+@ObjectType({ description: 'How and when an account became Academic.' })
+export class AccountVerification {
+  @Field(() => VerificationMethodValue)
+  method!: VerificationMethodValue;
+
+  @Field(() => ID, { nullable: true, description: 'the SuperUser who verified the account; null for an institutional login and for the operator’s command line (npm run admin)' })
+  verified_by!: string | null;
+
+  @Field(() => Date)
+  verified_at!: Date;
+
+  @Field(() => String, { nullable: true, description: 'why a SuperUser verified the account; null for an institutional login' })
+  reason!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'the institution of an institutional login' })
+  institution!: string | null;
+}
+
 @ObjectType({ description: 'A newly registered or promoted account.' })
 export class Account {
   @Field(() => ID)
@@ -52,6 +79,39 @@ export class Profile extends Account {
 
   @Field(() => Date)
   updated_at!: Date;
+
+  @Field(() => AccountVerification, { nullable: true, description: 'how the account became Academic; null for a Regular account and for Service and SuperUser accounts never verified' })
+  verification!: AccountVerification | null;
+}
+
+@ObjectType({ description: 'An account as a SuperUser administers it.' })
+export class ManagedAccount extends Account {
+  @Field(() => Date, { nullable: true, description: 'set when an operator deactivated the account' })
+  deactivated_at!: Date | null;
+
+  @Field(() => AccountVerification, { nullable: true, description: 'how the account became Academic; null for a Regular account' })
+  verification!: AccountVerification | null;
+}
+
+@ObjectType({ description: 'A page of accounts, newest first.' })
+export class ManagedAccountPage {
+  @Field(() => [ManagedAccount])
+  items!: ManagedAccount[];
+
+  @Field(() => Int, { description: 'how many accounts match in all' })
+  total!: number;
+}
+
+@ObjectType({ description: 'What a verification call did to an account.' })
+export class AccountVerificationChange {
+  @Field(() => ManagedAccount)
+  account!: ManagedAccount;
+
+  @Field(() => Boolean, { description: 'false when the account already was in the state asked for (the call is idempotent)' })
+  changed!: boolean;
+
+  @Field(() => String)
+  message!: string;
 }
 
 @ObjectType({ description: 'What anyone signed in may see of an account: never its email.' })

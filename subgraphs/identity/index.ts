@@ -6,7 +6,7 @@ import { isUuid } from '../../lib/ids.js';
 import { signChallenge, type ChallengeClaims } from './cluster-challenge.js';
 import { keyConfigProblems, loadSigningKey } from './token.keys.js';
 import { bootstrapSuperUserProblems, emailKeyForLogin } from './account.rules.js';
-import { AuthResolver, ProfileResolver } from './account.resolver.js';
+import { AccountAdminResolver, AuthResolver, ProfileResolver } from './account.resolver.js';
 import { InstitutionalResolver } from './institutional.resolver.js';
 import { SocialLoginResolver } from './social-login.resolver.js';
 import { ApiTokenResolver } from './api-token.resolver.js';
@@ -29,7 +29,8 @@ export const identity = defineSubgraph({
   resolvers: (s) => [
     pingOf(SUBGRAPH_NAME),
     new AuthResolver(s.accounts, s.auth, s.verificationKeys),
-    new ProfileResolver(s.profiles),
+    new ProfileResolver(s.profiles, s.verifications),
+    new AccountAdminResolver(s.verifications),
     new InstitutionalResolver(s.institutional),
     new SocialLoginResolver(s.social),
     new ApiTokenResolver(s.apiTokens),
@@ -54,6 +55,10 @@ export const identity = defineSubgraph({
      */
     async accountAdmin() {
       return (await services()).admin;
+    },
+    /** Verification by hand (the admin CLI's verify-account and unverify-account; the REST routes use the same service). */
+    async accountVerifications() {
+      return (await services()).verifications;
     },
     /** Signs another cluster's verification challenge with this instance's token key (federation, spec 4.4). */
     async signClusterChallenge(claims: ChallengeClaims): Promise<string> {

@@ -20,6 +20,7 @@ import { PasetoTokenVerifier, TokenChecker, TokenSigner } from './token.service.
 import { toPublicProfile } from './account.resolver.js';
 import { ApiTokenStore } from './store/api-token.store.js';
 import { ApiTokenService } from './api-token.service.js';
+import { AccountVerificationService } from './account-verification.service.js';
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
@@ -89,6 +90,8 @@ export function buildIdentityServices(deps: SubgraphDeps) {
     admin: new AccountService(accountStore, deps.config, deps.clock, undefined, { sessions, apiTokens }),
     apiTokens,
     auth,
+    /** Verification by a SuperUser or the operator, and the SuperUsers' list of accounts. */
+    verifications: new AccountVerificationService(db, deps.clock, deps.log.child({ component: 'AccountVerificationService' })),
     profiles: new ProfileService(accountStore, deps.clock, throttle, auth),
     profileLoader,
     institutional: new InstitutionalService(new LoginFlowService(deps.config.login, links, deps.clock, institutionalLog), links, db, deps.config, deps.clock, institutionalLog),

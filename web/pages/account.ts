@@ -10,7 +10,15 @@ import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
 type AccountType = 'REGULAR' | 'ACADEMIC' | 'SERVICE' | 'SUPERUSER';
 
 interface AccountView {
-  profile: { id: string; email: string; display_name: string; account_type: AccountType; verified: boolean; orcid: string | null };
+  profile: {
+    id: string;
+    email: string;
+    display_name: string;
+    account_type: AccountType;
+    verified: boolean;
+    orcid: string | null;
+    verification: { method: 'INSTITUTIONAL' | 'SUPERUSER'; verified_at: string; reason: string | null; institution: string | null } | null;
+  };
   institutionalVerification: { verified: boolean; institution: string | null; email: string | null; verified_at: string | null };
   orcidLink?: { linked: boolean; orcid: string | null; orcid_url: string | null; linked_at: string | null };
   loginMethods: { has_password: boolean; identities: { provider: string; username: string | null; name: string | null; email: string | null; linked_at: string }[] };
@@ -30,7 +38,7 @@ export const accountPage: WebPage = {
   routes(scope, kit) {
     const configured = kit.config.login.providers;
     const query = `query accountPage {
-      profile { id email display_name account_type verified orcid }
+      profile { id email display_name account_type verified orcid verification { method verified_at reason institution } }
       institutionalVerification { verified institution email verified_at }
       ${configured.orcid ? 'orcidLink { linked orcid orcid_url linked_at }' : ''}
       loginMethods { has_password identities { provider username name email linked_at } }
@@ -90,7 +98,7 @@ function renderAccount(kit: WebKit, request: FastifyRequest, reply: FastifyReply
 
 <section aria-labelledby="academic-title">
   <h2 id="academic-title">Academic access</h2>
-  ${academicSection(type, inst, Boolean(configured.institutional), csrf)}
+  ${academicSection(profile, inst, Boolean(configured.institutional), csrf)}
 </section>
 
 ${
@@ -128,18 +136,26 @@ ${postForm(
   return kit.render(request, reply, { title: 'Your account', body, scripts: ['confirm.js', 'copy.js'] });
 }
 
-function academicSection(type: AccountType, inst: AccountView['institutionalVerification'], canVerify: boolean, csrf: string): SafeHtml {
+function academicSection(profile: AccountView['profile'], inst: AccountView['institutionalVerification'], canVerify: boolean, csrf: string): SafeHtml {
+  const type = profile.account_type;
   const opens = html`<p>Academic accounts use the datasets (every <code>/v1/neurodata</code> route: files, tables, downloads), graph analysis, analytics, SyQL queries and jobs. Regular accounts browse and search the public catalogue.</p>`;
   if (type === 'ACADEMIC') {
+    const by = profile.verification;
+    if (by?.method === 'SUPERUSER') {
+      return html`<p>Your account is Academic, verified by a SuperUser of this service on ${day(by.verified_at)}${by.reason ? html` (“${by.reason}”)` : ''}.</p>${opens}`;
+    }
     return html`<p>Your account is Academic${inst.institution ? html`, verified by <strong>${inst.institution}</strong>` : ''}${inst.verified_at ? html` on ${day(inst.verified_at)}` : ''}.</p>${opens}`;
   }
   if (type === 'SERVICE') return html`<p>A Service account has academic access without verification; it is meant for programs, not people.</p>${opens}`;
-  if (type === 'SUPERUSER') return html`<p>A SuperUser can do everything an Academic account can, and administer the service.</p>`;
-  return html`${opens}
+  if (type === 'SUPERUSER') return html`<p>A SuperUser can do everything an Academic account can, and administer the service: <a href="/admin/accounts">verify accounts</a>.</p>`;
+  const bySuperUser = html`a SuperUser of this service can verify your account: send them your account id (above), and they verify it on the page <code>/admin/accounts</code> (or with <code>POST /v1/user/${profile.id}/verify</code>). It is Academic at once, with the tokens you already have.`;
+  if (canVerify) {
+    return html`${opens}
 <p>To become Academic, sign in at your institution: the service checks that your institution knows you, and your account becomes Academic at once.</p>
-${
-  canVerify
-    ? html`<p><a class="button" href="/account/verify/institutional?csrf=${csrf}">Verify my institution</a></p>`
-    : html`<p>Institutional verification is not set up on this server: ask its operators.</p>`
-}`;
+<p><a class="button" href="/account/verify/institutional?csrf=${csrf}">Verify my institution</a></p>
+<p>If your institution is not one this server knows, ${bySuperUser}</p>`;
+  }
+  return html`${opens}
+<p>This server has no institutional login. To become Academic, ${bySuperUser}</p>
+<p>Running this service on your own machine? In a terminal in its folder, <code>npm run admin -- create-superuser --email ${profile.email} --password -</code> makes your existing account a SuperUser (it keeps its password), which covers Academic; reload this page to see it.</p>`;
 }

@@ -1,5 +1,6 @@
 import type { WebPage } from '../kit.js';
 import { accountPage } from './account.js';
+import { adminAccountsPage } from './admin-accounts.js';
 import { cataloguePage } from './catalogue.js';
 import { datasetPage } from './dataset.js';
 import { jobsPage } from './jobs.js';
@@ -13,4 +14,4 @@ import { tokensPage } from './tokens.js';
  * Sign out come last, from the layout). A page is a module of this folder exporting a `WebPage`: its routes, and its
  * navigation entries if it has any.
  */
-export const PAGES: readonly WebPage[] = [cataloguePage, datasetPage, jobsPage, tokensPage, accountPage, passwordPage, signInPage, registerPage];
+export const PAGES: readonly WebPage[] = [cataloguePage, datasetPage, jobsPage, tokensPage, accountPage, adminAccountsPage, passwordPage, signInPage, registerPage];

@@ -115,6 +115,27 @@ export class AccountStore {
     return rows.map(toAccount);
   }
 
+  /**
+   * A page of accounts, newest first, optionally only those whose email contains `emailContains` (case-insensitive,
+   * taken literally: `%` and `_` match themselves), and how many match in all.
+   */
+  async list(opts: { emailContains?: string; limit: number; offset: number }): Promise<{ items: Account[]; total: number }> {
+    const needle = opts.emailContains?.trim().toLowerCase();
+    const where = needle ? sql`where email_key like ${`%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : sql``;
+    const rows = await query<AccountRow & { total: string | number }>(
+      this.db,
+      'AccountStore.list',
+      sql`/* AccountStore.list */
+        select ${COLUMNS}, count(*) over () as total from ${accounts} ${where}
+        order by created_at desc, id limit ${opts.limit} offset ${opts.offset}`,
+    );
+    if (rows.length === 0 && opts.offset > 0) {
+      const counted = await query<{ total: string | number }>(this.db, 'AccountStore.list.count', sql`/* AccountStore.list.count */ select count(*) as total from ${accounts} ${where}`);
+      return { items: [], total: Number(counted[0]?.total ?? 0) };
+    }
+    return { items: rows.map(toAccount), total: Number(rows[0]?.total ?? 0) };
+  }
+
   /** The account with this email key and its password hash, for login only. */
   async findCredentials(emailKey: string): Promise<{ account: Account; passwordHash: string | null } | undefined> {
     const rows = await query<AccountRow & { password_hash: string | null }>(
