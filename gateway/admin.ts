@@ -188,7 +188,8 @@ export async function serveAdminSocket(config: Config, deps: SubgraphDeps, log: 
   const handle = identity.use(deps);
   const services: AdminServices = { admin: await handle.accountAdmin(), verifications: await handle.accountVerifications() };
   const open = new Set<Socket>();
-  const server: Server = createServer((socket) => {
+  // Half-open: the command line ends its side after the request and reads the answer until the service ends its own.
+  const server: Server = createServer({ allowHalfOpen: true }, (socket) => {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
     socket.setEncoding('utf8');
