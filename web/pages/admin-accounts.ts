@@ -72,7 +72,7 @@ export const adminAccountsPage: WebPage = {
         if (error?.extensions?.code === 'FORBIDDEN') return notForYou(kit, request, reply);
         if (error) return kit.redirectWithFlash(reply, back, { kind: 'alert', message: errorOf(request, error, `account ${action} failed`).message });
         const done = (result.data as Record<string, { changed: boolean; message: string }>)[`${action}Account`]!;
-        return kit.redirectWithFlash(reply, back, { kind: 'status', message: `${done.message.charAt(0).toUpperCase()}${done.message.slice(1)}.` });
+        return kit.redirectWithFlash(reply, back, { kind: 'status', message: `${done.message}.` });
       });
     }
   },

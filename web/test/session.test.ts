@@ -2,29 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { call, startTestApp, type TestApp } from '../../test/kit/app.js';
 import { createUser, type TestUser } from '../../test/kit/users.js';
 import { PAGE_POLICY } from '../index.js';
-
-/** A browser's cookie jar, reduced to what the tests need: name -> value, updated from Set-Cookie. */
-class Jar {
-  readonly cookies = new Map<string, string>();
-  constructor(initial: Record<string, string> = {}) {
-    for (const [k, v] of Object.entries(initial)) this.cookies.set(k, v);
-  }
-  header(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-  take(res: Response): Response {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      // Cookies scoped to another path (a flow's) do not come back to the pages.
-      if (attrs.some((a) => /^\s*path=/i.test(a) && a.split('=')[1]!.trim() !== '/')) continue;
-      if (attrs.some((a) => /^\s*max-age=0$/i.test(a))) this.cookies.delete(name);
-      else this.cookies.set(name, pair!.slice(eq + 1).trim());
-    }
-    return res;
-  }
-}
+import { Jar } from './cookie-jar.js';
 
 describe('browser sessions of the pages: cookies, refresh, CSRF', () => {
   let t: TestApp;
