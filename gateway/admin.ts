@@ -70,6 +70,10 @@ export async function runAdmin(argv: string[], config: Config, print: (line: str
     print(parsed.problem);
     return 2;
   }
+  if (parsed.password === '-' && process.stdin.isTTY) {
+    // On the standard error stream, so that the printed lines stay what the command did.
+    process.stderr.write('password (used only if the account is new; an existing account keeps its own, so Enter will do): ');
+  }
   const request = parsed.password === '-' ? { ...parsed, password: await readLine(process.stdin) } : parsed;
   if (config.relational.kind === 'pglite') {
     const answered = await askRunningService(adminSocketPath(config), request, print);

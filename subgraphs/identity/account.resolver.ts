@@ -204,7 +204,7 @@ export class AccountAdminResolver {
   @Access(AccessClass.SuperUser, { token: 'login' })
   async verifyAccount(
     @Arg('user_id', () => String) user_id: string,
-    @Arg('reason', () => String, { nullable: true, description: 'why the account is verified; required' }) reason: string | null | undefined,
+    @Arg('reason', () => String, { description: 'why the account is verified: 1 to 500 characters, kept with the verification' }) reason: string,
     @Ctx() ctx: RequestContext,
   ): Promise<AccountVerificationChange> {
     return toChange(await this.verifications.verify(user_id, reason, ctx.viewer!.id));

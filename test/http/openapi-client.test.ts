@@ -63,6 +63,12 @@ describe('a client generated from /openapi.json by openapi-typescript', () => {
     await record('/v1/user/authenticate/orcid', 'GET', '/v1/user/authenticate/orcid', { token: regular.accessToken });
     await record('/v1/user/authenticate/identities', 'GET', '/v1/user/authenticate/identities', { token: regular.accessToken });
     await record('/v1/user/{user_id}/promote', 'POST', `/v1/user/${regular.id}/promote`, { token: regular.accessToken });
+    const verifiable = await createUser(t);
+    await record('/v1/user/{user_id}/verify', 'POST', `/v1/user/${verifiable.id}/verify`, { token: su.accessToken, body: { reason: 'a typed client' } });
+    await record('/v1/user/profile', 'GET', '/v1/user/profile', { token: verifiable.accessToken });
+    await record('/v1/user/accounts', 'GET', '/v1/user/accounts?limit=2', { token: su.accessToken });
+    await record('/v1/user/{user_id}/verify', 'DELETE', `/v1/user/${verifiable.id}/verify`, { token: su.accessToken });
+    await record('/v1/user/{user_id}/verify', 'DELETE', `/v1/user/${su.id}/verify`, { token: su.accessToken });
 
     await record('/v1/ontology/vocabularies', 'GET', '/v1/ontology/vocabularies');
     const parent = await record('/v1/ontology/terms', 'POST', '/v1/ontology/terms', { token: su.accessToken, body: { vocabulary, code: 'P:1', label: 'Parent' } });

@@ -63,7 +63,7 @@ export const adminAccountsPage: WebPage = {
         const back = listUrl((form.email ?? '').trim(), Number.parseInt(form.page ?? '1', 10) || 1);
         const result =
           action === 'verify'
-            ? await kit.run(request, 'mutation verifyAccount($user_id: String!, $reason: String) { verifyAccount(user_id: $user_id, reason: $reason) { changed message } }', {
+            ? await kit.run(request, 'mutation verifyAccount($user_id: String!, $reason: String!) { verifyAccount(user_id: $user_id, reason: $reason) { changed message } }', {
                 user_id: id,
                 reason: form.reason ?? '',
               })
