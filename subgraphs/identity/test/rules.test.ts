@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { normalizeEmail, normalizeOrcid, orcidCheckCharacter, scientistTagFor, validateLinks, validatePassword } from '../account.rules.js';
+import { normalizeEmail, normalizeOrcid, orcidCheckCharacter, scientistTagFor, validateLinks, validatePassword, validateVerificationReason } from '../account.rules.js';
 import { lockDurationMs } from '../password-throttle.service.js';
 import { paserkPublicId } from '../token.keys.js';
 
@@ -19,6 +19,13 @@ describe('account rules', () => {
     expect(() => validatePassword('🧠🧠🧠🧠🧠🧠🧠🧠', email)).not.toThrow();
     expect(() => validatePassword('🧠🧠🧠🧠🧠🧠🧠', email)).toThrow(/got 7/);
     expect(() => validatePassword(' X@Example.org ', email)).toThrow(/email/);
+  });
+
+  it('requires a verification reason of 1 to 500 characters, trimmed, counted in characters', () => {
+    expect(validateVerificationReason('  on the lab roster ')).toBe('on the lab roster');
+    expect(validateVerificationReason('🧠'.repeat(500))).toHaveLength(1000);
+    for (const bad of [undefined, null, '', '   ', 42]) expect(() => validateVerificationReason(bad), String(bad)).toThrow(/^reason: say why/);
+    expect(() => validateVerificationReason('x'.repeat(501))).toThrow(/at most 500 characters \(got 501\)/);
   });
 
   it('validates ORCID iDs with the ISO 7064 MOD 11-2 check character', () => {
