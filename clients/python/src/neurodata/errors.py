@@ -51,7 +51,7 @@ class NotAcademic(PermissionDenied):
         self.verify_url = verify_url
 
     def __str__(self) -> str:
-        hint = f"; verify your institution at {self.verify_url}" if self.verify_url else ""
+        hint = f"; {self.verify_url} says how this server verifies accounts" if self.verify_url else ""
         return super().__str__() + hint
 
 
