@@ -157,8 +157,11 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   });
 
   await http.ready();
-  // `npm run admin` reaches the running service here: the embedded database has one opener (gateway/admin.ts).
-  const adminSocket = config.relational.kind === 'pglite' && !config.relational.dataDir.startsWith('memory://') ? await serveAdminSocket(config, deps, http.log.child({ component: 'admin' })) : null;
+  // `npm run admin` reaches the running service here: the embedded database has one opener (gateway/admin.ts). Only
+  // where this process holds the accounts: the identity subgraph in-process, on an embedded database on disk.
+  const holdsAccounts = enabled.includes('identity') && !config.subgraphs.urls.identity;
+  const embedded = config.relational.kind === 'pglite' && !config.relational.dataDir.startsWith('memory://');
+  const adminSocket = holdsAccounts && embedded ? await serveAdminSocket(config, deps, http.log.child({ component: 'admin' })) : null;
   return {
     http,
     stores,
