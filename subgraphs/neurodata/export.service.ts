@@ -138,7 +138,8 @@ function jsonLdOf(d: Described, baseUrl: string, pages?: { catalogUrl: string })
       sha256: a.sha256,
     })),
     variableMeasured: variables,
-    catalogUrl: pages?.catalogUrl ?? `${base}/v1/neurodata/datasets`,
+    // The catalogue's page, like the dataset's: open to everyone.
+    catalogUrl: pages?.catalogUrl ?? `${base}/datasets`,
     isAccessibleForFree: true,
     conditionsOfAccess: conditionsOfAccess(d.dataset.visibility),
   });

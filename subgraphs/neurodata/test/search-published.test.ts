@@ -127,7 +127,10 @@ describe('publishedDataset (GET /v1/search/datasets/{slug}): the public record o
     const pub = (await record(open.slug)).body;
     expect(pub.page_url).toBe(page);
     const publicLd = pub.json_ld;
-    for (const ld of [apiLd.body, publicLd]) expect([ld['@id'], ld.url]).toEqual([page, page]);
+    for (const ld of [apiLd.body, publicLd]) {
+      expect([ld['@id'], ld.url]).toEqual([page, page]);
+      expect(ld.includedInDataCatalog.url).toBe(`${t.url}/datasets`);
+    }
     // Neither names the install's id in its URL, nor a route that needs an account.
     for (const text of [bib.body, ris.body, g.body.data.datasetCitation.text, ...pub.citations.map((c: { text: string }) => c.text)]) {
       expect(text).not.toContain('/v1/neurodata/');
