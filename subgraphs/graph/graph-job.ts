@@ -48,8 +48,9 @@ export function graphJobKind(deps: GraphJobDeps): JobKind {
     async prepare(ctx, args) {
       fullAnalysisParams(args as unknown as FullAnalysisArgs);
       const r = await deps.resolveDatasetVersion(ctx, String(args.dataset_id ?? ''), (args.version as string | null | undefined) ?? null);
-      // The job reads the version resolved now, whatever is published meanwhile.
-      return { ...args, dataset_id: r.datasetId, version: r.isDraft ? 'draft' : String(r.version) };
+      // The job reads the version resolved now, whatever is published meanwhile. The slug is kept beside the id to
+      // name the dataset in job listings, as a SyQL job's text does; the job reads by id.
+      return { ...args, dataset_id: r.datasetId, slug: r.slug, version: r.isDraft ? 'draft' : String(r.version) };
     },
     execute: graphExecutor(deps),
     reads: readsOf,
@@ -78,7 +79,8 @@ function readsOf(job: Pick<JobRecord, 'input' | 'resultMeta'>): DataRead[] {
 /** A graph job: the full analysis, as its owner, written as a long Arrow table with the whole answer in its metadata. */
 function graphExecutor(deps: GraphJobDeps): JobExecutor {
   return async (job, run) => {
-    const args = job.input as unknown as FullAnalysisArgs;
+    const { slug: _slug, ...input } = job.input;
+    const args = input as unknown as FullAnalysisArgs;
     const ctx = await ownerContext(deps.standing, job.ownerId, job.id, run.log);
     const answer = (await deps.graph.fullAnalysis(ctx, args, { asJob: true, onProgress: (p) => run.progress(Math.min(0.95, p.fraction), p.step) })) as unknown as Record<string, unknown>;
     const bytes = Buffer.from(

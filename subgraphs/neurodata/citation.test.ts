@@ -9,6 +9,7 @@ import {
   RIS_MEDIA_TYPE,
   citationFormatFor,
   escapeBibtex,
+  citationKey,
   isOrganisationName,
   splitPersonName,
   toBibtex,
@@ -43,9 +44,10 @@ function parse(text: string): Csl[] {
 
 const TITLE = 'Connectome of C. elegans & {weird}_stuff 100% $5 #1 ~x^2 \\o/';
 
-function metadata(overrides: Partial<DatasetMetadata> = {}): DatasetMetadata & { id: string } {
+function metadata(overrides: Partial<DatasetMetadata & { slug: string }> = {}): DatasetMetadata & { id: string; slug: string } {
   return {
     id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+    slug: 'nerve_ring_connectome',
     title: TITLE,
     description: 'Chemical and electrical synapses\nof one adult hermaphrodite.',
     species: [],
@@ -108,9 +110,59 @@ describe('toBibtex', () => {
     expect(allen.given).toBeUndefined();
   });
 
+  it('keys each entry by slug and version, so a bibliography of datasets sharing authors, year and title keeps them all', () => {
+    const same = { creators: [{ name: 'Steven J. Cook', orcid: null, affiliation: null }], title: 'Whole-animal connectomes of both C. elegans sexes' };
+    const male = input({ dataset: metadata({ ...same, slug: 'celegans_cook_2019_male' }), version: 1 });
+    const herm = input({ dataset: metadata({ ...same, slug: 'celegans_cook_2019_hermaphrodite' }), version: 1 });
+    const entries = parse(toBibtex(male) + toBibtex(herm)) as unknown as { id: string }[];
+    expect(entries.map((e) => e.id)).toEqual(['celegans_cook_2019_male_v1', 'celegans_cook_2019_hermaphrodite_v1']);
+    // Stable: another title or creator keeps the key of the version; the next version and a draft have their own.
+    expect(citationKey(input({ dataset: metadata({ slug: 'celegans_cook_2019_male', title: 'Renamed' }), version: 1 }))).toBe('celegans_cook_2019_male_v1');
+    expect(citationKey(input({ dataset: metadata({ slug: 'celegans_cook_2019_male' }), version: 2 }))).toBe('celegans_cook_2019_male_v2');
+    expect(citationKey(input({ dataset: metadata({ slug: 'celegans_cook_2019_male' }), version: null }))).toBe('celegans_cook_2019_male_draft');
+    // Only characters every BibTeX dialect reads in a key.
+    expect(citationKey(input({ dataset: metadata({ slug: 'ring {1}, %x' }) }))).toBe('ring_1_x_v3');
+    // RIS carries the same key as the record's ID.
+    expect(toRis(male)).toContain('ID  - celegans_cook_2019_male_v1\r\n');
+  });
+
+  it('dates the entry by the version\'s publication in this service, not by the year of the source paper', () => {
+    const cited = input({
+      dataset: metadata({ relatedPublication: { doi: '10.1038/s41586-019-1352-7', citation: 'Cook SJ et al. (2019).', url: null, year: 2019 } }),
+      publishedAt: new Date('2026-03-04T05:06:07Z'),
+    });
+    expect(toBibtex(cited)).toContain('year = {2026}');
+    expect(toRis(cited)).toContain('PY  - 2026\r\n');
+    expect(toCitationText(cited)).toContain('(2026)');
+  });
+
+  it('cites a creator of kind organization by its whole name, whatever the name looks like, and a person of kind person by parts', () => {
+    const creators = [
+      { name: 'NeuroMorpho.Org', kind: 'organization' as const, orcid: null, affiliation: null },
+      { name: 'Blue Brain', kind: 'organization' as const, orcid: null, affiliation: null },
+      { name: 'Ada Group', kind: 'person' as const, orcid: null, affiliation: null },
+    ];
+    const cited = input({ dataset: metadata({ creators }) });
+    const bib = toBibtex(cited);
+    expect(bib).toContain('author = {{NeuroMorpho.Org} and {Blue Brain} and Group, Ada}');
+    const [entry] = parse(bib);
+    expect(entry.author?.map((a) => a.literal ?? a.family)).toEqual(['NeuroMorpho.Org', 'Blue Brain', 'Group']);
+    expect(entry.author?.[0].given).toBeUndefined();
+    expect(entry.author?.[1].given).toBeUndefined();
+    // RIS: a corporate author is one name without a comma, which readers keep whole.
+    const ris = toRis(cited);
+    expect(ris).toContain('AU  - NeuroMorpho.Org\r\nAU  - Blue Brain\r\nAU  - Group, Ada\r\n');
+    const [risEntry] = parse(ris);
+    expect(risEntry.author?.slice(0, 2).map((a) => a.literal ?? a.family)).toEqual(['NeuroMorpho.Org', 'Blue Brain']);
+    expect(risEntry.author?.[0].given).toBeUndefined();
+    expect(toCitationText(cited)).toMatch(/^NeuroMorpho\.Org, Blue Brain, & Group, A\. \(2024\)/);
+    // Metadata kept before creators had a kind: a web domain as a name reads as an organisation.
+    expect(toBibtex(input({ dataset: metadata({ creators: [{ name: 'NeuroMorpho.Org', orcid: null, affiliation: null }] }) }))).toContain('author = {{NeuroMorpho.Org}}');
+  });
+
   it('writes a biblatex @dataset entry with an ASCII key, UTF-8 names and braced special characters', () => {
     const bib = toBibtex(input());
-    expect(bib).toMatch(/^@dataset\{chklovskii2024connectome_v3,\n/);
+    expect(bib).toMatch(/^@dataset\{nerve_ring_connectome_v3,\n/);
     expect(bib).toContain('author = {Chklovskii, Dmitri B. and Müller, Žiga and van der Berg, Jan and {Allen Institute for Brain Science}}');
     expect(bib).toContain('copyright = {CC-BY-4.0}');
     expect(bib).toContain('month = jun');
@@ -186,7 +238,8 @@ describe('isOrganisationName', () => {
     for (const name of ['Allen Institute for Brain Science', 'Université de Paris', 'Max-Planck-Institut für Neurobiologie', 'OpenWorm Consortium']) {
       expect(isOrganisationName({ name }), name).toBe(true);
     }
-    for (const name of ['Dmitri B. Chklovskii', 'Labrador Smith', 'Žiga Müller']) expect(isOrganisationName({ name }), name).toBe(false);
+    expect(isOrganisationName({ name: 'NeuroMorpho.Org' })).toBe(true);
+    for (const name of ['Dmitri B. Chklovskii', 'Labrador Smith', 'Žiga Müller', 'Martin Luther King Jr.']) expect(isOrganisationName({ name }), name).toBe(false);
     expect(isOrganisationName({ name: 'Lab Member', orcid: '0000-0002-1825-0097' })).toBe(false);
   });
 });

@@ -1,13 +1,18 @@
 import { BadInput } from '../../lib/errors.js';
-import type { Creator, DatasetMetadata } from './dataset.model.js';
+import type { Creator, CreatorKind, DatasetMetadata } from './dataset.model.js';
 
 /** What a dataset citation is built from; the dataset is a published version's frozen metadata or the draft's. */
 export interface CitationInput {
-  dataset: DatasetMetadata & { id: string };
+  dataset: DatasetMetadata & { id: string; slug: string };
   /** The cited version, or null for a dataset that has not been published. */
   version: number | null;
+  /**
+   * When this version was published in this service: the citation's year and date. A citer cites the version they
+   * read, as published here (DataCite's publicationYear), not the year of the paper the data came from (that paper
+   * is the related publication).
+   */
   publishedAt: Date | null;
-  /** The dataset's landing page. */
+  /** The dataset's landing page, `/datasets/{slug}` under the service's base URL: its URL and `@id` everywhere. */
   url: string;
   /** The service (cluster) that publishes the dataset. */
   publisher: string;
@@ -75,7 +80,7 @@ export interface PersonName {
   suffix: string | null;
 }
 
-// A Creator carries no person/organisation flag; a name with one of these words is taken as an organisation.
+// Metadata kept before creators had a kind: a name with one of these words is taken as an organisation.
 // Bounded by letters rather than \b, which only knows ASCII ("Université").
 const ORGANISATION_WORDS = new RegExp(
   `(?<![\\p{L}\\p{N}])(${[
@@ -91,10 +96,20 @@ const PARTICLES = new Set([
 ]);
 const SUFFIXES = /^(jr\.?|sr\.?|ii|iii|iv)$/i;
 
-/** True when a creator's name reads as an organisation rather than a person (no ORCID, an organisation word). */
+// A name that is a web domain ("NeuroMorpho.Org", "FlyWire.ai") is a resource's, not a person's.
+const DOMAIN_NAME = /\p{L}\.(?:org|com|net|edu|gov|int|io|ai|info|eu)(?![\p{L}\p{N}])/iu;
+
+/** True when a creator's name reads as an organisation rather than a person (no ORCID; an organisation word or a domain). */
 export function isOrganisationName(creator: Pick<Creator, 'name'> & { orcid?: string | null }): boolean {
-  return !creator.orcid && ORGANISATION_WORDS.test(creator.name);
+  return !creator.orcid && (ORGANISATION_WORDS.test(creator.name) || DOMAIN_NAME.test(creator.name));
 }
+
+/** A creator's kind: the one recorded, or for metadata kept before kinds were recorded, the one its name reads as. */
+export function creatorKind(creator: Pick<Creator, 'name' | 'kind'> & { orcid?: string | null }): CreatorKind {
+  return creator.kind ?? (isOrganisationName(creator) ? 'organization' : 'person');
+}
+
+const isOrganisation = (creator: Creator) => creatorKind(creator) === 'organization';
 
 /**
  * Splits a person's name. "Family, Given" is taken as written; otherwise the last word is the family name, together
@@ -145,7 +160,7 @@ function verbatim(value: string): string {
 }
 
 function bibtexName(creator: Creator): string {
-  if (isOrganisationName(creator)) return `{${escapeBibtex(creator.name)}}`;
+  if (isOrganisation(creator)) return `{${escapeBibtex(creator.name)}}`;
   const { given, family, suffix } = splitPersonName(creator.name);
   // A word "and" inside a name would split it into two names.
   const part = (s: string) => escapeBibtex(s).replace(/(^|\s)(and)(?=\s|$)/gi, '$1{$2}');
@@ -154,18 +169,15 @@ function bibtexName(creator: Creator): string {
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
-function asciiWord(text: string): string {
-  return text.normalize('NFKD').replace(/[^A-Za-z0-9]/g, '').toLowerCase();
-}
-
-/** A citation key of ASCII letters and digits only: first creator's family name, year, first title word, version. */
-export function citationKey(input: CitationInput): string {
-  const first = input.dataset.creators[0];
-  const who = first ? asciiWord(isOrganisationName(first) ? first.name.split(' ')[0] : splitPersonName(first.name).family) : '';
-  const word = input.dataset.title.split(/\s+/).map(asciiWord).find((w) => w.length > 3) ?? '';
-  const year = input.publishedAt ? String(input.publishedAt.getUTCFullYear()) : '';
-  const key = `${who || 'dataset'}${year}${word}`;
-  return input.version === null ? key : `${key}_v${input.version}`;
+/**
+ * The citation key (BibTeX) and reference id (RIS): the dataset's slug and the version, `celegans_cook_2019_male_v1`
+ * (`_draft` before publication). Unique within the service, as slugs are, and stable: the same version keeps its key
+ * whatever is edited or published later, so a bibliography of several datasets keeps every entry. Only letters,
+ * digits, `_` and `-` are kept, the characters every BibTeX dialect accepts in a key.
+ */
+export function citationKey(input: Pick<CitationInput, 'dataset' | 'version'>): string {
+  const slug = input.dataset.slug.normalize('NFKD').replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^[_-]+|[_-]+$/g, '') || 'dataset';
+  return `${slug}_${input.version === null ? 'draft' : `v${input.version}`}`;
 }
 
 /**
@@ -206,7 +218,7 @@ export function toBibtex(input: CitationInput): string {
 // RIS
 
 function risName(creator: Creator): string {
-  if (isOrganisationName(creator)) return collapse(creator.name);
+  if (isOrganisation(creator)) return collapse(creator.name);
   const { given, family, suffix } = splitPersonName(creator.name);
   return [family, given, suffix].filter(Boolean).join(', ');
 }
@@ -233,7 +245,7 @@ export function toRis(input: CitationInput): string {
   if (dataset.description) lines.push(['AB', dataset.description]);
   // RIS has no licence tag; a note keeps it with the record.
   if (dataset.license) lines.push(['N1', `License: ${dataset.license}`]);
-  lines.push(['ID', dataset.id]);
+  lines.push(['ID', citationKey(input)]);
   const body = lines
     .map(([tag, value]) => [tag, collapse(value)] as const)
     .filter(([, value]) => value)
@@ -247,7 +259,7 @@ export function toRis(input: CitationInput): string {
 
 /** A person as a reference list names them: family name, then the initials of the given names ("Lovelace, A. A."). */
 function textName(creator: Creator): string {
-  if (isOrganisationName(creator)) return collapse(creator.name);
+  if (isOrganisation(creator)) return collapse(creator.name);
   const { given, family, suffix } = splitPersonName(creator.name);
   const initials = (given ?? '')
     .split(/\s+/)

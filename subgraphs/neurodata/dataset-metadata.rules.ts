@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { BadInput } from '../../lib/errors.js';
-import type { Creator, Publication } from './dataset.model.js';
+import { creatorKind } from './citation.js';
+import type { Creator, CreatorKind, Publication } from './dataset.model.js';
 
 const SPDX_IDS: ReadonlySet<string> = new Set((createRequire(import.meta.url)('spdx-license-ids') as string[]).map((s) => s));
 const SPDX_BY_LOWER = new Map([...SPDX_IDS].map((id) => [id.toLowerCase(), id]));
@@ -66,13 +67,28 @@ export function checkOrcid(field: string, value: string | null | undefined): str
   return bare;
 }
 
-export function checkCreators(list: ReadonlyArray<{ name?: string | null; orcid?: string | null; affiliation?: string | null }> | null | undefined): Creator[] {
+const CREATOR_KINDS: readonly CreatorKind[] = ['person', 'organization'];
+
+/**
+ * Creators as they are kept: a name, a kind (given, or read from the name), an ORCID iD (people only) and an
+ * affiliation. Throws BadInput naming the creator's index.
+ */
+export function checkCreators(
+  list: ReadonlyArray<{ name?: string | null; kind?: string | null; orcid?: string | null; affiliation?: string | null }> | null | undefined,
+): Creator[] {
   const creators = list ?? [];
   if (creators.length > LIMITS.creators) throw new BadInput(`creators: at most ${LIMITS.creators}`);
   return creators.map((c, i) => {
     const name = (c.name ?? '').trim();
     if (!name || name.length > 300) throw new BadInput(`creators[${i}].name: 1 to 300 characters`);
-    return { name, orcid: checkOrcid(`creators[${i}].orcid`, c.orcid), affiliation: checkText(`creators[${i}].affiliation`, c.affiliation, 500) || null };
+    const given = c.kind?.trim().toLowerCase() || null;
+    if (given !== null && !(CREATOR_KINDS as string[]).includes(given)) {
+      throw new BadInput(`creators[${i}].kind: ${JSON.stringify(c.kind)} is not a creator kind; accepted values: ${CREATOR_KINDS.join(', ')}`);
+    }
+    const orcid = checkOrcid(`creators[${i}].orcid`, c.orcid);
+    const kind = (given as CreatorKind | null) ?? creatorKind({ name, orcid });
+    if (kind === 'organization' && orcid) throw new BadInput(`creators[${i}].orcid: an ORCID iD names a person; leave it out for an organization`);
+    return { name, kind, orcid, affiliation: checkText(`creators[${i}].affiliation`, c.affiliation, 500) || null };
   });
 }
 

@@ -7,6 +7,7 @@ import type { AccessRequest } from './access-request.types.js';
 import type { RequestContext } from '../../lib/context.js';
 import { AccessClass, classOf } from '../../lib/access.js';
 import type { Actor } from './dataset.service.js';
+import { creatorKind } from './citation.js';
 
 /** The actor of a request; the root field's access check has run, so a viewer is present. */
 export function actorOf(ctx: RequestContext): Actor {
@@ -31,7 +32,7 @@ export function toMetadataView(m: DatasetMetadata): DatasetMetadataView {
     neurotransmitters: m.neurotransmitters.map(toTermValue),
     keywords: m.keywords,
     license: m.license,
-    creators: m.creators.map((c) => ({ name: c.name, orcid: c.orcid, affiliation: c.affiliation })),
+    creators: m.creators.map((c) => ({ name: c.name, kind: creatorKind(c), orcid: c.orcid, affiliation: c.affiliation })),
     related_publication: m.relatedPublication ? { doi: m.relatedPublication.doi, citation: m.relatedPublication.citation, url: m.relatedPublication.url, year: m.relatedPublication.year ?? null } : null,
     doi: m.doi,
   };

@@ -13,8 +13,16 @@ export interface TermValue {
   uri: string | null;
 }
 
+/** Whether a creator is a person (cited by family and given name) or an organisation (cited by its whole name). */
+export type CreatorKind = 'person' | 'organization';
+
 export interface Creator {
   name: string;
+  /**
+   * Written with every metadata change; metadata kept before creators had a kind has none, and creatorKind()
+   * reads it from the name then.
+   */
+  kind?: CreatorKind;
   /** ORCID iD as 0000-0002-1825-0097 (no URL prefix). */
   orcid: string | null;
   affiliation: string | null;

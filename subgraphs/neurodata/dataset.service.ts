@@ -56,7 +56,7 @@ export interface MetadataInput {
   neurotransmitters?: readonly string[] | null;
   keywords?: readonly string[] | null;
   license?: string | null;
-  creators?: ReadonlyArray<{ name?: string | null; orcid?: string | null; affiliation?: string | null }> | null;
+  creators?: ReadonlyArray<{ name?: string | null; kind?: string | null; orcid?: string | null; affiliation?: string | null }> | null;
   related_publication?: { doi?: string | null; citation?: string | null; url?: string | null; year?: number | null } | null;
   doi?: string | null;
 }

@@ -44,6 +44,9 @@ export class Creator {
   @Field(() => String)
   name!: string;
 
+  @Field(() => String, { description: 'person | organization: cited by family and given names, or by the whole name' })
+  kind!: string;
+
   @Field(() => String, { nullable: true, description: 'ORCID iD, e.g. 0000-0002-1825-0097' })
   orcid!: string | null;
 
@@ -314,6 +317,12 @@ export class UploadTarget {
 export class CreatorInput {
   @Field(() => String)
   name!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'person | organization; when absent, a name with an organisation word (Institute, Consortium, ...) or a web domain (NeuroMorpho.Org) is an organization',
+  })
+  kind?: string | null;
 
   @Field(() => String, { nullable: true })
   orcid?: string | null;

@@ -1,6 +1,6 @@
 import { NotFound } from '../../lib/errors.js';
 import { CITATION_FORMATS, citationFormatFor, toCitationText, type CitationFormat, type CitationInput } from './citation.js';
-import { toJsonLd } from './jsonld.js';
+import { conditionsOfAccess, toJsonLd } from './jsonld.js';
 import type { AssetRecord, DatasetMetadata, RowCounts, VersionRecord } from './dataset.model.js';
 import { pickMetadata, type Actor, type DatasetService } from './dataset.service.js';
 import { parseDatasetRef } from './dataset-access.rules.js';
@@ -61,12 +61,12 @@ export class ExportService {
   /**
    * The citations and JSON-LD of a published version for its public record, by the same builders as `citation` and
    * `jsonLd`: never a file (no distribution), and what the data measure only when `rowCounts` is given (the caller
-   * decided the viewer may read the data). `url` is the record's page and `catalogUrl` the catalogue's, named in place
-   * of the API's (which need an Academic account).
+   * decided the viewer may read the data). `catalogUrl` is the catalogue's page, named in place of the API's (which
+   * needs an Academic account).
    */
-  publicExports(dataset: StoredDataset, version: VersionRecord, rowCounts: RowCounts | null, opts: { baseUrl: string; url: string; catalogUrl: string }): PublicExports {
+  publicExports(dataset: StoredDataset, version: VersionRecord, rowCounts: RowCounts | null, opts: { baseUrl: string; catalogUrl: string }): PublicExports {
     const d: Described = { dataset, metadata: version.metadata, version: version.version, publishedAt: version.publishedAt, assets: [], rowCounts, canReadData: rowCounts !== null };
-    const input = citationInput(d, opts.baseUrl, opts.url);
+    const input = citationInput(d, opts.baseUrl);
     return {
       text: toCitationText(input),
       files: (Object.keys(CITATION_FORMATS) as CitationFormat[]).map((format) => citationFile(d, format, input)),
@@ -93,14 +93,23 @@ export class ExportService {
 
 const trimBase = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
 
-/** What a citation is built from; `url` defaults to the dataset's API record. */
-function citationInput(d: Described, baseUrl: string, url?: string): CitationInput {
+/**
+ * A dataset's landing page, `/datasets/{slug}` under the service's base URL (PUBLIC_URL, or the one the request
+ * used): the URL and `@id` its citations and JSON-LD name, whoever asks and by whichever route, since it opens to
+ * everyone (the API's record needs an Academic account and is named by an id of this install).
+ */
+export function datasetPageUrl(baseUrl: string, slug: string): string {
+  return `${trimBase(baseUrl)}/datasets/${encodeURIComponent(slug)}`;
+}
+
+/** What a citation is built from. */
+function citationInput(d: Described, baseUrl: string): CitationInput {
   const base = trimBase(baseUrl);
   return {
-    dataset: { ...d.metadata, id: d.dataset.id },
+    dataset: { ...d.metadata, id: d.dataset.id, slug: d.dataset.slug },
     version: d.version,
     publishedAt: d.publishedAt,
-    url: url ?? `${base}/v1/neurodata/datasets/${d.dataset.id}`,
+    url: datasetPageUrl(base, d.dataset.slug),
     publisher: `${PUBLISHER}${base ? ` (${new URL(base).host})` : ''}`,
   };
 }
@@ -110,7 +119,7 @@ function citationFile(d: Described, format: CitationFormat, input: CitationInput
   return { format, mediaType: spec.mediaType, filename: `${d.dataset.slug}${d.version ? `_v${d.version}` : '_draft'}.${spec.extension}`, text: spec.render(input) };
 }
 
-function jsonLdOf(d: Described, baseUrl: string, pages?: { url: string; catalogUrl: string }): Record<string, unknown> {
+function jsonLdOf(d: Described, baseUrl: string, pages?: { catalogUrl: string }): Record<string, unknown> {
   const base = trimBase(baseUrl);
   const variables = [];
   if ((d.rowCounts?.neurons ?? 0) > 0) variables.push('neuron identity, class, type and neurotransmitter');
@@ -118,7 +127,7 @@ function jsonLdOf(d: Described, baseUrl: string, pages?: { url: string; catalogU
   if ((d.rowCounts?.electricalConnections ?? 0) > 0) variables.push('gap junction (electrical synapse) weight between neuron pairs');
   if ((d.rowCounts?.morphologies ?? 0) > 0) variables.push('neuron morphology (SWC reconstruction)');
   return toJsonLd({
-    ...citationInput(d, baseUrl, pages?.url),
+    ...citationInput(d, baseUrl),
     createdAt: d.dataset.createdAt,
     updatedAt: d.dataset.updatedAt,
     distribution: d.assets.map((a) => ({
@@ -129,7 +138,9 @@ function jsonLdOf(d: Described, baseUrl: string, pages?: { url: string; catalogU
       sha256: a.sha256,
     })),
     variableMeasured: variables,
-    catalogUrl: pages?.catalogUrl ?? `${base}/v1/neurodata/datasets`,
+    // The catalogue's page, like the dataset's: open to everyone.
+    catalogUrl: pages?.catalogUrl ?? `${base}/datasets`,
     isAccessibleForFree: true,
+    conditionsOfAccess: conditionsOfAccess(d.dataset.visibility),
   });
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import jsonld, { type JsonLdDocument, type Options } from 'jsonld';
 import type { DatasetMetadata, TermValue } from './dataset.model.js';
-import { toJsonLd, type JsonLdInput } from './jsonld.js';
+import { conditionsOfAccess, toJsonLd, type JsonLdInput } from './jsonld.js';
 
 const CONTEXT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/jsonld/schemaorg-context.jsonld');
 type RemoteDocument = Awaited<ReturnType<NonNullable<Options.Expand['documentLoader']>>>;
@@ -33,9 +33,10 @@ const LOCAL = term('brain_region', 'LOCAL:1', 'unlisted region', null);
 const URL = 'https://data.example.org/datasets/0190a1b2';
 const SHA = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
-function metadata(overrides: Partial<DatasetMetadata> = {}): DatasetMetadata & { id: string } {
+function metadata(overrides: Partial<DatasetMetadata> = {}): DatasetMetadata & { id: string; slug: string } {
   return {
     id: '0190a1b2',
+    slug: 'nerve_ring_connectome',
     title: 'Connectome of C. elegans',
     description: 'Chemical and electrical synapses of one adult hermaphrodite.',
     species: [WORM],
@@ -154,10 +155,34 @@ describe('toJsonLd', () => {
   });
 
   it('leaves out what a draft does not have instead of writing nulls', () => {
-    const doc = toJsonLd(input({ version: null, publishedAt: null, dataset: metadata({ doi: null, license: null, relatedPublication: null }) }));
-    for (const key of ['version', 'datePublished', 'license', 'sameAs', 'citation']) expect(doc).not.toHaveProperty(key);
+    const doc = toJsonLd(input({ version: null, publishedAt: null, distribution: [], dataset: metadata({ doi: null, license: null, relatedPublication: null }) }));
+    for (const key of ['version', 'datePublished', 'license', 'sameAs', 'citation', 'distribution', 'conditionsOfAccess']) expect(doc).not.toHaveProperty(key);
     expect(doc.identifier).toEqual(['0190a1b2']);
     expect(JSON.stringify(doc)).not.toContain('null');
+  });
+
+  it('types a creator of kind organization as an Organization, a domain-like name included, and a person as a Person', async () => {
+    const creators = [
+      { name: 'NeuroMorpho.Org', kind: 'organization' as const, orcid: null, affiliation: null },
+      { name: 'Ada Group', kind: 'person' as const, orcid: null, affiliation: null },
+      { name: 'NeuroMorpho.Org', orcid: null, affiliation: null },
+    ];
+    const [dataset] = await expand(toJsonLd(input({ dataset: metadata({ creators }) })));
+    const [org, person, legacy] = nodes(dataset, 'creator');
+    expect(org['@type']).toEqual([`${S}Organization`]);
+    expect(value(org, 'name')).toBe('NeuroMorpho.Org');
+    expect(org[`${S}familyName`]).toBeUndefined();
+    expect(person['@type']).toEqual([`${S}Person`]);
+    expect(value(person, 'familyName')).toBe('Group');
+    expect(legacy['@type']).toEqual([`${S}Organization`]);
+  });
+
+  it('states the conditions of access beside isAccessibleForFree', async () => {
+    const [dataset] = await expand(toJsonLd(input({ conditionsOfAccess: conditionsOfAccess('restricted') })));
+    expect(value(dataset, 'isAccessibleForFree')).toBe(true);
+    expect(value(dataset, 'conditionsOfAccess')).toMatch(/verified academic account.*owner's grant/);
+    expect(conditionsOfAccess('public')).toMatch(/verified academic account/);
+    expect(conditionsOfAccess('public')).not.toMatch(/grant/);
   });
 
   it('is served only with the local context: any other URL is refused', async () => {

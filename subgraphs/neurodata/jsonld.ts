@@ -1,4 +1,4 @@
-import { doiUrl, isOrganisationName, splitPersonName, type CitationInput } from './citation.js';
+import { creatorKind, doiUrl, splitPersonName, type CitationInput } from './citation.js';
 import type { Creator, TermValue } from './dataset.model.js';
 
 export const JSONLD_MEDIA_TYPE = 'application/ld+json; charset=utf-8';
@@ -25,6 +25,17 @@ export interface JsonLdInput extends CitationInput {
   catalogUrl?: string;
   /** No charge is asked for a dataset, restricted or not; restricted ones need an approved access request. */
   isAccessibleForFree?: boolean;
+  /** What reading the data takes (conditionsOfAccess()); left out when not given. */
+  conditionsOfAccess?: string;
+}
+
+/**
+ * What reading the data takes, for schema.org's conditionsOfAccess: free of charge (isAccessibleForFree) is not
+ * free of conditions, since the files need an account.
+ */
+export function conditionsOfAccess(visibility: 'public' | 'restricted'): string {
+  const account = 'Data files need a verified academic account on this service';
+  return visibility === 'restricted' ? `${account}; this dataset is restricted and also needs its owner's grant (an approved access request).` : `${account}.`;
 }
 
 type Node = Record<string, unknown>;
@@ -61,7 +72,7 @@ function definedTerm(term: TermValue): Node {
 }
 
 function creator(c: Creator): Node {
-  if (isOrganisationName(c)) return { '@type': 'Organization', name: c.name };
+  if (creatorKind(c) === 'organization') return { '@type': 'Organization', name: c.name };
   const { given, family } = splitPersonName(c.name);
   const orcid = c.orcid ? `https://orcid.org/${c.orcid}` : null;
   return {
@@ -106,8 +117,14 @@ export function toJsonLd(input: JsonLdInput): Node {
     measurementTechnique: dataset.microscopy.map(definedTerm),
     variableMeasured: input.variableMeasured.map((name) => ({ '@type': 'PropertyValue', name })),
     isAccessibleForFree: input.isAccessibleForFree ?? true,
+    ...(input.conditionsOfAccess ? { conditionsOfAccess: input.conditionsOfAccess } : {}),
     publisher: publisherNode,
-    distribution: input.distribution.map((file) => ({
+    includedInDataCatalog: { '@type': 'DataCatalog', name: publisher, ...(input.catalogUrl ? { url: input.catalogUrl } : {}) },
+  };
+  // Left out rather than empty (files withheld, or none), as every other empty field: validators read an empty
+  // distribution as a dataset with nothing to download.
+  if (input.distribution.length) {
+    doc.distribution = input.distribution.map((file) => ({
       '@type': 'DataDownload',
       name: file.name,
       contentUrl: file.contentUrl,
@@ -117,9 +134,8 @@ export function toJsonLd(input: JsonLdInput): Node {
       // schema.org defines sha256 on MediaObject, DataDownload's parent (https://schema.org/sha256, from
       // schemaorg/schemaorg#2450, still in the "new" area), so the digest needs no identifier/PropertyValue stand-in.
       sha256: file.sha256,
-    })),
-    includedInDataCatalog: { '@type': 'DataCatalog', name: publisher, ...(input.catalogUrl ? { url: input.catalogUrl } : {}) },
-  };
+    }));
+  }
   if (publication && (publication.citation || publicationDoi || publication.url)) {
     const link = publicationDoi ?? publication.url;
     doc.citation = {

@@ -28,7 +28,7 @@ export interface SeedDatasetInput {
   license: string;
   /** The licence as the sources state it, and why `license` was chosen; also appended to the description. */
   license_note: string;
-  creators: { name: string }[];
+  creators: { name: string; kind: 'person' | 'organization' }[];
   related_publication: { doi: string; citation: string; url: string; year: number } | null;
 }
 
@@ -260,7 +260,7 @@ export function seedDatasetInput(folderName: string, descriptor: ConnectomeDescr
     ]),
     license,
     license_note: licenseNote,
-    creators: d.authors.map((name) => ({ name })),
+    creators: d.authors.map((name) => ({ name, kind: 'person' as const })),
     related_publication: { doi: d.doi, citation, url: `https://doi.org/${d.doi}`, year: d.year },
   };
 }
@@ -381,7 +381,11 @@ export function morphologySeedInput(readmeText: string): SeedDatasetInput {
     keywords: unique(['neuron morphology', 'SWC', 'NeuroMorpho.Org', 'hemibrain', ...keywords, ...regions.keywords]),
     license: 'CC-BY-4.0',
     license_note: MORPHOLOGY_LICENSE_NOTE,
-    creators: [{ name: 'NeuroMorpho.Org' }, { name: 'Allen Institute for Brain Science' }, { name: 'Janelia FlyEM Project Team' }],
+    creators: [
+      { name: 'NeuroMorpho.Org', kind: 'organization' },
+      { name: 'Allen Institute for Brain Science', kind: 'organization' },
+      { name: 'Janelia FlyEM Project Team', kind: 'organization' },
+    ],
     related_publication: {
       doi: '10.1096/fba.2024-00048',
       citation:

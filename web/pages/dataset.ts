@@ -370,7 +370,7 @@ function filesList(files: Files, path: string, caption: string): SafeHtml {
 <ul class="file-list">${files.items.map(
     (f) => html`<li>
   <a href="${path}/files/${encodeURIComponent(f.id)}?version=${version}">Download ${f.filename}</a>
-  <span class="file-facts">${f.kind}, ${bytes(f.size)}${f.rows ? html`, ${count(f.rows)} ${f.rows === 1 ? 'row' : 'rows'}` : ''}</span>
+  <span class="file-facts">${f.kind}, ${bytes(f.size)}${f.rows && f.kind !== 'morphology' ? html`, ${count(f.rows)} ${f.rows === 1 ? 'row' : 'rows'}` : ''}</span>
   <span class="file-sum">SHA-256 <code>${f.sha256}</code></span>
 </li>`,
   )}</ul>`;
@@ -380,7 +380,8 @@ function filesList(files: Files, path: string, caption: string): SafeHtml {
 function dataAccess(request: FastifyRequest, view: PageView & { published: Published }, path: string): SafeHtml {
   const d = view.published;
   const signIn = html`<a href="/sign-in?next=${encodeURIComponent(path)}">Sign in</a>`;
-  if (d.can_read_data) {
+  // can_read_data is false without an Academic account, even for a public dataset: it answers what the data routes would.
+  if (d.can_read_data || d.visibility === 'public') {
     if (view.files) return filesList(view.files, path, `Files of version ${d.version}`);
     if (view.viewer === 'anonymous') return html`<p>${signIn} with an Academic account to download its files and query its data.</p>`;
     if (view.viewer === 'not-academic') return html`<p>Downloading files and querying the data need an Academic account: <a href="/account">see how to verify your account</a>.</p>`;

@@ -175,7 +175,8 @@ function jobItem(request: FastifyRequest, job: Job): SafeHtml {
   const s = jobStatusJson(job);
   const name = `${KIND_LABEL[job.kind] ?? job.kind} ${shortId(job.job_id)}`;
   const query = typeof job.input.query === 'string' ? job.input.query : null;
-  const dataset = typeof job.input.dataset_id === 'string' ? job.input.dataset_id : null;
+  // A graph job keeps its dataset's slug beside the id; jobs submitted before it was kept have the id only.
+  const dataset = typeof job.input.slug === 'string' ? job.input.slug : typeof job.input.dataset_id === 'string' ? job.input.dataset_id : null;
   const titleId = `job-${job.job_id}-title`;
   return html`<li class="job" data-job="${job.job_id}" data-status="${job.status}">
   <h2 class="job-title" id="${titleId}">${name}</h2>

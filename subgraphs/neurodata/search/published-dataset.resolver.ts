@@ -1,5 +1,5 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import { Access, AccessClass } from '../../../lib/access.js';
+import { Access, AccessClass, classOf, satisfies } from '../../../lib/access.js';
 import type { RequestContext } from '../../../lib/context.js';
 import { actorOf, toMetadataView, toRowCountsView } from '../dataset.mappers.js';
 import { toCatalogueEntry } from './search.mappers.js';
@@ -40,6 +40,7 @@ export class PublishedDatasetResolver {
     @Arg('slug', () => String, { description: "the dataset's slug (or id)" }) slug: string,
   ): Promise<PublishedDataset> {
     const baseUrl = ctx.baseUrl ?? '';
-    return toPublishedDataset(await this.service.find(ctx.viewer ? actorOf(ctx) : null, slug, baseUrl), baseUrl);
+    const viewer = ctx.viewer ? { ...actorOf(ctx), holdsAcademic: satisfies(classOf(ctx.viewer), AccessClass.Academic) } : null;
+    return toPublishedDataset(await this.service.find(viewer, slug, baseUrl), baseUrl);
   }
 }

@@ -2,7 +2,7 @@ import { BadInput, NotFound } from '../../../lib/errors.js';
 import { decideAccess } from '../dataset-access.rules.js';
 import type { RowCounts } from '../dataset.model.js';
 import type { Actor } from '../dataset.service.js';
-import type { ExportService, PublicExports } from '../export.service.js';
+import { datasetPageUrl, type ExportService, type PublicExports } from '../export.service.js';
 import type { DatasetStore } from '../store/dataset.store.js';
 import type { DatasetSearchStore } from '../store/search.store.js';
 import type { SearchRow } from './search.model.js';
@@ -13,8 +13,9 @@ export interface PublishedRecord {
   row: SearchRow;
   /** Every published version, newest first: number, date and note (never files or counts). */
   versions: Array<{ version: number; publishedAt: Date; note: string | null }>;
-  /** The latest version's row counts; null unless the viewer may read the data. */
+  /** The latest version's row counts; null for a restricted dataset unless the viewer may read its data. */
   counts: RowCounts | null;
+  /** Whether the data routes would answer this viewer: an Academic account (or above) the dataset grants its data. */
   canReadData: boolean;
   /** The dataset's page (`/datasets/{slug}`): what the citations and the JSON-LD name as its URL. */
   pageUrl: string;
@@ -38,8 +39,11 @@ export class PublishedDatasetService {
     private readonly exports: ExportService,
   ) {}
 
-  /** By slug (or id); NotFound unless the dataset has a published version. */
-  async find(viewer: Actor | null, slug: string, baseUrl: string): Promise<PublishedRecord> {
+  /**
+   * By slug (or id); NotFound unless the dataset has a published version. `holdsAcademic`: the viewer holds the
+   * Academic class or above, which every data route requires before the dataset's own rule.
+   */
+  async find(viewer: (Actor & { holdsAcademic: boolean }) | null, slug: string, baseUrl: string): Promise<PublishedRecord> {
     const key = String(slug ?? '').trim();
     if (!key || key.length > 200) throw new BadInput('slug: expected the slug (or id) of a published dataset');
     const dataset = await this.datasets.find(key);
@@ -55,14 +59,14 @@ export class PublishedDatasetService {
     const shown = versions.find((v) => v.version === row.version);
     if (!shown) throw new NotFound(`no published dataset ${JSON.stringify(key)}`);
     const base = baseUrl.replace(/\/+$/, '');
-    const pageUrl = `${base}/datasets/${encodeURIComponent(row.slug)}`;
+    const pageUrl = datasetPageUrl(base, row.slug);
     return {
       row,
       versions: versions.map((v) => ({ version: v.version, publishedAt: v.publishedAt, note: v.note })),
       counts,
-      canReadData: access.canReadData,
+      canReadData: Boolean(viewer?.holdsAcademic) && access.canReadData,
       pageUrl,
-      exports: this.exports.publicExports(dataset, shown, counts, { baseUrl, url: pageUrl, catalogUrl: `${base}/datasets` }),
+      exports: this.exports.publicExports(dataset, shown, counts, { baseUrl, catalogUrl: `${base}/datasets` }),
     };
   }
 }

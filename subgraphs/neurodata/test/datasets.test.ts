@@ -133,7 +133,9 @@ describe('datasets: create, upload, publish, change, publish again', () => {
     expect(ris.headers.get('content-type')).toMatch(/^application\/x-research-info-systems/);
     const [risEntry] = new Cite(await ris.text()).data;
     expect(risEntry.title).toBe('Connectome of C. elegans & friends 100%');
-    expect(risEntry.URL).toBe(`${t.url}/v1/neurodata/datasets/${d.id}`);
+    // The dataset's landing page, open to everyone, rather than the API's record of this install's id.
+    expect(risEntry.URL).toBe(`${t.url}/datasets/${d.slug}`);
+    expect(entry.URL).toBe(`${t.url}/datasets/${d.slug}`);
     expect((await call(t.url, 'GET', `/v1/neurodata/datasets/${d.id}/citation?format=endnote`, { token: reader.accessToken })).status).toBe(400);
   });
 

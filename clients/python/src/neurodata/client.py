@@ -195,7 +195,8 @@ class Client:
 
     def create_dataset(self, title: str, **metadata: Any) -> Dataset:
         """Create a draft (docs/neurodata.md, "Metadata"): species, brain_regions, microscopy by code or label,
-        license (SPDX), creators [{name, orcid?, affiliation?}], description, keywords, slug, visibility."""
+        license (SPDX), creators [{name, kind? (person | organization), orcid?, affiliation?}], description,
+        keywords, slug, visibility."""
         record = self._session.json("POST", "/v1/neurodata/datasets", body={"title": title, **metadata})
         return Dataset(self, record, "draft")
 
