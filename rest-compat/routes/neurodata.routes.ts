@@ -42,6 +42,7 @@ const rowsArrowRoute = (table: 'neurons' | 'connections', handler: string, colum
   path: `${ds}/${table}.arrow`,
   handler,
   access: AccessClass.Academic,
+  longTransfer: true,
   tag: 'neurodata',
   summary: `Every matching ${table === 'neurons' ? 'neuron' : 'connection'} of a version (the filters of GET .../${table}) as an Apache Arrow IPC stream, in the same order, unpaged: ${columns}; the schema metadata names the dataset, version, query and service version`,
   openapi: {
