@@ -453,8 +453,9 @@ function limit(opts: ReadOptions): ChQuery {
   if (opts.limit === undefined && !opts.offset) return raw('');
   if (opts.limit !== undefined && (!Number.isSafeInteger(opts.limit) || opts.limit < 0)) throw new BadInput('limit: must be a non-negative integer');
   if (opts.offset !== undefined && (!Number.isSafeInteger(opts.offset) || opts.offset < 0)) throw new BadInput('offset: must be a non-negative integer');
+  if (!opts.offset) return raw(` LIMIT ${opts.limit}`);
   // LIMIT offset, n (both engines); an offset alone reads to the end.
-  return raw(` LIMIT ${opts.offset ?? 0}, ${opts.limit ?? Number.MAX_SAFE_INTEGER}`);
+  return raw(` LIMIT ${opts.offset}, ${opts.limit ?? Number.MAX_SAFE_INTEGER}`);
 }
 
 const NEURON_SELECT = 'neuron_id, name, cell_class, cell_type, neurotransmitter, is_neuron, region_code, x, y, z';
