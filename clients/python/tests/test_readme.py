@@ -54,7 +54,7 @@ def test_readme_from_python_computes_with_a_compute_token(
     assert len(blocks) == 2
     done = _run("\n".join(blocks), service, service_account.api_token(service.url, "compute"), tmp_path)
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "degrees.svg").read_text().lstrip().startswith("<svg")
+    assert "<svg" in (tmp_path / "degrees.svg").read_text()
 
 
 def test_client_readme_example_runs(service: Service, write_token: str, tmp_path: Path) -> None:
