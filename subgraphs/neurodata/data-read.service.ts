@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { Bool, Field, Float64, Schema, Utf8, vectorFromArray, type Data, type DataType } from 'apache-arrow';
+import { Bool, Field, Float64, Schema, Utf8, makeData, type Data } from 'apache-arrow';
 import { ARROW_STREAM_MEDIA_TYPE, END_OF_STREAM, recordBatchMessage, recordBatchOf, schemaMessage } from '../../lib/arrow-ipc.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ObjectStore } from '../../lib/objects/objects.js';
@@ -163,29 +163,72 @@ export class DataReadService {
   }
 }
 
-const column = (values: unknown[], type: DataType): Data => vectorFromArray(values, type).data[0];
+const UTF8 = new TextEncoder();
+
+/**
+ * Arrow columns built straight from their buffers: apache-arrow's generic builders (vectorFromArray) take hundreds
+ * of milliseconds for a batch of strings, which this thread cannot spend between two turns of its loop.
+ */
+function utf8Column(values: readonly string[]): Data {
+  const offsets = new Int32Array(values.length + 1);
+  let bytes = new Uint8Array(values.length * 24 + 64);
+  let at = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    if (bytes.length - at < v.length * 3) {
+      const grown = new Uint8Array(Math.max(bytes.length * 2, at + v.length * 3));
+      grown.set(bytes.subarray(0, at));
+      bytes = grown;
+    }
+    at += UTF8.encodeInto(v, bytes.subarray(at)).written;
+    offsets[i + 1] = at;
+  }
+  return makeData({ type: new Utf8(), length: values.length, nullCount: 0, valueOffsets: offsets, data: bytes.subarray(0, at) });
+}
+
+function float64Column(values: ArrayLike<number | null>): Data {
+  const data = new Float64Array(values.length);
+  let nulls = 0;
+  const valid = new Uint8Array((values.length + 7) >> 3);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === null) nulls++;
+    else {
+      data[i] = v;
+      valid[i >> 3] |= 1 << (i & 7);
+    }
+  }
+  return makeData({ type: new Float64(), length: values.length, nullCount: nulls, data, ...(nulls ? { nullBitmap: valid } : {}) });
+}
+
+function boolColumn(values: readonly boolean[]): Data {
+  const bits = new Uint8Array((values.length + 7) >> 3);
+  for (let i = 0; i < values.length; i++) if (values[i]) bits[i >> 3] |= 1 << (i & 7);
+  return makeData({ type: new Bool(), length: values.length, nullCount: 0, data: bits });
+}
 
 function neuronColumns(batch: NeuronRow[]): Data[] {
   return [
-    column(batch.map((r) => r.neuronId), new Utf8()),
-    column(batch.map((r) => r.name), new Utf8()),
-    column(batch.map((r) => r.cellClass), new Utf8()),
-    column(batch.map((r) => r.cellType), new Utf8()),
-    column(batch.map((r) => r.neurotransmitter), new Utf8()),
-    column(batch.map((r) => r.isNeuron), new Bool()),
-    column(batch.map((r) => r.regionCode), new Utf8()),
-    column(batch.map((r) => r.x), new Float64()),
-    column(batch.map((r) => r.y), new Float64()),
-    column(batch.map((r) => r.z), new Float64()),
+    utf8Column(batch.map((r) => r.neuronId)),
+    utf8Column(batch.map((r) => r.name)),
+    utf8Column(batch.map((r) => r.cellClass)),
+    utf8Column(batch.map((r) => r.cellType)),
+    utf8Column(batch.map((r) => r.neurotransmitter)),
+    boolColumn(batch.map((r) => r.isNeuron)),
+    utf8Column(batch.map((r) => r.regionCode)),
+    float64Column(batch.map((r) => r.x)),
+    float64Column(batch.map((r) => r.y)),
+    float64Column(batch.map((r) => r.z)),
   ];
 }
 
 function connectionColumns(batch: ConnectionBatch): Data[] {
   return [
-    column(batch.pre, new Utf8()),
-    column(batch.post, new Utf8()),
-    column(Array.from(batch.synapseType, (t) => SYNAPSE_TYPE_NAMES[t]), new Utf8()),
-    column(Array.from(batch.weight), new Float64()),
+    utf8Column(batch.pre),
+    utf8Column(batch.post),
+    utf8Column(Array.from(batch.synapseType, (t) => SYNAPSE_TYPE_NAMES[t])),
+    float64Column(batch.weight),
   ];
 }
 
