@@ -129,7 +129,8 @@ export class DataReadService {
       created_at: this.clock.now().toISOString(),
     };
     const signal = currentRequestScope()?.signal;
-    const scan = { signal, maxExecutionTime: SCAN_MAX_EXECUTION_S, batchRows: ARROW_BATCH_ROWS };
+    // A whole read may take minutes: on chDB it gets a connection of its own, so interactive statements never wait for it.
+    const scan = { signal, maxExecutionTime: SCAN_MAX_EXECUTION_S, batchRows: ARROW_BATCH_ROWS, parallel: true };
     let rows = 0;
     const data = this.data;
     const schema = new Schema(table === 'neurons' ? NEURON_FIELDS : CONNECTION_FIELDS, new Map(Object.entries(metadata)));

@@ -103,6 +103,8 @@ export interface ScanOptions {
   maxExecutionTime?: number;
   /** Rows per batch (default 65,536). */
   batchRows?: number;
+  /** The statement runs apart from others so that a long read holds up no one (ColumnQueryOptions.parallel). */
+  parallel?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -272,7 +274,7 @@ export class DataStore {
    */
   async *scanNeurons(datasetId: string, version: number, filter: NeuronFilter = {}, opts: ScanOptions = {}): AsyncGenerator<NeuronRow[]> {
     const q = ch`SELECT ${raw(NEURON_SELECT)} FROM neurons WHERE ${this.version(datasetId, version)}${neuronConditions(filter)} ORDER BY neuron_id`;
-    const options = { ...this.options('scanNeurons', opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600 };
+    const options = { ...this.options('scanNeurons', opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600, parallel: opts.parallel };
     const size = opts.batchRows ?? BATCH_ROWS;
     let batch: NeuronRow[] = [];
     try {
@@ -327,7 +329,7 @@ export class DataStore {
 
   /** Rows of (pre, post, synapse type code, weight) as TabSeparated text, parsed into column batches. */
   private async *connectionBatches(method: string, q: ChQuery, opts: ScanOptions): AsyncGenerator<ConnectionBatch> {
-    const options = { ...this.options(method, opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600 };
+    const options = { ...this.options(method, opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600, parallel: opts.parallel };
     const size = opts.batchRows ?? BATCH_ROWS;
     let batch = emptyBatch(size);
     let n = 0;
