@@ -13,6 +13,14 @@ const LIMIT = { nullable: true, description: `1..${ROWS_PAGE_MAX}, default ${ROW
 const OFFSET = { nullable: true, description: 'default 0' } as const;
 const list = (what: string) => ({ nullable: true, description: `${what}; a value may list several separated by commas; at most ${MAX_FILTER_VALUES} in all` }) as const;
 
+const FORMAT = { nullable: true, description: 'json (the default and only format of a page); every row as Apache Arrow: the .arrow route' } as const;
+
+/** A page is JSON; asking it for another format points to the route that answers every row as Arrow. */
+function checkFormat(format: string | undefined, table: 'neurons' | 'connections'): void {
+  if (format === undefined || format === null || format === 'json') return;
+  throw new BadInput(`format: ${JSON.stringify(format)} is not json; every row as Apache Arrow is GET /v1/neurodata/datasets/{dataset_id}/${table}.arrow`);
+}
+
 const toNeuron = (r: NeuronRow) => ({
   neuron_id: r.neuronId,
   name: r.name,
@@ -48,7 +56,9 @@ export class DataReadResolver {
     @Arg('is_neuron', () => Boolean, { nullable: true, description: 'true: neurons only; false: the other cells only' }) isNeuron?: boolean,
     @Arg('limit', () => Int, LIMIT) limit?: number,
     @Arg('offset', () => Int, OFFSET) offset?: number,
+    @Arg('format', () => String, FORMAT) format?: string,
   ): Promise<DatasetNeuronPage> {
+    checkFormat(format, 'neurons');
     const page = rowsPage(limit, offset);
     const r = await this.service.neurons(actorOf(ctx), datasetId, version, { neuron_ids: neuronIds, names, cell_class: cellClass, cell_type: cellType, is_neuron: isNeuron }, page);
     return { dataset_id: r.resolved.dataset.id, version: r.resolved.version, draft: r.resolved.isDraft, items: r.items.map(toNeuron), total: r.total, limit: r.limit, offset: r.offset };
@@ -69,7 +79,9 @@ export class DataReadResolver {
     @Arg('min_weight', () => Float, { nullable: true, description: 'only connections of at least this weight (>= 0)' }) minWeight?: number,
     @Arg('limit', () => Int, LIMIT) limit?: number,
     @Arg('offset', () => Int, OFFSET) offset?: number,
+    @Arg('format', () => String, FORMAT) format?: string,
   ): Promise<DatasetConnectionPage> {
+    checkFormat(format, 'connections');
     const page = rowsPage(limit, offset);
     const r = await this.service.connections(actorOf(ctx), datasetId, version, { neuron_ids: neuronIds, pre, post, synapse_type: synapseType, min_weight: minWeight }, page);
     return { dataset_id: r.resolved.dataset.id, version: r.resolved.version, draft: r.resolved.isDraft, items: r.items.map(toConnection), total: r.total, limit: r.limit, offset: r.offset };

@@ -182,6 +182,8 @@ describe('GET /v1/neurodata/datasets/{dataset_id}/neurons and /connections', () 
       ['neurons?offset=-1', /offset/],
       ['neurons.arrow?is_neuron=maybe', /is_neuron/],
       ['neurons?version=v99', /v99|version/],
+      ['neurons?format=arrow', /format: "arrow" is not json; every row as Apache Arrow is GET \/v1\/neurodata\/datasets\/\{dataset_id\}\/neurons\.arrow/],
+      ['connections?format=arrow', /connections\.arrow/],
     ] as const) {
       const r = await call(t.url, 'GET', `${ds(fly.id)}/${path}`, { token: reader.accessToken });
       expect([400, 404], path.slice(0, 60)).toContain(r.status);
