@@ -136,6 +136,7 @@ async function mountHandler(app: FastifyInstance, route: HandlerRoute, handler: 
       scope.route({ method: route.method, url: colonPath(route.path), ...hooks, handler: handler as never, config: { timeoutMs: host.config.assets.uploadTimeoutMs } as never });
     });
   } else {
-    app.route({ method: route.method, url: colonPath(route.path), ...hooks, handler: handler as never });
+    const config = route.longTransfer ? { config: { timeoutMs: host.config.assets.uploadTimeoutMs } as never } : {};
+    app.route({ method: route.method, url: colonPath(route.path), ...hooks, handler: handler as never, ...config });
   }
 }

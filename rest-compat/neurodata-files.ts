@@ -6,6 +6,7 @@ import { scriptSafeJson } from '../lib/script-safe-json.js';
 import type { RunOperation } from './login-redirect.js';
 import { sendCaughtError, sendError } from '../lib/error-reply.js';
 import { sendGraphqlError } from './handler-replies.js';
+import { ARROW_STREAM_MEDIA_TYPE } from '../lib/arrow-ipc.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
@@ -18,6 +19,22 @@ interface UploadTarget {
 type UploadProblem = { status?: number; error?: unknown; graphqlError?: unknown };
 
 const ASSET_FIELDS = 'id filename kind media_type size sha256 rows created_at';
+
+const ROWS_EXPORT = `query RowsExport($id: String!, $table: String!, $version: String, $neuron_ids: [String!], $names: [String!], $cell_class: [String!],
+  $cell_type: [String!], $is_neuron: Boolean, $pre: [String!], $post: [String!], $synapse_type: String, $min_weight: Float) {
+  datasetRowsExport(dataset_id: $id, table: $table, version: $version, neuron_ids: $neuron_ids, names: $names, cell_class: $cell_class,
+    cell_type: $cell_type, is_neuron: $is_neuron, pre: $pre, post: $post, synapse_type: $synapse_type, min_weight: $min_weight) {
+    object_key rows size sha256 filename
+  }
+}`;
+
+/** The query parameters of each .arrow route: the list filters, and the single-valued ones. */
+const ROWS_PARAMETERS = {
+  neurons: { lists: ['neuron_ids', 'names', 'cell_class', 'cell_type'], single: ['version', 'is_neuron'] },
+  connections: { lists: ['neuron_ids', 'pre', 'post'], single: ['version', 'synapse_type', 'min_weight'] },
+} as const;
+/** Values one list parameter may hold (the neurodata rules say the same, and name the field). */
+const ROWS_LIST_MAX = 1000;
 
 /**
  * The dataset routes whose bodies are not JSON: streamed uploads, citations (BibTeX/RIS), JSON-LD and downloads.
@@ -127,6 +144,9 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
       return reply.type('application/ld+json; charset=utf-8').send(scriptSafeJson((res.data as { datasetJsonLd: unknown }).datasetJsonLd));
     },
 
+    datasetNeuronsArrow: rowsArrow(run, objects, 'neurons'),
+    datasetConnectionsArrow: rowsArrow(run, objects, 'connections'),
+
     signedDownload: async (request, reply) => {
       const grant = String((request.query as { grant?: string }).grant ?? '');
       if (!grant) return sendError(reply, 400, 'grant: the signed part of a download URL is missing');
@@ -149,6 +169,61 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
       else reply.header('content-length', String(head.size));
       return reply.send(obj.body);
     },
+  };
+}
+
+/**
+ * `GET .../neurons.arrow` and `.../connections.arrow`: every matching row as an Arrow IPC stream. The neurodata field
+ * `datasetRowsExport` decides access, reads the rows batch by batch and writes the stream to object storage; it is
+ * streamed from there and removed once sent (or once the client is gone).
+ */
+function rowsArrow(run: RunOperation, objects: ObjectStore, table: 'neurons' | 'connections'): Handler {
+  return async (request, reply) => {
+    const { dataset_id } = request.params as { dataset_id: string };
+    const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    const query = new URLSearchParams(rawQuery);
+    const variables: Record<string, unknown> = { id: dataset_id, table };
+    const { lists, single } = ROWS_PARAMETERS[table];
+    for (const name of lists) {
+      const values = query.getAll(name);
+      if (values.length > ROWS_LIST_MAX) return sendError(reply, 400, `${name}: at most ${ROWS_LIST_MAX} values (got ${values.length})`);
+      if (values.length) variables[name] = values;
+    }
+    for (const name of single) {
+      const values = query.getAll(name);
+      if (values.length > 1) return sendError(reply, 400, `${name}: give it once`);
+      if (!values.length) continue;
+      const value = values[0];
+      if (name === 'is_neuron') {
+        if (value !== 'true' && value !== 'false') return sendError(reply, 400, `is_neuron: true or false (got ${JSON.stringify(value)})`);
+        variables[name] = value === 'true';
+      } else if (name === 'min_weight') {
+        const n = value.trim() === '' ? Number.NaN : Number(value);
+        if (!Number.isFinite(n)) return sendError(reply, 400, `min_weight: a number of at least 0 (got ${JSON.stringify(value)})`);
+        variables[name] = n;
+      } else {
+        variables[name] = value;
+      }
+    }
+    const res = await run(request, ROWS_EXPORT, variables);
+    if (res.errors?.[0]) return sendGraphqlError(request, reply, res.errors[0], `${table} export failed`);
+    const e = (res.data as { datasetRowsExport: { object_key: string; rows: number; size: number; sha256: string; filename: string } }).datasetRowsExport;
+    const remove = () => void objects.delete(e.object_key).catch((err: unknown) => request.log.warn({ err, key: e.object_key }, 'could not remove a streamed Arrow answer'));
+    const obj = await objects.getStream(e.object_key);
+    if (!obj) {
+      request.log.error({ key: e.object_key }, 'an Arrow answer vanished before it was streamed');
+      return sendError(reply, 500, 'internal server error');
+    }
+    // Removed once the response is over, sent whole or abandoned by the client.
+    reply.raw.once('close', remove);
+    return reply
+      .type(ARROW_STREAM_MEDIA_TYPE)
+      .header('content-length', String(e.size))
+      .header('content-disposition', attachmentDisposition(e.filename))
+      .header('x-checksum-sha256', e.sha256)
+      .header('x-row-count', String(e.rows))
+      .header('cache-control', 'private, no-store')
+      .send(obj.body);
   };
 }
 

@@ -73,6 +73,11 @@ export interface HandlerRoute {
   alternate?: boolean;
   /** The body reaches the handler unread, as a stream (or multipart parts): uploads larger than BODY_LIMIT_BYTES. */
   streamBody?: boolean;
+  /**
+   * The route answers under UPLOAD_TIMEOUT_MS instead of REQUEST_TIMEOUT_MS, as uploads do: a whole read of a
+   * FlyWire-sized table takes minutes to produce and to send.
+   */
+  longTransfer?: boolean;
   /** OpenAPI operationId; defaults to the method and handler name, e.g. `getHealth`. */
   operationId?: string;
   /** OpenAPI operation parts that cannot be derived: parameters, request body, responses. */

@@ -152,10 +152,17 @@ function article(type: string | string[]): string {
   return nullable ? `${named} or null` : named;
 }
 
+/**
+ * Repetitions of one list parameter sofa reads as a list: its query-string parser (qs) turns a key repeated more
+ * often into an object, which no GraphQL list accepts.
+ */
+export const REPEATED_PARAMETER_MAX = 20;
+
 /** A query value against a parameter's (scalar or array-of-scalar) schema. */
 function scalarProblem(name: string, values: string[], schema: Json): string | undefined {
   const itemSchema = schema.type === 'array' ? ((schema.items as Json) ?? {}) : schema;
   if (schema.type !== 'array' && values.length > 1) return `${name} was given ${values.length} times; give it once`;
+  if (schema.type === 'array' && values.length > REPEATED_PARAMETER_MAX) return `${name} was given ${values.length} times; repeat it at most ${REPEATED_PARAMETER_MAX} times`;
   for (const value of values) {
     switch (itemSchema.type) {
       case 'integer':

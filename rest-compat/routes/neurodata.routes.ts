@@ -12,6 +12,58 @@ const versionParam = {
   example: 'latest',
 };
 const ds = '/v1/neurodata/datasets/{dataset_id}';
+const listParam = (name: string, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, maxItems: 1000 },
+  style: 'form',
+  explode: true,
+  description: `${description}: values separated by commas, or the parameter repeated (at most 20 times); at most 1000 values`,
+});
+const neuronFilterParams = [
+  listParam('neuron_ids', 'only these cells'),
+  listParam('names', 'only cells of these names'),
+  listParam('cell_class', 'only cells of these classes'),
+  listParam('cell_type', 'only cells of these types'),
+  { name: 'is_neuron', in: 'query', required: false, schema: { type: 'boolean' }, description: 'true: neurons only; false: the other cells only' },
+];
+const connectionFilterParams = [
+  listParam('neuron_ids', 'only connections whose pre or post is one of these cells'),
+  listParam('pre', 'only connections from these cells'),
+  listParam('post', 'only connections to these cells'),
+  { name: 'synapse_type', in: 'query', required: false, schema: { type: 'string', enum: ['chemical', 'electrical'] }, description: 'default both' },
+  { name: 'min_weight', in: 'query', required: false, schema: { type: 'number', minimum: 0 }, description: 'only connections of at least this weight' },
+];
+/** Every matching row as an Arrow IPC stream: the JSON route's rows, unpaged. */
+const rowsArrowRoute = (table: 'neurons' | 'connections', handler: string, columns: string, parameters: unknown[]): Route => ({
+  kind: 'handler',
+  method: 'GET',
+  path: `${ds}/${table}.arrow`,
+  handler,
+  access: AccessClass.Academic,
+  longTransfer: true,
+  tag: 'neurodata',
+  summary: `Every matching ${table === 'neurons' ? 'neuron' : 'connection'} of a version (the filters of GET .../${table}) as an Apache Arrow IPC stream, in the same order, unpaged: ${columns}; the schema metadata names the dataset, version, query and service version`,
+  openapi: {
+    parameters: [versionParam, ...parameters],
+    responses: {
+      '200': {
+        description: `the rows as an Apache Arrow IPC stream (columns ${columns}; ids as Utf8, exact)`,
+        headers: {
+          'Content-Length': { schema: { type: 'integer' } },
+          'X-Checksum-SHA256': { schema: { type: 'string' }, description: 'SHA-256 of the stream, lower-case hex' },
+          'X-Row-Count': { schema: { type: 'integer' }, description: 'rows in the stream' },
+        },
+        content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } } },
+      },
+      '400': error('a bad filter (an unknown synapse_type, a negative min_weight, more than 1000 values in a list) or version'),
+      '403': error('an account below Academic, or a restricted dataset you have no access to (the message says how to ask)'),
+      '404': error('no such dataset or version, or not visible to you'),
+      '409': error('the dataset has no published version yet'),
+    },
+  },
+});
 
 /**
  * Datasets and collections (spec 4.3, Academic; download-urls from 4.5). Regular users browse through the public
@@ -33,6 +85,8 @@ export const neurodataRoutes: Route[] = [
   { kind: 'graphql', method: 'GET', path: `${ds}/lineage`, field: 'Query.datasetLineage', tag: 'neurodata', summary: 'Upstream and downstream datasets with versions; deleted ones flagged' },
   { kind: 'graphql', method: 'POST', path: `${ds}/lineage`, field: 'Mutation.declareDatasetLineage', status: 201, bodyArg: 'input', tag: 'neurodata', summary: 'Declare {derived_from, version?, relation?, description?}; cycles are refused', errors: [400] },
   { kind: 'graphql', method: 'GET', path: `${ds}/assets`, field: 'Query.datasetAssets', tag: 'neurodata', summary: 'Files of a version (?version=latest|vN|draft)', errors: [400] },
+  { kind: 'graphql', method: 'GET', path: `${ds}/neurons`, field: 'Query.datasetNeurons', tag: 'neurodata', summary: 'Neurons (and other cells) of a version (?version=latest|vN|draft), ordered by neuron_id, a page at a time with their total: neuron_ids, names, cell_class, cell_type, is_neuron, limit, offset; every row at once: .../neurons.arrow', errors: [400] },
+  { kind: 'graphql', method: 'GET', path: `${ds}/connections`, field: 'Query.datasetConnections', tag: 'neurodata', summary: 'Connections of a version as stored, ordered by pre, post, synapse_type, a page at a time with their total: neuron_ids, pre, post, synapse_type, min_weight, limit, offset; every row at once: .../connections.arrow', errors: [400] },
   { kind: 'graphql', method: 'DELETE', path: `${ds}/assets/{asset_id}`, field: 'Mutation.removeDatasetAsset', tag: 'neurodata', summary: 'Remove a file (and its rows) from the open draft' },
   { kind: 'graphql', method: 'POST', path: `${ds}/access/request`, field: 'Mutation.requestDatasetAccess', status: 201, tag: 'neurodata', summary: "Ask for access to a restricted dataset's data; optional {message}", errors: [400] },
   { kind: 'graphql', method: 'GET', path: `${ds}/access`, field: 'Query.datasetAccess', tag: 'neurodata', summary: 'Your access and request status; owners and maintainers also see every request' },
@@ -103,6 +157,8 @@ export const neurodataRoutes: Route[] = [
       },
     },
   },
+  rowsArrowRoute('neurons', 'datasetNeuronsArrow', 'neuron_id, name, cell_class, cell_type, neurotransmitter, is_neuron, region, x, y, z', neuronFilterParams),
+  rowsArrowRoute('connections', 'datasetConnectionsArrow', 'pre, post, synapse_type, weight', connectionFilterParams),
   {
     kind: 'handler',
     method: 'GET',

@@ -10,6 +10,7 @@ import { AccessRequestResolver } from './access-request.resolver.js';
 import { LineageResolver } from './lineage.resolver.js';
 import { CollectionResolver } from './collection.resolver.js';
 import { ExportResolver } from './export.resolver.js';
+import { DataReadResolver } from './data-read.resolver.js';
 import { SearchResolver } from './search/search.resolver.js';
 import { PublishedDatasetResolver } from './search/published-dataset.resolver.js';
 import { actorOf, toDataset } from './dataset.mappers.js';
@@ -56,6 +57,7 @@ export const neurodata = defineSubgraph({
     new LineageResolver(s.lineage),
     new CollectionResolver(s.collections, s.datasets),
     new ExportResolver(s.exports),
+    new DataReadResolver(s.reads),
     new SearchResolver(s.search, s.federation),
     new PublishedDatasetResolver(s.published),
   ],

@@ -15,6 +15,8 @@ import { AccessRequestService } from './access-request.service.js';
 import { LineageService } from './lineage.service.js';
 import { CollectionService } from './collection.service.js';
 import { ExportService } from './export.service.js';
+import { DataReadService } from './data-read.service.js';
+import { serviceVersion } from '../../lib/package-root.js';
 import { DownloadGrantService } from './download-grant.service.js';
 import { DatasetSearchService } from './search/search.service.js';
 import { PublishedDatasetService } from './search/published-dataset.service.js';
@@ -74,6 +76,7 @@ export async function buildNeurodataServices(deps: SubgraphDeps) {
     lineage: new LineageService(datasets, new LineageStore(db), store, deps.clock),
     collections: new CollectionService(new CollectionStore(db), datasets, deps.clock),
     exports,
+    reads: new DataReadService(datasets, data, deps.stores.objects, deps.clock, serviceVersion()),
   };
 }
 

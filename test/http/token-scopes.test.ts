@@ -86,4 +86,15 @@ describe('API token scopes: every route × read, compute and write tokens', () =
     });
     expect(differing).toEqual([]);
   });
+
+  it("lets a read token read a dataset version's neurons and connections, paged and whole", () => {
+    const rows = ROUTES.filter((r) => /^\/v1\/neurodata\/datasets\/\{dataset_id\}\/(neurons|connections)(\.arrow)?$/.test(r.path));
+    expect(rows.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'GET /v1/neurodata/datasets/{dataset_id}/connections',
+      'GET /v1/neurodata/datasets/{dataset_id}/connections.arrow',
+      'GET /v1/neurodata/datasets/{dataset_id}/neurons',
+      'GET /v1/neurodata/datasets/{dataset_id}/neurons.arrow',
+    ]);
+    for (const route of rows) expect(ruleOfRoute(route), route.path).toMatchObject({ required: AccessClass.Academic, token: 'read' });
+  });
 });

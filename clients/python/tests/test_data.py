@@ -41,7 +41,8 @@ def test_frames_say_which_dataset_version_query_and_service_they_came_from(clien
     neurons = client.neurons(COOK_MALE)
     assert neurons.attrs["dataset"] == COOK_MALE
     assert neurons.attrs["version"] == 1
-    assert "MATCH (n:Neuron)" in neurons.attrs["query"]
+    assert neurons.attrs["query"] == f"GET /v1/neurodata/datasets/{COOK_MALE}/neurons.arrow?version=v1"
+    assert neurons.attrs["dataset_id"] == client.dataset(COOK_MALE).id
     assert neurons.attrs["service_version"] == client.service_version
     assert neurons.attrs["truncated"] is False
     assert list(neurons.columns) == [
@@ -76,22 +77,31 @@ def test_filters(client: neurodata.Client) -> None:
     assert len(from_aval) == int(((everything["pre"] == "AVAL") & (everything["synapse_type"] == "chemical")).sum())
 
 
-def test_large_reads_go_through_a_job_and_equal_the_request_rows(client: neurodata.Client) -> None:
-    within_request = client.connections(COOK_MALE)
-    assert "job_id" not in within_request.attrs
+def test_every_row_comes_as_arrow_and_equals_the_pages_of_the_json_route(client: neurodata.Client) -> None:
+    connections = client.connections(COOK_MALE)
+    assert connections.attrs["total"] == len(connections) == COUNTS["connections"]
+    assert connections.attrs["truncated"] is False
+    rows: list[dict[str, object]] = []
+    for offset in range(0, len(connections), 1000):
+        page = client._session.json(
+            "GET", f"/v1/neurodata/datasets/{COOK_MALE}/connections", params={"limit": 1000, "offset": offset}
+        )
+        assert page["total"] == len(connections)
+        rows.extend(page["items"])
+    pd.testing.assert_frame_equal(connections, pd.DataFrame.from_records(rows), check_dtype=False, check_like=False)
+    assert isinstance(connections["pre"].iloc[0], str) and connections["weight"].dtype == "float64"
 
-    client.exec_max_rows = 1000
-    try:
-        through_job = client.connections(COOK_MALE)
-    finally:
-        client.exec_max_rows = neurodata.client.EXEC_MAX_ROWS
-    assert through_job.attrs["job_id"]
-    assert through_job.attrs["dataset"] == COOK_MALE
-    assert through_job.attrs["version"] == 1
-    assert through_job.attrs["service_version"] == client.service_version
-    # The job read the version the first answer resolved @latest to.
-    assert '"celegans_cook_2019_male"@v1' in through_job.attrs["query"]
-    pd.testing.assert_frame_equal(through_job, within_request, check_like=False)
+
+def test_long_id_lists_give_what_short_ones_give(client: neurodata.Client) -> None:
+    neurons = client.neurons(COOK_MALE)
+    ids = list(neurons["neuron_id"])
+    # Too long for a URL: applied by the client to every row instead.
+    everyone = client.connections(COOK_MALE, pre=ids * 3, synapse_type="chemical")
+    pd.testing.assert_frame_equal(everyone, client.connections(COOK_MALE, synapse_type="chemical"))
+    few = client.connections(COOK_MALE, neuron_ids=["AVAL"])
+    assert len(few) > 0 and bool(((few["pre"] == "AVAL") | (few["post"] == "AVAL")).all())
+    assert few.attrs["parameters"]["neuron_ids"] == ["AVAL"]
+    pd.testing.assert_frame_equal(client.neurons(COOK_MALE, neuron_ids=ids[:3]), neurons.head(3))
 
 
 def test_syql_warns_when_the_answer_is_truncated(client: neurodata.Client) -> None:

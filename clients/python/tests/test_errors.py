@@ -49,6 +49,7 @@ def test_a_read_token_may_read_but_not_compute(service: Service, service_account
     token = service_account.api_token(service.url, "read")
     with neurodata.Client(service.url, token, progress=False) as reader:
         assert reader.dataset("celegans_varshney_2011").version == 1
+        assert len(reader.connections("celegans_varshney_2011", synapse_type="chemical")) > 0
         with pytest.raises(neurodata.TokenScopeTooNarrow, match="compute"):
             reader.syql('MATCH (n:Neuron) IN "celegans_varshney_2011"@latest RETURN n.name')
 

@@ -54,6 +54,15 @@ describe(DataStore.name, () => {
     await store.readNeurons(ID, 2, { limit: 100 });
     await store.readConnections(ID, 2, { limit: 100 });
     for await (const _ of store.scanConnections(ID, 2)) void _;
+    // The neurons and connections routes: a filtered page, its count, and every row of it.
+    const neurons = { neuronIds: ['AVAL', '720575940621039145'], cellClasses: ['AVA'], isNeuron: true };
+    const connections = { neuronIds: ['AVAL'], synapseType: 'chemical' as const, minWeight: 2.5 };
+    await store.readNeurons(ID, 2, { limit: 100, offset: 200, filter: neurons });
+    await store.countNeurons(ID, 2, neurons);
+    for await (const _ of store.scanNeurons(ID, 2, neurons)) void _;
+    await store.readConnections(ID, 2, { limit: 100, offset: 200, filter: connections });
+    await store.countConnections(ID, 2, connections);
+    for await (const _ of store.scanConnectionRows(ID, 2, connections)) void _;
     await store.morphologies(ID, 2);
     await store.copyVersion(ID, 2, 3);
     const cluster = recorder('neurodata');

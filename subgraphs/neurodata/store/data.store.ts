@@ -72,6 +72,39 @@ export interface StoredMorphology extends Pick<MorphologySummary, 'nPoints' | 'n
 export interface ReadOptions {
   /** At most this many rows (a non-negative integer); all when absent. */
   limit?: number;
+  /** Rows skipped before the first one returned (a non-negative integer); default 0. */
+  offset?: number;
+}
+
+/** Which neurons a read keeps; every condition given must hold. Lists are checked and bounded by the caller. */
+export interface NeuronFilter {
+  neuronIds?: readonly string[];
+  names?: readonly string[];
+  cellClasses?: readonly string[];
+  cellTypes?: readonly string[];
+  isNeuron?: boolean;
+}
+
+/** Which connections a read keeps; every condition given must hold. */
+export interface ConnectionFilter {
+  /** Rows whose pre or post is one of these cells. */
+  neuronIds?: readonly string[];
+  pre?: readonly string[];
+  post?: readonly string[];
+  synapseType?: SynapseType;
+  /** Rows of at least this weight. */
+  minWeight?: number;
+}
+
+/** Options of a whole, ordered read streamed in batches (the Arrow answers of the neurons and connections routes). */
+export interface ScanOptions {
+  signal?: AbortSignal;
+  /** Seconds the statement may run, the caller's time on each batch included. */
+  maxExecutionTime?: number;
+  /** Rows per batch (default 65,536). */
+  batchRows?: number;
+  /** The statement runs apart from others so that a long read holds up no one (ColumnQueryOptions.parallel). */
+  parallel?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -187,12 +220,11 @@ export class DataStore {
     return rows.map((r) => r.neuron_id);
   }
 
-  /** The neurons (and other cells) of one dataset version, by neuron id. */
-  async readNeurons(datasetId: string, version: number, opts: ReadOptions = {}): Promise<NeuronRow[]> {
+  /** The neurons (and other cells) of one dataset version that pass `filter`, ordered by neuron id. */
+  async readNeurons(datasetId: string, version: number, opts: ReadOptions & { filter?: NeuronFilter } = {}): Promise<NeuronRow[]> {
     const rows = await this.query<Record<string, unknown>>(
       'readNeurons',
-      ch`SELECT neuron_id, name, cell_class, cell_type, neurotransmitter, is_neuron, region_code, x, y, z
-         FROM neurons WHERE ${this.version(datasetId, version)} ORDER BY neuron_id${limit(opts)}`,
+      ch`SELECT ${raw(NEURON_SELECT)} FROM neurons WHERE ${this.version(datasetId, version)}${neuronConditions(opts.filter)} ORDER BY neuron_id${limit(opts)}`,
     );
     return rows.map((r) => ({
       neuronId: String(r.neuron_id),
@@ -208,17 +240,79 @@ export class DataStore {
     }));
   }
 
+  /** How many neurons of one dataset version pass `filter`. */
+  async countNeurons(datasetId: string, version: number, filter?: NeuronFilter): Promise<number> {
+    const [r] = await this.query<{ n: number | string }>('countNeurons', ch`SELECT count() AS n FROM neurons WHERE ${this.version(datasetId, version)}${neuronConditions(filter)}`);
+    return Number(r?.n ?? 0);
+  }
+
   /**
-   * The connections of one dataset version ordered by (pre, post, synapse type), as rows: meant for bounded reads
-   * (pass `limit`). A whole large connectome (millions of rows) is read with scanConnections instead.
+   * The connections of one dataset version that pass `filter`, ordered by (pre, post, synapse type), as rows: meant
+   * for bounded reads (pass `limit`). A whole large connectome (millions of rows) is read with scanConnections instead.
    */
-  async readConnections(datasetId: string, version: number, opts: ReadOptions = {}): Promise<ConnectionRow[]> {
+  async readConnections(datasetId: string, version: number, opts: ReadOptions & { filter?: ConnectionFilter } = {}): Promise<ConnectionRow[]> {
     const rows = await this.query<{ pre: string; post: string; synapse_type: SynapseType; weight: number }>(
       'readConnections',
-      ch`SELECT pre, post, synapse_type, weight FROM connections WHERE ${this.version(datasetId, version)}
+      ch`SELECT pre, post, synapse_type, weight FROM connections WHERE ${this.version(datasetId, version)}${connectionConditions(opts.filter)}
          ORDER BY pre, post, synapse_type${limit(opts)}`,
     );
     return rows.map((r) => ({ pre: r.pre, post: r.post, synapseType: r.synapse_type, weight: Number(r.weight) }));
+  }
+
+  /** How many connections of one dataset version pass `filter`. */
+  async countConnections(datasetId: string, version: number, filter?: ConnectionFilter): Promise<number> {
+    const [r] = await this.query<{ n: number | string }>(
+      'countConnections',
+      ch`SELECT count() AS n FROM connections WHERE ${this.version(datasetId, version)}${connectionConditions(filter)}`,
+    );
+    return Number(r?.n ?? 0);
+  }
+
+  /**
+   * Every neuron of one dataset version that passes `filter`, ordered by neuron id, in batches of rows parsed from
+   * TabSeparated text batch by batch. Leave the loop to stop the read.
+   */
+  async *scanNeurons(datasetId: string, version: number, filter: NeuronFilter = {}, opts: ScanOptions = {}): AsyncGenerator<NeuronRow[]> {
+    const q = ch`SELECT ${raw(NEURON_SELECT)} FROM neurons WHERE ${this.version(datasetId, version)}${neuronConditions(filter)} ORDER BY neuron_id`;
+    const options = { ...this.options('scanNeurons', opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600, parallel: opts.parallel };
+    const size = opts.batchRows ?? BATCH_ROWS;
+    let batch: NeuronRow[] = [];
+    try {
+      for await (const line of tsvLines(this.column.queryTsv(q, options))) {
+        const f = line.split('\t');
+        // A server that fails mid-stream appends its error text to the body: it never parses as a row.
+        if (f.length !== 10 || (f[5] !== '0' && f[5] !== '1')) throw new Error(`unexpected line in the result: ${line.slice(0, 200)}`);
+        batch.push({
+          neuronId: unescapeTsv(f[0]),
+          name: unescapeTsv(f[1]),
+          cellClass: unescapeTsv(f[2]),
+          cellType: unescapeTsv(f[3]),
+          neurotransmitter: unescapeTsv(f[4]),
+          isNeuron: f[5] === '1',
+          regionCode: unescapeTsv(f[6]),
+          x: tsvNumber(f[7]),
+          y: tsvNumber(f[8]),
+          z: tsvNumber(f[9]),
+        });
+        if (batch.length === size) {
+          yield batch;
+          batch = [];
+        }
+      }
+    } catch (e) {
+      throw this.failure('scanNeurons', e, options.signal);
+    }
+    if (batch.length) yield batch;
+  }
+
+  /**
+   * Every connection of one dataset version that passes `filter`, ordered by (pre, post, synapse type), in batches
+   * held as columns (as scanConnections, but sorted and filtered: the complete answer of the connections route).
+   */
+  async *scanConnectionRows(datasetId: string, version: number, filter: ConnectionFilter = {}, opts: ScanOptions = {}): AsyncGenerator<ConnectionBatch> {
+    const q = ch`SELECT pre, post, toUInt8(synapse_type), weight FROM connections WHERE ${this.version(datasetId, version)}${connectionConditions(filter)}
+       ORDER BY pre, post, synapse_type`;
+    yield* this.connectionBatches('scanConnectionRows', q, opts);
   }
 
   /**
@@ -230,8 +324,14 @@ export class DataStore {
    */
   async *scanConnections(datasetId: string, version: number, opts: { signal?: AbortSignal; maxExecutionTime?: number } = {}): AsyncGenerator<ConnectionBatch> {
     const q = ch`SELECT pre, post, toUInt8(synapse_type), weight FROM connections WHERE ${this.version(datasetId, version)}`;
-    const options = { ...this.options('scanConnections', opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600 };
-    let batch = emptyBatch(BATCH_ROWS);
+    yield* this.connectionBatches('scanConnections', q, opts);
+  }
+
+  /** Rows of (pre, post, synapse type code, weight) as TabSeparated text, parsed into column batches. */
+  private async *connectionBatches(method: string, q: ChQuery, opts: ScanOptions): AsyncGenerator<ConnectionBatch> {
+    const options = { ...this.options(method, opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600, parallel: opts.parallel };
+    const size = opts.batchRows ?? BATCH_ROWS;
+    let batch = emptyBatch(size);
     let n = 0;
     try {
       for await (const text of this.column.queryTsv(q, options)) {
@@ -254,15 +354,15 @@ export class DataStore {
           batch.synapseType[n] = type;
           batch.weight[n] = weight;
           start = end + 1;
-          if (++n === BATCH_ROWS) {
+          if (++n === size) {
             yield batch;
-            batch = emptyBatch(BATCH_ROWS);
+            batch = emptyBatch(size);
             n = 0;
           }
         }
       }
     } catch (e) {
-      throw this.failure('scanConnections', e, options.signal);
+      throw this.failure(method, e, options.signal);
     }
     if (n > 0) yield { pre: batch.pre, post: batch.post, synapseType: batch.synapseType.subarray(0, n), weight: batch.weight.subarray(0, n) };
   }
@@ -350,12 +450,69 @@ function checkVersion(version: number, field: string): number {
   return version;
 }
 
-/** LIMIT takes a literal only on ClickHouse 18.16, so the count is checked and written out. */
+/** LIMIT takes literals only on ClickHouse 18.16, so the counts are checked and written out. */
 function limit(opts: ReadOptions): ChQuery {
-  if (opts.limit === undefined) return raw('');
-  if (!Number.isSafeInteger(opts.limit) || opts.limit < 0) throw new BadInput('limit: must be a non-negative integer');
-  return raw(` LIMIT ${opts.limit}`);
+  if (opts.limit === undefined && !opts.offset) return raw('');
+  if (opts.limit !== undefined && (!Number.isSafeInteger(opts.limit) || opts.limit < 0)) throw new BadInput('limit: must be a non-negative integer');
+  if (opts.offset !== undefined && (!Number.isSafeInteger(opts.offset) || opts.offset < 0)) throw new BadInput('offset: must be a non-negative integer');
+  if (!opts.offset) return raw(` LIMIT ${opts.limit}`);
+  // LIMIT offset, n (both engines); an offset alone reads to the end.
+  return raw(` LIMIT ${opts.offset}, ${opts.limit ?? Number.MAX_SAFE_INTEGER}`);
 }
+
+const NEURON_SELECT = 'neuron_id, name, cell_class, cell_type, neurotransmitter, is_neuron, region_code, x, y, z';
+
+/** `col IN (v1, v2, ...)`, every value a bound parameter; an empty list matches nothing. */
+function inList(column: string, values: readonly string[]): ChQuery {
+  if (!values.length) return raw('0');
+  return ch`${ident(column)} IN (${join(values.map((v) => ch`${String(v)}`))})`;
+}
+
+const and = (parts: ChQuery[]): ChQuery => (parts.length ? ch` AND ${join(parts, ' AND ')}` : raw(''));
+
+function neuronConditions(f: NeuronFilter = {}): ChQuery {
+  const parts: ChQuery[] = [];
+  if (f.neuronIds) parts.push(inList('neuron_id', f.neuronIds));
+  if (f.names) parts.push(inList('name', f.names));
+  if (f.cellClasses) parts.push(inList('cell_class', f.cellClasses));
+  if (f.cellTypes) parts.push(inList('cell_type', f.cellTypes));
+  if (f.isNeuron !== undefined) parts.push(ch`is_neuron = ${typed(f.isNeuron ? 1 : 0, 'UInt8')}`);
+  return and(parts);
+}
+
+function connectionConditions(f: ConnectionFilter = {}): ChQuery {
+  const parts: ChQuery[] = [];
+  if (f.neuronIds) parts.push(ch`(${inList('pre', f.neuronIds)} OR ${inList('post', f.neuronIds)})`);
+  if (f.pre) parts.push(inList('pre', f.pre));
+  if (f.post) parts.push(inList('post', f.post));
+  if (f.synapseType !== undefined) {
+    if (f.synapseType !== 'chemical' && f.synapseType !== 'electrical') throw new BadInput('synapse_type: must be chemical or electrical');
+    parts.push(ch`synapse_type = ${f.synapseType}`);
+  }
+  if (f.minWeight !== undefined) {
+    if (!Number.isFinite(f.minWeight)) throw new BadInput('min_weight: must be a finite number');
+    parts.push(ch`weight >= ${typed(f.minWeight, 'Float64')}`);
+  }
+  return and(parts);
+}
+
+/** The lines of TabSeparated chunks, whatever the chunks' boundaries. */
+async function* tsvLines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  let rest = '';
+  for await (const chunk of chunks) {
+    const text = rest + chunk;
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+      yield text.slice(start, end);
+      start = end + 1;
+    }
+    rest = text.slice(start);
+  }
+  if (rest) yield rest;
+}
+
+/** A Nullable(Float64) field of TabSeparated text: `\N` is null. */
+const tsvNumber = (field: string): number | null => (field === '\\N' ? null : Number(field));
 
 const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 

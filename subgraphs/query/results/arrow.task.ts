@@ -7,7 +7,6 @@ import {
   Precision,
   RecordBatch,
   RecordBatchReader,
-  RecordBatchStreamWriter,
   Schema,
   Struct,
   Type,
@@ -18,6 +17,7 @@ import {
   type Float,
 } from 'apache-arrow';
 import { move } from 'piscina';
+import { END_OF_STREAM, recordBatchMessage, schemaMessage } from '../../../lib/arrow-ipc.js';
 import type { ResultColumn } from '../syql/plan.js';
 
 /**
@@ -29,8 +29,7 @@ import type { ResultColumn } from '../syql/plan.js';
  * message, and on chDB the conversion of the columns whose layout ClickHouse wrote differently from the declared type).
  */
 
-/** A stream ends with a continuation marker and a zero length. */
-export const END_OF_STREAM = new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+export { END_OF_STREAM };
 
 const TWO_32 = 4294967296;
 const UTF8 = new TextEncoder();
@@ -56,31 +55,17 @@ export function resultSchema(columns: readonly ResultColumn[], metadata?: Record
   return new Schema(fields, metadata ? new Map(Object.entries(metadata).map(([k, v]) => [k, String(v)])) : undefined);
 }
 
-/** The stream apache-arrow writes for `schema` and then `batch`, without the end-of-stream marker. */
-function streamBytes(schema: Schema, batch?: RecordBatch): Uint8Array {
-  const writer = new RecordBatchStreamWriter();
-  writer.reset(undefined, schema);
-  if (batch) writer.write(batch);
-  return writer.toUint8Array(true);
-}
-
-/** Length of the message (without a body: a schema) at the start of `bytes`: marker, length, metadata. */
-function leadingMessageLength(bytes: Uint8Array): number {
-  return 8 + new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(4, true);
-}
-
 /**
  * The Schema message of a result: one field per column, named and typed as declared (Utf8, Int64, Float64, Bool),
  * with the declared nullability, and `metadata` as the schema's custom metadata.
  */
 export function encodeSchemaMessage(columns: readonly ResultColumn[], metadata: Record<string, string>): Uint8Array {
-  return streamBytes(resultSchema(columns, metadata));
+  return schemaMessage(resultSchema(columns, metadata));
 }
 
 /** The RecordBatch message of `batch`, ready to append to a stream of its schema. */
 export function encodeRecordBatch(batch: RecordBatch): Uint8Array {
-  const bytes = streamBytes(batch.schema, batch);
-  return bytes.subarray(leadingMessageLength(bytes));
+  return recordBatchMessage(batch);
 }
 
 /** A record batch of `columns` from one Data per column. */

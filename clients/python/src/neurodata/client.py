@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import warnings
 from collections.abc import Mapping, Sequence
@@ -12,12 +14,12 @@ from urllib.parse import quote
 
 import httpx
 import pandas as pd
+import pyarrow as pa
 
-from . import _syql
-from ._frames import provenance, records_frame, rows_to_table, to_frame
+from ._frames import decoded_metadata, provenance, records_frame, rows_to_table, to_frame
 from ._http import Session
 from .datasets import Dataset, version_reference
-from .errors import NeurodataError, TruncatedResultWarning
+from .errors import ChecksumMismatch, NeurodataError, TruncatedResultWarning
 from .graphs import build_graph
 from .jobs import Job
 
@@ -26,6 +28,10 @@ PathLike = str | os.PathLike[str]
 
 # The most rows one interactive SyQL answer holds (the service's bound on max_rows); larger reads go through a job.
 EXEC_MAX_ROWS = 10_000
+# Characters of list filters sent in a URL; longer lists are applied to the rows here (the service reads at most
+# 1000 values per list, and a request line of at most 16 KiB).
+_URL_LIST_CHARS = 6_000
+_LIST_MAX = 1000
 
 
 @dataclass
@@ -207,6 +213,7 @@ class Client:
         dataset: DatasetRef,
         *,
         version: str | int = "latest",
+        neuron_ids: Sequence[str] | None = None,
         names: Sequence[str] | None = None,
         cell_class: str | Sequence[str] | None = None,
         cell_type: str | Sequence[str] | None = None,
@@ -214,11 +221,11 @@ class Client:
     ) -> pd.DataFrame:
         """Every cell of a dataset version (the columns of its neurons.csv), one row each, ordered by neuron_id.
 
-        Never truncated: a read larger than one answer runs as a job and comes back as its Arrow result.
+        Never truncated: every row comes at once as Apache Arrow (`GET .../neurons.arrow`), ids exactly as stored.
         `df.attrs` holds the dataset, version, query and service version."""
         name, version = _split_reference(dataset, version)
-        query, parameters = _syql.neurons(name, version_reference(version), names, cell_class, cell_type, is_neuron)
-        return self._complete(query, parameters)
+        filters = {"neuron_ids": neuron_ids, "names": names, "cell_class": cell_class, "cell_type": cell_type}
+        return self._rows(name, version, "neurons", filters, {"is_neuron": is_neuron})
 
     def connections(
         self,
@@ -227,25 +234,75 @@ class Client:
         version: str | int = "latest",
         synapse_type: str | None = None,
         min_weight: float | None = None,
+        neuron_ids: Sequence[str] | None = None,
         pre: Sequence[str] | None = None,
         post: Sequence[str] | None = None,
     ) -> pd.DataFrame:
         """The connection rows of a dataset version (pre, post, synapse_type, weight), as stored: one per chemical
         pair and direction, one per electrical (gap junction) pair with pre <= post. `synapse_type` is chemical,
-        electrical or None for both; `min_weight` keeps rows of at least that weight; `pre`/`post` are neuron ids.
+        electrical or None for both; `min_weight` keeps rows of at least that weight; `neuron_ids` keeps rows whose
+        pre or post is one of them; `pre`/`post` are neuron ids.
 
-        Never truncated (large reads run as a job); `df.attrs` holds the dataset, version, query, service version."""
+        Never truncated (every row comes at once as Apache Arrow); `df.attrs` holds the dataset, version, query,
+        service version."""
+        if synapse_type not in (None, "chemical", "electrical"):
+            raise ValueError(f"synapse_type: {synapse_type!r} is not chemical, electrical or None (both)")
+        if min_weight is not None and not float(min_weight) >= 0:
+            raise ValueError(f"min_weight: {min_weight!r} is not a number of at least 0")
         name, version = _split_reference(dataset, version)
-        query, parameters = _syql.connections(name, version_reference(version), synapse_type, min_weight, pre, post)
-        return self._complete(query, parameters)
+        filters = {"neuron_ids": neuron_ids, "pre": pre, "post": post}
+        single = {"synapse_type": synapse_type, "min_weight": None if min_weight is None else float(min_weight)}
+        return self._rows(name, version, "connections", filters, single)
 
-    def _complete(self, query: str, parameters: dict[str, Any]) -> pd.DataFrame:
-        answer = self._exec(query, parameters, self.exec_max_rows)
-        if not answer.get("truncated"):
-            return self._exec_frame(answer, parameters)
-        # Read the same versions the first answer read, even if a newer one is published meanwhile.
-        pinned = _syql.pin_versions(query, answer.get("datasets") or [])
-        return self.syql_job(pinned, parameters).to_pandas(progress=self.progress)
+    def _rows(
+        self,
+        name: str,
+        version: str | int,
+        table: str,
+        lists: Mapping[str, str | Sequence[str] | None],
+        single: Mapping[str, Any],
+    ) -> pd.DataFrame:
+        """Every row of the neurons or connections route that passes the filters, read whole as Arrow."""
+        params: dict[str, Any] = {"version": _version_param(version)}
+        params.update({k: _query_value(v) for k, v in single.items() if v is not None})
+        given = {k: _in_list(v) for k, v in lists.items() if v is not None}
+        # Lists travel in the URL: a long one (or an empty one, or a value with a comma, the service's list
+        # separator) is applied here instead, to every row.
+        local = (
+            sum(len(v) for values in given.values() for v in values) > _URL_LIST_CHARS
+            or any(len(values) > _LIST_MAX for values in given.values())
+            or any("," in v for values in given.values() for v in values)
+            or any(not values for values in given.values())
+        )
+        if not local:
+            params.update({k: ",".join(v) for k, v in given.items()})
+        path = f"/v1/neurodata/datasets/{quote(name, safe='')}/{table}.arrow"
+        with self._session.streamed("GET", path, params=params, headers={"Accept": "*/*"}) as response:
+            data = response.read()
+            expected = response.headers.get("x-checksum-sha256")
+        actual = hashlib.sha256(data).hexdigest()
+        if expected and actual != expected:
+            raise ChecksumMismatch(f"{path} answered bytes with SHA-256 {actual}, the service sent {expected}")
+        arrow = pa.ipc.open_stream(data).read_all()
+        attrs = decoded_metadata(arrow)
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            attrs["version"] = int(attrs["version"])
+        attrs.setdefault("service_version", self.service_version)
+        attrs.update({"total": arrow.num_rows, "truncated": False})
+        frame = to_frame(arrow, attrs)
+        if local and given:
+            columns = {"neuron_ids": "neuron_id", "names": "name"}
+            keep = pd.Series(True, index=frame.index)
+            for key, values in given.items():
+                if table == "connections" and key == "neuron_ids":
+                    keep &= frame["pre"].isin(values) | frame["post"].isin(values)
+                else:
+                    keep &= frame[columns.get(key, key)].isin(values)
+            frame = frame[keep].reset_index(drop=True)
+            frame.attrs.update(attrs)
+            frame.attrs["parameters"] = {**dict(attrs.get("parameters") or {}), **given}
+            frame.attrs["total"] = len(frame)
+        return frame
 
     def syql(self, query: str, parameters: Mapping[str, Any] | None = None, *, max_rows: int = 1000) -> pd.DataFrame:
         """Run a SyQL query within the request: up to `max_rows` rows (at most 10,000) as a DataFrame.
@@ -610,6 +667,17 @@ def _listed(value: str | Sequence[str] | None) -> list[str] | None:
     if value is None:
         return None
     return [value] if isinstance(value, str) else list(value)
+
+
+def _in_list(values: str | Sequence[str]) -> list[str]:
+    return [values] if isinstance(values, str) else [str(v) for v in values]
+
+
+def _query_value(value: Any) -> str:
+    """A query parameter as the service reads it: booleans as true/false."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _split_reference(dataset: DatasetRef, version: str | int) -> tuple[str, str | int]:
