@@ -121,8 +121,8 @@ function renderTokens(kit: WebKit, request: FastifyRequest, reply: FastifyReply,
 Send it as <code>Authorization: Bearer &lt;token&gt;</code>. A token can do what your account can do, within its
 scope; it can never manage tokens, change your password or email, or verify your account. Changing your password
 ends every token.</p>
-${academic ? '' : html`<p class="panel">Your account is Regular: its tokens search the public catalogue and read public information. <a href="/account">Verify your institution</a> to use datasets, queries and analyses, with the tokens you already have.</p>`}
-${state.made ? madePanel(state.made, origin) : ''}
+${academic ? '' : html`<p class="panel">Your account is Regular: its tokens search the public catalogue and read public information. Once it is Academic (<a href="/account">your account page</a> says how on this server), the tokens you already have open datasets, queries and analyses too.</p>`}
+${state.made ? madePanel(state.made, origin, academic) : ''}
 <section aria-labelledby="new-title">
   <h2 id="new-title">Make a token</h2>
   ${errorSummary(state.errors, LABELS)}
@@ -147,8 +147,9 @@ ${expiryField(state.values.expires_in_days, state.errors)}
   return kit.render(request, reply, { title: 'API tokens', body, scripts: ['confirm.js', 'copy.js'] }, status);
 }
 
-function madePanel(made: { token: string; api_token: TokenRow }, origin: string): SafeHtml {
-  const curl = `curl -H "Authorization: Bearer ${made.token}" ${origin}/v1/neurodata/datasets`;
+function madePanel(made: { token: string; api_token: TokenRow }, origin: string, academic: boolean): SafeHtml {
+  // An example the account can run as it is: a Regular account's tokens would get a 403 from every dataset route.
+  const curl = `curl -H "Authorization: Bearer ${made.token}" ${origin}${academic ? '/v1/neurodata/datasets' : '/v1/user/profile'}`;
   return html`<section class="panel new-token" aria-labelledby="made-title">
   <h2 id="made-title" tabindex="-1" autofocus>Your new token "${made.api_token.name}"</h2>
   <p><strong>Copy it now: it is shown this once.</strong> The service keeps only a fingerprint of it.</p>

@@ -42,7 +42,10 @@ describe.skipIf(!hasChromium)('API tokens in a browser', () => {
 
     const token = (await textOf(page.locator('#new-token'))).trim();
     expect(token).toMatch(/^ndt_[A-Za-z0-9_-]{43}$/);
-    expect(await textOf(page.locator('#new-token-curl'))).toContain(`curl -H "Authorization: Bearer ${token}" ${t.url}/v1/neurodata/datasets`);
+    // The example is one a Regular account's token can run: the account itself, not a dataset route that would be a 403.
+    const example = await textOf(page.locator('#new-token-curl'));
+    expect(example).toBe(`curl -H "Authorization: Bearer ${token}" ${t.url}/v1/user/profile`);
+    expect((await fetch(example.split(' ').at(-1)!, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     expect(await page.getByRole('button', { name: 'Copy the token' }).isVisible()).toBe(true);
     expect(await textOf(page.locator('.token-list'))).toContain('cluster jobs');
 
