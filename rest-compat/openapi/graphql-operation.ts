@@ -124,7 +124,7 @@ export function requestParts(route: GraphqlRoute, document: DocumentNode, schema
 /** The success response of a GraphQL route: exactly what its sofa operation selects. */
 export function successResponse(route: GraphqlRoute, document: DocumentNode, schemas: GraphqlJsonSchemas): Json {
   const { field, node } = schemas.rootField(document);
-  const schema = schemas.output(field.type, node.selectionSet);
+  const schema = schemas.rootOutput(field.type, node.selectionSet);
   const content: Json = { 'application/json': { schema } };
   if (route.svg) content['image/svg+xml'] = { schema: { type: 'string', description: 'the plot, with format=svg or Accept: image/svg+xml' } };
   return { [String(route.status ?? 200)]: { description: field.description ?? route.summary, content } };
