@@ -2,7 +2,7 @@ import type { SubgraphDeps } from '../../lib/subgraph.js';
 import { createDownloadSigner, loadDownloadSigningSecret } from '../../lib/objects/signed-url.js';
 import { JobService, jobsOn, submitJob } from '../../lib/jobs/index.js';
 import { neurodata, type DatasetVersionRef } from '../neurodata/index.js';
-import { NotFound } from '../../lib/errors.js';
+import { Conflict, NotFound } from '../../lib/errors.js';
 import { ontology } from '../ontology/index.js';
 import { identity } from '../identity/index.js';
 import { SyqlService, type Caller } from './syql.service.js';
@@ -26,10 +26,15 @@ function datasetResolver(deps: SubgraphDeps) {
       const selector = pinned !== undefined ? String(pinned) : ref.selector.kind === 'number' ? String(ref.selector.version) : ref.selector.kind;
       return datasets.resolveDatasetVersion(ctx, ref.dataset, selector);
     }
-    const draft = await datasets.resolveDatasetVersion(ctx, ref.dataset, 'draft').catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+    // Only "not there (any more)" sends the job on to the published version; any other fault is the answer.
+    const absent = (e: unknown) => {
+      if (e instanceof NotFound || e instanceof Conflict) return e;
+      throw e;
+    };
+    const draft = await datasets.resolveDatasetVersion(ctx, ref.dataset, 'draft').catch(absent);
     if (!(draft instanceof Error) && draft.version === pinned) return draft;
-    const published = await datasets.resolveDatasetVersion(ctx, ref.dataset, String(pinned)).catch(() => undefined);
-    if (published) return published;
+    const published = await datasets.resolveDatasetVersion(ctx, ref.dataset, String(pinned)).catch(absent);
+    if (!(published instanceof Error)) return published;
     if (draft instanceof Error) throw draft;
     throw new NotFound(`dataset ${JSON.stringify(ref.dataset)}: the draft this job read (v${pinned}) was neither kept nor published; its open draft is now v${draft.version}`);
   };

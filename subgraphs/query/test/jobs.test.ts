@@ -163,7 +163,7 @@ describe('jobs: SyQL and graph jobs, progress, Arrow results, cancel, delete, re
     expect(job.result_meta!.datasets).toEqual([expect.objectContaining({ version: 1, is_draft: true })]);
   });
 
-  it('a job over the open draft of a published dataset reads the draft, not the latest version', async () => {
+  it('a job over the open draft of a published dataset reads the draft, and once published, the version it became', async () => {
     const d = await createTinyDataset(t, academic);
     const more = 'neuron_id,cell_class,neurotransmitter\nA1,A,acetylcholine\nB1,B,GABA\nC1,C,glutamate\nD1,D,glutamate\n';
     const up = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets?filename=neurons.csv`, { token: academic.accessToken, body: more, headers: { 'content-type': 'text/csv' } });
@@ -177,6 +177,15 @@ describe('jobs: SyQL and graph jobs, progress, Arrow results, cancel, delete, re
     expect(job.result_meta!.datasets).toEqual([expect.objectContaining({ version: 2, is_draft: true })]);
     const bytes = new Uint8Array(await (await fetch(`${t.url}${job.result_url}`, { headers: { authorization: `Bearer ${academic.accessToken}` } })).arrayBuffer());
     expect(arrowTable(bytes).toArray().map((r) => Number(r.toJSON().n))).toEqual([4]);
+
+    // Published since, the draft it read is v2: a rerun reads that version, as published.
+    expect((await as(academic).post(`/v1/neurodata/datasets/${d.id}/publish`)).status).toBe(201);
+    const rerun = await as(academic).post(`/v1/jobs/${job.job_id}/rerun`);
+    expect(rerun.status, JSON.stringify(rerun.body)).toBe(202);
+    const again = await waitFor(academic, rerun.body.job_id, finished);
+    expect(again.status, JSON.stringify(again)).toBe('succeeded');
+    expect(again.result_meta!.datasets).toEqual([expect.objectContaining({ version: 2, is_draft: false })]);
+    expect(again.result_sha256).not.toBeNull();
   });
 
   it('saves queries, runs them as jobs pinned to the versions they resolve to, refreshes keeping the previous result', async () => {
