@@ -135,7 +135,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
           logOperationErrors(errors, context);
           if (!config.api.introspection) hideSuggestions(errors);
         },
-        formatError: maskServerErrors,
+        formatError: errorFormatter(config),
       })
     : undefined;
 
@@ -262,7 +262,7 @@ function createApolloServer(
       // What the API tells about itself: with introspection off, errors do not suggest field names either.
       ...(config.api.introspection ? [] : [hideSuggestionsPlugin() as ApolloServerPlugin<RequestContext>]),
     ],
-    formatError: maskServerErrors,
+    formatError: errorFormatter(config),
   });
 }
 
@@ -308,6 +308,20 @@ function requestContexts(config: Config, verifier: TokenVerifier | null): (reque
     let ctx = contexts.get(request);
     if (!ctx) contexts.set(request, (ctx = buildContext(request)));
     return ctx;
+  };
+}
+
+/**
+ * The gateway's formatError: real faults masked (`maskServerErrors`), and in production no `extensions.serviceName`,
+ * since the names of the internal subgraphs are none of a client's business (in development they help find a fault).
+ */
+export function errorFormatter(config: Pick<Config, 'env'>): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
+  if (config.env !== 'production') return maskServerErrors;
+  return (formatted, error) => {
+    const masked = maskServerErrors(formatted, error);
+    if (!masked.extensions || !('serviceName' in masked.extensions)) return masked;
+    const { serviceName: _internal, ...extensions } = masked.extensions;
+    return { ...masked, extensions };
   };
 }
 

@@ -1,4 +1,4 @@
-import { packagePath } from '../lib/package-root.js';
+import { packagePath, serviceVersion } from '../lib/package-root.js';
 import { SUBGRAPH_NAMES } from '../lib/config.js';
 import { accessRegistry, remoteCallerFields, tokenNeeds } from '../lib/access.js';
 import { ROUTES } from '../rest-compat/routes/index.js';
@@ -9,7 +9,6 @@ import type { Composition } from './compose.js';
 import { composeSupergraph } from './compose.js';
 import { schemaOnlyDeps } from './supergraph-file.js';
 
-export const API_VERSION = '1.0.0';
 export const OPENAPI_FILE = packagePath('schema', 'openapi.json');
 
 /**
@@ -39,7 +38,8 @@ export function openApiDocument(composition: Composition, mounted: ReturnType<ty
     access: accessRegistry,
     remoteCallers: remoteCallerFields,
     tokenNeeds,
-    version: API_VERSION,
+    // The document describes this build: the version /v1/federation/ping reports, from package.json.
+    version: serviceVersion(),
   });
 }
 

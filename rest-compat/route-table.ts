@@ -31,6 +31,13 @@ export interface GraphqlRoute {
    * the plot itself as image/svg+xml, also when the client asks with `Accept: image/svg+xml` alone.
    */
   svg?: boolean;
+  /**
+   * The plot route of a `svg` route (its path + `.svg`, made by `withPlotRoutes`): the same field with `format=svg`,
+   * answering only the image/svg+xml body, so that each operation has one media type per status.
+   */
+  plot?: boolean;
+  /** The summary of the plot route of a `svg` route. */
+  plotSummary?: string;
   /** REST parameter name -> GraphQL argument name, where they differ (path and query parameters). */
   rename?: Record<string, string>;
   /** Marks an older route form kept for compatibility (spec 4.5). */
@@ -102,3 +109,29 @@ export function colonPath(path: string, rename: Record<string, string> = {}): st
 }
 
 export const pathParams = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+
+/** `/v1/graph/{dataset_id}/neighbourhood` -> `/v1/graph/{dataset_id}/neighbourhood.svg`: where a route's plot is. */
+export const plotPath = (path: string) => `${path}.svg`;
+
+/**
+ * The routes with, after each `svg` route that is not an older form, its plot route at `plotPath`: the JSON route
+ * documents one media type (application/json), the plot route another (image/svg+xml). `?format=svg` and `Accept:
+ * image/svg+xml` on the JSON route stay an alias of the plot route (docs/rest-contract.md).
+ */
+export function withPlotRoutes(routes: Route[]): Route[] {
+  return routes.flatMap((route) => {
+    if (route.kind !== 'graphql' || !route.svg || route.alternate) return [route];
+    const id = route.operationId ?? route.field.slice(route.field.indexOf('.') + 1);
+    const plot: GraphqlRoute = {
+      ...route,
+      path: plotPath(route.path),
+      svg: undefined,
+      plot: true,
+      queryArgs: route.queryArgs?.filter((a) => a !== 'format'),
+      operationId: `${id}Svg`,
+      plotSummary: undefined,
+      summary: route.plotSummary ?? `${route.summary}: the plot, as SVG`,
+    };
+    return [route, plot];
+  });
+}

@@ -171,6 +171,8 @@ export function mountSofaRoutes(
         if (problem) return reply.code(400).send({ error: problem });
         const fromQuery: Record<string, string> = {};
         if (m.route.svg && !restQuery.has('format') && prefersSvg(request.headers.accept)) restQuery.set('format', 'svg');
+        // The plot route is its JSON route with format=svg, which it does not document as a parameter.
+        if (m.route.plot) restQuery.set('format', 'svg');
         for (const [k, v] of restQuery) {
           if (m.route.queryArgs?.includes(k)) fromQuery[k] = v;
           else query.append(rename[k] ?? k, v);
@@ -216,7 +218,7 @@ export function mountSofaRoutes(
         const retryAfter = answer.headers['retry-after'];
         if (retryAfter) reply.header('Retry-After', retryAfter);
         const text = answer.text === undefined ? '' : m.census ? triadClassesInStandardOrder(answer.text) : answer.text;
-        if (m.route.svg && answer.status === 200 && restQuery.get('format') === 'svg') {
+        if ((m.route.svg || m.route.plot) && answer.status === 200 && restQuery.get('format') === 'svg') {
           const svg = (JSON.parse(text) as { svg?: string | null }).svg;
           if (typeof svg === 'string') return reply.type('image/svg+xml; charset=utf-8').header('vary', 'Accept').send(svg);
         }

@@ -3,6 +3,7 @@ import { Access, AccessClass } from '../access.js';
 import type { RequestContext } from '../context.js';
 import type { JobService } from './job.service.js';
 import { Job, JobIdArgs, JobListArgs, JobPage, JobRemoval, JobResultDownload, jobOut } from './jobs.types.js';
+import { rootLookup } from '../root-lookup.js';
 
 /**
  * Jobs of every kind (spec 4.3 Jobs; docs/jobs.md): the owner's, Academic; a SuperUser may look at and cancel any.
@@ -19,7 +20,7 @@ export class JobsResolver {
     return { ...page, items: page.items.map(jobOut) };
   }
 
-  @Query(() => Job, { description: 'A job: status, progress, timestamps, error, result size and rows.' })
+  @Query(() => Job, rootLookup('A job: status, progress, timestamps, error, result size and rows.'))
   @Access(AccessClass.Academic, { token: 'compute' })
   async job(@Ctx() ctx: RequestContext, @Args(() => JobIdArgs) args: JobIdArgs) {
     return jobOut(await this.service.view(ctx, args.job_id));

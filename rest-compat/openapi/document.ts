@@ -32,6 +32,13 @@ export function operationId(route: Route): string {
   return `${route.method.toLowerCase()}${route.handler[0].toUpperCase()}${route.handler.slice(1)}`;
 }
 
+/** The plot route (`METHOD path`) that `?format=svg` on a `svg` route (or an older form of it) answers like. */
+function plotRouteOf(route: GraphqlRoute, routes: readonly Route[]): string {
+  const plot = routes.find((r) => r.kind === 'graphql' && r.plot && r.field === route.field);
+  if (!plot) throw new Error(`${routeKey(route)} answers SVG, but no plot route answers ${route.field}`);
+  return routeKey(plot);
+}
+
 function graphqlOperation(route: GraphqlRoute, input: OpenApiInput, schemas: GraphqlJsonSchemas): { op: Json; access: AccessClass } {
   const document = input.documents.get(routeKey(route));
   if (!document) throw new Error(`no sofa operation for ${routeKey(route)}`);
@@ -45,6 +52,8 @@ function graphqlOperation(route: GraphqlRoute, input: OpenApiInput, schemas: Gra
     responses: { ...successResponse(route, document, schemas), ...errorResponseRefs(errorStatuses(route.method, access, [...GRAPHQL_OWN, ...(route.errors ?? [])], !input.remoteCallers.has(route.field), token)) },
     'x-graphql-field': route.field,
     'x-token-scope': token,
+    // ?format=svg (or Accept: image/svg+xml) here answers what the named path answers (docs/rest-contract.md).
+    ...(route.svg ? { 'x-svg-alias-of': plotRouteOf(route, input.routes) } : {}),
   };
   return { op, access };
 }

@@ -172,6 +172,14 @@ export class GraphqlJsonSchemas {
     return { $ref: `#/components/schemas/${type.name}` };
   }
 
+  /**
+   * The schema of a REST route's 200 body: its root field's value, never null. A root field is null only beside an
+   * error (a lookup's NOT_FOUND, a subgraph that is down), and the REST layer answers the error's status instead.
+   */
+  rootOutput(type: TypeLike, selection: SelectionSetNode | undefined): Json {
+    return this.outputNonNull(isNonNull(type) ? type.ofType! : type, selection);
+  }
+
   /** The schema of what `selection` (fields as written in a GraphQL document) on the object type `typeName` returns. */
   selectionOf(typeName: string, selection: string): Json {
     const type = this.schema.getType(typeName);

@@ -30,7 +30,9 @@ export function routeVariables(route: GraphqlRoute, document: DocumentNode, sche
   const back = Object.fromEntries(Object.entries(route.rename ?? {}).map(([rest, gql]) => [gql, rest]));
   const inPath = new Set(pathParams(route.path));
   const headerOf = Object.fromEntries(Object.entries(route.headerArgs ?? {}).map(([header, arg]) => [arg, header]));
-  return (op.variableDefinitions ?? []).map((v) => {
+  // A plot route sets format=svg itself: the argument is no parameter of it.
+  const variables = (op.variableDefinitions ?? []).filter((v) => !(route.plot && v.variable.name.value === 'format'));
+  return variables.map((v) => {
     const name = v.variable.name.value;
     const restName = back[name] ?? name;
     let place: ParameterPlace;
@@ -124,8 +126,8 @@ export function requestParts(route: GraphqlRoute, document: DocumentNode, schema
 /** The success response of a GraphQL route: exactly what its sofa operation selects. */
 export function successResponse(route: GraphqlRoute, document: DocumentNode, schemas: GraphqlJsonSchemas): Json {
   const { field, node } = schemas.rootField(document);
-  const schema = schemas.output(field.type, node.selectionSet);
-  const content: Json = { 'application/json': { schema } };
-  if (route.svg) content['image/svg+xml'] = { schema: { type: 'string', description: 'the plot, with format=svg or Accept: image/svg+xml' } };
-  return { [String(route.status ?? 200)]: { description: field.description ?? route.summary, content } };
+  const schema = schemas.rootOutput(field.type, node.selectionSet);
+  // One media type per status, so that a generated client types the answer as one thing.
+  const content: Json = route.plot ? { 'image/svg+xml': { schema: { type: 'string', description: 'the plot, an SVG document' } } } : { 'application/json': { schema } };
+  return { [String(route.status ?? 200)]: { description: route.plot ? route.summary : (field.description ?? route.summary), content } };
 }

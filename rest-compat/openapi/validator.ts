@@ -16,6 +16,8 @@ interface Operation {
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: Json }> };
   responses: Record<string, { $ref?: string; content?: Record<string, { schema: Json }> }>;
+  /** The plot operation whose image/svg+xml answer `?format=svg` here gives (docs/rest-contract.md). */
+  'x-svg-alias-of'?: string;
 }
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -110,6 +112,10 @@ export class OpenApiValidator {
     }
     if (!response.content) return status === 204 || body === null || body === '' ? [] : [`${method} ${path} ${status}: documented without a body`];
     const type = (contentType ?? '').split(';')[0].trim();
+    if (type === 'image/svg+xml' && status === 200 && op['x-svg-alias-of']) {
+      const [aliasMethod, aliasPath] = op['x-svg-alias-of'].split(' ');
+      return this.operation(aliasMethod, aliasPath)?.responses['200']?.content?.[type] ? [] : [`${method} ${path}: x-svg-alias-of ${op['x-svg-alias-of']} documents no SVG answer`];
+    }
     if (!response.content[type]) return [`${method} ${path} ${status}: content type ${type || '(none)'} is not documented (documented: ${Object.keys(response.content).join(', ')})`];
     if (type !== 'application/json') return [];
     const validate = this.validatorAt(`${base}/${pointer('content', type, 'schema')}`);

@@ -28,9 +28,10 @@ export const analyticsRoutes: Route[] = [
 
 /** Meta-analysis across studies or datasets, and atlas comparison (spec 4.3 Meta-analysis; docs/meta-analysis.md). */
 export const metaAnalysisRoutes: Route[] = [
-  route('POST', '/v1/meta-analysis', 'metaAnalysis', 'Meta-analysis of studies (effect sizes, 2x2 counts or group summaries) or of a metric across datasets: pooled estimate, CI, prediction interval, tau2, I2, H2, Q; ?format=svg (or Accept: image/svg+xml) answers the forest plot', {
+  route('POST', '/v1/meta-analysis', 'metaAnalysis', 'Meta-analysis of studies (effect sizes, 2x2 counts or group summaries) or of a metric across datasets: pooled estimate, CI, prediction interval, tau2, I2, H2, Q; POST /v1/meta-analysis.svg answers the forest plot', {
     tag: 'meta-analysis',
     svg: true,
+    plotSummary: 'The forest plot of a meta-analysis (the body of POST /v1/meta-analysis), as SVG',
     queryArgs: ['format'],
   }),
   route('POST', '/v1/meta-analysis/analyze', 'metaAnalysis', 'Meta-analysis (older form of POST /v1/meta-analysis)', {

@@ -1,4 +1,4 @@
-import type { Route } from '../route-table.js';
+import { withPlotRoutes, type Route } from '../route-table.js';
 import { platformRoutes } from './platform.routes.js';
 import { federationRoutes } from './federation.routes.js';
 import { identityRoutes } from './identity.routes.js';
@@ -12,4 +12,4 @@ import { jobRoutes, savedQueryRoutes, syqlRoutes } from './query.routes.js';
 import { analyticsRoutes, metaAnalysisRoutes } from './analytics.routes.js';
 
 /** Every route the service answers; one file of rows per area. */
-export const ROUTES: Route[] = [...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...searchRoutes, ...neurodataRoutes, ...graphRoutes, ...graphAnalyticsRoutes, ...analyticsRoutes, ...metaAnalysisRoutes, ...syqlRoutes, ...savedQueryRoutes, ...jobRoutes, ...federationRoutes];
+export const ROUTES: Route[] = withPlotRoutes([...platformRoutes, ...identityRoutes, ...institutionalRoutes, ...socialLoginRoutes, ...ontologyRoutes, ...searchRoutes, ...neurodataRoutes, ...graphRoutes, ...graphAnalyticsRoutes, ...analyticsRoutes, ...metaAnalysisRoutes, ...syqlRoutes, ...savedQueryRoutes, ...jobRoutes, ...federationRoutes]);

@@ -22,6 +22,7 @@ import {
   TokenPair,
   UpdateProfileInput,
 } from './account.types.js';
+import { rootLookup } from '../../lib/root-lookup.js';
 
 export const toAccount = (a: AccountRecord): Account => ({
   id: a.id,
@@ -172,7 +173,7 @@ export class ProfileResolver {
     return { scientist_tag: await this.profiles.scientistTag(ctx.viewer!.id) };
   }
 
-  @Query(() => PublicProfile, { description: 'Public fields of any account.' })
+  @Query(() => PublicProfile, rootLookup('Public fields of any account.'))
   @Access(AccessClass.User)
   async publicProfile(@Arg('user_id', () => String) user_id: string): Promise<PublicProfile> {
     return toPublicProfile(await this.profiles.publicProfile(user_id));

@@ -5,6 +5,7 @@ import type { CollectionService, CollectionView } from './collection.service.js'
 import { page, type DatasetService } from './dataset.service.js';
 import { Collection, CollectionPage, CreateCollectionInput, DeletedCollection } from './collection.types.js';
 import { actorOf, toDataset } from './dataset.mappers.js';
+import { rootLookup } from '../../lib/root-lookup.js';
 
 /** Collections of datasets. */
 @Resolver()
@@ -26,7 +27,7 @@ export class CollectionResolver {
     return { items: await Promise.all(r.items.map((c) => this.toCollection(ctx, c))), total: r.total, ...p };
   }
 
-  @Query(() => Collection)
+  @Query(() => Collection, rootLookup('One collection with its datasets.'))
   @Access(AccessClass.Academic)
   async collection(@Ctx() ctx: RequestContext, @Arg('collection_id', () => String) id: string): Promise<Collection> {
     return this.toCollection(ctx, await this.service.get(actorOf(ctx), id));

@@ -16,6 +16,7 @@ import {
 } from './dataset.types.js';
 import { actorOf, toDataset, toVersion } from './dataset.mappers.js';
 import type { Visibility } from './dataset.model.js';
+import { rootLookup } from '../../lib/root-lookup.js';
 
 const LIMIT = { nullable: true, description: '1..200, default 50' } as const;
 const OFFSET = { nullable: true, description: 'default 0' } as const;
@@ -61,7 +62,7 @@ export class DatasetResolver {
     return { items: shown.map((v, i) => ({ dataset: toDataset(v), missing: res.items[i].missing })), total: res.total, ...p };
   }
 
-  @Query(() => Dataset, { description: 'One dataset by id or slug.' })
+  @Query(() => Dataset, rootLookup('One dataset by id or slug.'))
   @Access(AccessClass.Academic)
   async dataset(@Ctx() ctx: RequestContext, @Arg('dataset_id', () => String) datasetId: string): Promise<Dataset> {
     return toDataset(await this.service.view(actorOf(ctx), datasetId));
@@ -80,7 +81,7 @@ export class DatasetResolver {
     };
   }
 
-  @Query(() => DatasetVersion, { description: 'One published version: its frozen metadata, files and row counts.' })
+  @Query(() => DatasetVersion, rootLookup('One published version: its frozen metadata, files and row counts.'))
   @Access(AccessClass.Academic)
   async datasetVersion(
     @Ctx() ctx: RequestContext,

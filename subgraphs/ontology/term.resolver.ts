@@ -2,6 +2,7 @@ import { Arg, Int, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../lib/access.js';
 import type { TermRecord, TermService, VocabularyRecord } from './term.service.js';
 import { CreateTermInput, Term, TermPage, UpdateTermInput, Vocabulary } from './term.types.js';
+import { rootLookup } from '../../lib/root-lookup.js';
 
 export const toTerm = (t: TermRecord): Term => ({
   id: t.id,
@@ -57,7 +58,7 @@ export class TermResolver {
     return { ...page, items: page.items.map(toTerm) };
   }
 
-  @Query(() => Term, { description: 'One term, active or deprecated.' })
+  @Query(() => Term, rootLookup('One term, active or deprecated.'))
   @Access(AccessClass.Public)
   async term(@Arg('id', () => ID) id: string): Promise<Term> {
     return toTerm(await this.service.get(id));

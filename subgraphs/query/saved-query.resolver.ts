@@ -5,6 +5,7 @@ import type { SavedQueryService } from './saved-query.service.js';
 import type { JobQueue } from '../../lib/jobs/index.js';
 import { jobOut, Job } from '../../lib/jobs/jobs.types.js';
 import { SavedFromSyql, SavedQuery, SavedQueryDeletion, SavedQueryIdArgs, CreateSavedQueryInput, SavedQueryFromSyqlInput, UpdateSavedQueryInput, SavedQueryListArgs, SavedQueryPage, SavedQueryRefresh } from './saved-query.types.js';
+import { rootLookup } from '../../lib/root-lookup.js';
 
 /** Saved queries (spec 4.3 Saved queries): Academic, each visible to its owner only. */
 @Resolver()
@@ -50,7 +51,7 @@ export class SavedQueryResolver {
     return { saved_query: await this.out(r.saved), plan: r.plan };
   }
 
-  @Query(() => SavedQuery, { description: 'A saved query with its last run.' })
+  @Query(() => SavedQuery, rootLookup('A saved query with its last run.'))
   @Access(AccessClass.Academic, { token: 'compute' })
   async savedQuery(@Ctx() ctx: RequestContext, @Args(() => SavedQueryIdArgs) args: SavedQueryIdArgs) {
     return this.out(await this.service.get(ctx, args.id));

@@ -89,6 +89,14 @@ describe('a client generated from /openapi.json by openapi-typescript', () => {
     await record('/v1/ontology/import/csv', 'POST', '/v1/ontology/import/csv', { token: su.accessToken, body: { vocabulary, csv_data: 'code,label,parent_code\nC:2,Second child,P:1\n' } });
     await record('/v1/ontology/import/csv', 'POST', '/v1/ontology/import/csv', { token: regular.accessToken, body: { vocabulary, csv_data: 'code,label\n' } });
 
+    const studies = [
+      { label: 'A', yi: 0.2, vi: 0.04 },
+      { label: 'B', yi: 0.5, vi: 0.09 },
+      { label: 'C', yi: 0.1, vi: 0.02 },
+    ];
+    const pooled = await record('/v1/meta-analysis', 'POST', '/v1/meta-analysis', { token: su.accessToken, body: { studies } });
+    expect(pooled.body.estimate).toEqual(expect.any(Number));
+
     await writeFile(path.join(dir, 'api.ts'), astToString(await openapiTS(t.app.openapi as never)));
     const lines = recorded.map((r, i) => `export const r${i}: Body<${JSON.stringify(r.path)}, ${JSON.stringify(r.method)}, ${r.status}> = ${JSON.stringify(r.body)};`);
     await writeFile(
@@ -98,6 +106,17 @@ describe('a client generated from /openapi.json by openapi-typescript', () => {
         `type Body<P extends keyof paths, M extends keyof paths[P], S extends keyof Responses<P, M>> = Responses<P, M>[S] extends { content: { 'application/json': infer B } } ? B : never;`,
         `type Responses<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R } ? R : never;`,
         ...lines,
+        // A client reads a JSON answer's fields without narrowing it first: each operation answers one media type
+        // per status (whatever the media type, as a client that does not pick one sees it), the plot its own.
+        `type Answer<P extends keyof paths, M extends keyof paths[P]> = Responses<P, M> extends { 200: { content: infer C } } ? C[keyof C] : never;`,
+        `declare const metaAnalysis: Answer<'/v1/meta-analysis', 'post'>;`,
+        `export const estimate: number = metaAnalysis.estimate;`,
+        `export const found: [typeof metaAnalysis] extends [never] ? 'no such answer' : true = true;`,
+        `declare const degrees: Answer<'/v1/analytics/graph/{dataset_id}/degree-distribution', 'get'>;`,
+        `export const nodes: number = degrees.nodes;`,
+        `declare const forest: Answer<'/v1/meta-analysis.svg', 'post'>;`,
+        `export const picture: string = forest;`,
+        `export const plotted: [typeof forest] extends [never] ? 'no such answer' : true = true;`,
       ].join('\n'),
     );
     const program = ts.createProgram([path.join(dir, 'responses.ts')], {

@@ -41,6 +41,37 @@ describe('GET /openapi.json and /docs', () => {
     expect(body.components.schemas.Error.required).toEqual(['error']);
   });
 
+  it('gives every operation of a GraphQL route one media type per status, a plot its own .svg route', async () => {
+    const { body } = await call(t.url, 'GET', '/openapi.json');
+    const several: string[] = [];
+    const plots: string[] = [];
+    for (const [path, ops] of Object.entries(body.paths as Record<string, Record<string, { 'x-graphql-field'?: string; 'x-svg-alias-of'?: string; responses: Record<string, { content?: object }> }>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (!op['x-graphql-field']) continue;
+        for (const [status, r] of Object.entries(op.responses)) if (r.content && Object.keys(r.content).length !== 1) several.push(`${method} ${path} ${status}`);
+        if (op['x-svg-alias-of']) {
+          const [aliasMethod, aliasPath] = op['x-svg-alias-of'].split(' ');
+          expect(Object.keys(body.paths[aliasPath][aliasMethod.toLowerCase()].responses['200'].content), `${method} ${path}`).toEqual(['image/svg+xml']);
+          plots.push(op['x-svg-alias-of']);
+        }
+      }
+    }
+    expect(several).toEqual([]);
+    expect([...new Set(plots)].sort()).toEqual([
+      'GET /v1/analytics/graph/{dataset_id}/degree-distribution.svg',
+      'GET /v1/graph/{dataset_id}/neighbourhood.svg',
+      'POST /v1/graph/{dataset_id}/reachability-curve.svg',
+      'POST /v1/meta-analysis.svg',
+    ]);
+  });
+
+  it('carries the version of the service, the one /v1/federation/ping reports', async () => {
+    const { body } = await call(t.url, 'GET', '/openapi.json');
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(body.info.version).toBe(pkg.version);
+    expect((await call(t.url, 'GET', '/v1/federation/ping')).body.version).toBe(body.info.version);
+  });
+
   it('answers every documented route (no path in the document is unserved)', async () => {
     const { body } = await call(t.url, 'GET', '/openapi.json');
     for (const [p, ops] of Object.entries<Record<string, unknown>>(body.paths)) {

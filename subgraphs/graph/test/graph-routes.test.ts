@@ -75,7 +75,7 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
     expect(electrical.body).toMatchObject({ length: 1, directed: false });
   });
 
-  it('draw plots as SVG, by ?format=svg or by Accept', async () => {
+  it('draw plots as SVG at their .svg routes, and by ?format=svg or by Accept', async () => {
     const svgOf = async (res: Response) => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
@@ -98,6 +98,15 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
     expect(curve).toContain('AVAL');
     const ego = await svgOf(await fetch(`${t.url}/v1/graph/celegans_cook_2019_male/neighbourhood?neuron=AVAL&format=svg`, { headers: auth }));
     expect(ego).toContain('AVAL');
+    // Each plot has its own route, answering the same picture as the alias.
+    const text = async (res: Awaited<ReturnType<typeof call>>) => {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      return svgOf(new Response(String(res.body), { headers: { 'content-type': res.headers.get('content-type')! } }));
+    };
+    expect(await text(await call(t.url, 'GET', '/v1/analytics/graph/celegans_cook_2019_male/degree-distribution.svg', { token: academic.accessToken }))).toBe(degrees);
+    expect(await text(await call(t.url, 'POST', '/v1/graph/celegans_cook_2019_male/reachability-curve.svg', { token: academic.accessToken, body: { sources: ['AVAL'], max_hops: 5 } }))).toBe(curve);
+    expect(await text(await call(t.url, 'GET', '/v1/graph/celegans_cook_2019_male/neighbourhood.svg?neuron=AVAL', { token: academic.accessToken }))).toBe(ego);
     const json = await call(t.url, 'GET', '/v1/analytics/graph/celegans_cook_2019_male/degree-distribution', { token: academic.accessToken });
     expect(json.body.svg).toBeNull();
     expect(json.body.in.bins.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(json.body.nodes);

@@ -102,9 +102,9 @@ describe('POST /v1/meta-analysis', () => {
     }
   });
 
-  it('draws a forest plot with ?format=svg or Accept: image/svg+xml, also in the older form', async () => {
+  it('draws a forest plot at POST /v1/meta-analysis.svg, and with ?format=svg or Accept: image/svg+xml, also in the older form', async () => {
     const bcg = { studies: TABLES.bcg(), measure: 'logRR', title: 'BCG vaccine and tuberculosis' };
-    for (const opts of [{ path: '/v1/meta-analysis?format=svg' }, { headers: { accept: 'image/svg+xml' } }, { path: '/v1/meta-analysis/analyze?format=svg' }]) {
+    for (const opts of [{ path: '/v1/meta-analysis.svg' }, { path: '/v1/meta-analysis?format=svg' }, { headers: { accept: 'image/svg+xml' } }, { path: '/v1/meta-analysis/analyze?format=svg' }]) {
       const res = await post(bcg, opts);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
@@ -114,6 +114,9 @@ describe('POST /v1/meta-analysis', () => {
     }
     const json = await post(bcg, { path: '/v1/meta-analysis/analyze' });
     expect(json.body.svg).toBeNull();
+    // The plot route takes the JSON route's body, and refuses what it refuses.
+    expect((await post({ ...bcg, format: 'svg' }, { path: '/v1/meta-analysis.svg' })).status).toBe(400);
+    expect((await post({ studies: [] }, { path: '/v1/meta-analysis.svg' })).status).toBe(400);
     close(json.body.back_transformed.estimate, 0.48942093982603, 'BCG pooled RR');
   });
 

@@ -5,6 +5,7 @@ import { actorOf, toMetadataView, toRowCountsView } from '../dataset.mappers.js'
 import { toCatalogueEntry } from './search.mappers.js';
 import type { PublishedDatasetService, PublishedRecord } from './published-dataset.service.js';
 import { PublishedDataset } from './published-dataset.types.js';
+import { rootLookup } from '../../../lib/root-lookup.js';
 
 function toPublishedDataset(r: PublishedRecord, baseUrl: string): PublishedDataset {
   const m = toMetadataView(r.row.metadata);
@@ -31,9 +32,10 @@ function toPublishedDataset(r: PublishedRecord, baseUrl: string): PublishedDatas
 export class PublishedDatasetResolver {
   constructor(private readonly service: PublishedDatasetService) {}
 
-  @Query(() => PublishedDataset, {
-    description: 'A published dataset by slug: its public metadata, creators, published versions, citations (text, BibTeX, RIS) and schema.org JSON-LD; 404 for a dataset never published.',
-  })
+  @Query(
+    () => PublishedDataset,
+    rootLookup('A published dataset by slug: its public metadata, creators, published versions, citations (text, BibTeX, RIS) and schema.org JSON-LD; 404 for a dataset never published.'),
+  )
   @Access(AccessClass.Public)
   async publishedDataset(
     @Ctx() ctx: RequestContext,

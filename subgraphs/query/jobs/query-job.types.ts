@@ -7,7 +7,7 @@ export class SubmitJobArgs {
   query?: string | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: 'values of its $parameters' })
   parameters?: Record<string, unknown> | null;
-  @Field(() => String, { nullable: true, description: 'run a saved query instead (its text and parameters, the latest versions)' })
+  @Field(() => String, { nullable: true, description: 'run a saved query instead (its text and parameters, on the versions its references name now)' })
   saved_query_id?: string | null;
 }
 

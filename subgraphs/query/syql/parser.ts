@@ -432,7 +432,12 @@ class SyqlParser extends EmbeddedActionsParser {
     return this.ACTION(() => {
       const dataset = stringOf(name);
       if (dataset === '') throw syntaxError(posOf(name), 'the dataset name is empty: write its slug or id in quotes');
-      return { pos: posOf(name), dataset, selector: selector ? selectorOf(selector) : { kind: 'latest' as const } };
+      if (selector) return { pos: posOf(name), dataset, selector: selectorOf(selector) };
+      // "slug@draft" is how the rest of the API spells a reference; slugs and ids never hold an @.
+      const at = dataset.lastIndexOf('@');
+      if (at <= 0) return { pos: posOf(name), dataset, selector: { kind: 'latest' as const } };
+      const word = dataset.slice(at + 1);
+      return { pos: posOf(name), dataset: dataset.slice(0, at), selector: selectorOf({ ...name, image: /^\d+$/.test(word) ? `v${word}` : word }) };
     });
   });
 

@@ -133,6 +133,61 @@ describe('jobs: SyQL and graph jobs, progress, Arrow results, cancel, delete, re
     expect((await as(academic).post('/v1/jobs', { query: 'MATCH (a) RETURN a' })).status).toBe(400);
   });
 
+  it('runs a SyQL job over the caller\'s draft in either spelling, recording the draft it read; others may not', async () => {
+    const d = await createTinyDataset(t, academic, {}, { publish: false });
+    for (const ref of [`"${d.slug}"@draft`, `"${d.slug}@draft"`]) {
+      const query = `MATCH (a:Neuron)-[c:Synapse]->(b:Neuron) IN ${ref} RETURN a.id AS pre, b.id AS post, c.weight AS weight ORDER BY pre, post, weight`;
+      const exec = await as(academic).post('/v1/syql/exec', { query });
+      expect(exec.status, JSON.stringify(exec.body)).toBe(200);
+      const submitted = await as(academic).post('/v1/jobs', { query });
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
+      expect(submitted.body.input.pins).toEqual({ [`"${d.slug}"@draft`]: 1 });
+      const job = await waitFor(academic, submitted.body.job_id, finished);
+      expect(job.status, JSON.stringify(job)).toBe('succeeded');
+      expect(job.result_rows).toBe(exec.body.total);
+      expect(job.result_meta!.datasets).toEqual([expect.objectContaining({ dataset_id: d.id, version: 1, is_draft: true, label: `${d.slug}@draft` })]);
+      const bytes = new Uint8Array(await (await fetch(`${t.url}${job.result_url}`, { headers: { authorization: `Bearer ${academic.accessToken}` } })).arrayBuffer());
+      expect(arrowTable(bytes).toArray().map((r) => Object.values(r.toJSON()))).toEqual(exec.body.rows);
+      // Someone who may not read the draft is told it is not there, as exec tells them.
+      expect((await as(other).post('/v1/syql/exec', { query })).status).toBe(404);
+      expect((await as(other).post('/v1/jobs', { query })).status).toBe(404);
+    }
+
+    const saved = await as(academic).post('/v1/queries', { name: `draft ${d.slug}`, query: `MATCH (a:Neuron) IN "${d.slug}"@draft RETURN count(*) AS n` });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    const run = await as(academic).post(`/v1/queries/${saved.body.id}/run`);
+    expect(run.status, JSON.stringify(run.body)).toBe(202);
+    const job = await waitFor(academic, run.body.job_id, finished);
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    expect(job.result_rows).toBe(1);
+    expect(job.result_meta!.datasets).toEqual([expect.objectContaining({ version: 1, is_draft: true })]);
+  });
+
+  it('a job over the open draft of a published dataset reads the draft, and once published, the version it became', async () => {
+    const d = await createTinyDataset(t, academic);
+    const more = 'neuron_id,cell_class,neurotransmitter\nA1,A,acetylcholine\nB1,B,GABA\nC1,C,glutamate\nD1,D,glutamate\n';
+    const up = await call(t.url, 'POST', `/v1/neurodata/datasets/${d.id}/assets?filename=neurons.csv`, { token: academic.accessToken, body: more, headers: { 'content-type': 'text/csv' } });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const query = `MATCH (a:Neuron) IN "${d.slug}"@draft RETURN count(*) AS n`;
+    const submitted = await as(academic).post('/v1/jobs', { query });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
+    expect(submitted.body.input.pins).toEqual({ [`"${d.slug}"@draft`]: 2 });
+    const job = await waitFor(academic, submitted.body.job_id, finished);
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    expect(job.result_meta!.datasets).toEqual([expect.objectContaining({ version: 2, is_draft: true })]);
+    const bytes = new Uint8Array(await (await fetch(`${t.url}${job.result_url}`, { headers: { authorization: `Bearer ${academic.accessToken}` } })).arrayBuffer());
+    expect(arrowTable(bytes).toArray().map((r) => Number(r.toJSON().n))).toEqual([4]);
+
+    // Published since, the draft it read is v2: a rerun reads that version, as published.
+    expect((await as(academic).post(`/v1/neurodata/datasets/${d.id}/publish`)).status).toBe(201);
+    const rerun = await as(academic).post(`/v1/jobs/${job.job_id}/rerun`);
+    expect(rerun.status, JSON.stringify(rerun.body)).toBe(202);
+    const again = await waitFor(academic, rerun.body.job_id, finished);
+    expect(again.status, JSON.stringify(again)).toBe('succeeded');
+    expect(again.result_meta!.datasets).toEqual([expect.objectContaining({ version: 2, is_draft: false })]);
+    expect(again.result_sha256).not.toBeNull();
+  });
+
   it('saves queries, runs them as jobs pinned to the versions they resolve to, refreshes keeping the previous result', async () => {
     const created = await as(academic).post('/v1/queries', { name: 'AVA partners', description: 'strong partners of AVA', query: CONNECTIONS, parameters: { min: 10 } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);

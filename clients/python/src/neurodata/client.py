@@ -649,11 +649,11 @@ class Client:
         params: Mapping[str, Any] | None = None,
         body: Mapping[str, Any] | None = None,
     ) -> Path:
-        query = {**(params or {}), "format": "svg"}
+        # Every plot has its own route, the JSON route's path + ".svg", answering image/svg+xml only.
         response = self._session.send(
             method,
-            path,
-            params=query,
+            f"{path}.svg",
+            params=dict(params) if params else None,
             body=dict(body) if body is not None else None,
             headers={"Accept": "image/svg+xml"},
             idempotent=True,

@@ -201,6 +201,18 @@ LIMIT 100`);
     ]);
   });
 
+  it('reads a version written inside the quotes, as the rest of the API spells a reference', () => {
+    const q = parseSyql(`MATCH (a) IN "a@draft", 'b@v2', "c@3", "d@latest" RETURN a`);
+    expect(strip(q.datasets)).toEqual([
+      { dataset: 'a', selector: { kind: 'draft' } },
+      { dataset: 'b', selector: { kind: 'number', version: 2 } },
+      { dataset: 'c', selector: { kind: 'number', version: 3 } },
+      { dataset: 'd', selector: { kind: 'latest' } },
+    ]);
+    expect(printQuery(q)).toContain('IN "a"@draft, "b"@v2, "c"@v3, "d"@latest');
+    expect(errorOf('MATCH (a) IN "x@drfat" RETURN a').message).toContain("unknown dataset version '@drfat'");
+  });
+
   it.each([
     ['"x"@lastest', 18, "unknown dataset version '@lastest': write @latest, @draft, or @vN for version N; did you mean latest?", 'latest'],
     ['"x"@drfat', 18, "unknown dataset version '@drfat': write @latest, @draft, or @vN for version N; did you mean draft?", 'draft'],
