@@ -23,7 +23,7 @@ import { eventually } from './eventually.js';
  */
 
 const CACHE_DIR = path.dirname(PGLITE_TEMPLATE);
-const INPUTS = ['migrations', 'data/ontology', 'subgraphs/ontology', 'lib/db'];
+const INPUTS = ['migrations', 'seed/ontology', 'subgraphs/ontology', 'lib/db'];
 
 let key: Promise<string> | undefined;
 
