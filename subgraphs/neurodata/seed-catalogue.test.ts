@@ -10,7 +10,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** The repository's copy of a shipped data folder, or the shared source it is copied from while it is absent. */
 function dataDir(name: string): string {
   for (const dir of [path.join(ROOT, 'seed', name), path.join(ROOT, '..', 'shared', 'data', name)]) if (existsSync(dir)) return dir;
-  throw new Error(`data/${name} not found`);
+  throw new Error(`seed/${name} not found`);
 }
 
 function vocabulary(name: string): Map<string, string> {

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 
 /**
- * Maps the descriptors of the datasets shipped in data/ (the C. elegans connectomes and the SWC morphologies) to
+ * Maps the descriptors of the datasets shipped in seed/ (the C. elegans connectomes and the SWC morphologies) to
  * the create-dataset input the service publishes on first start. Every code returned is a term of
  * seed/ontology/*.csv; a descriptor value this mapping does not know throws, so a new shipped dataset cannot be
  * published with silently missing metadata.
