@@ -52,7 +52,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^node_modules|^data/)' },
+    exclude: { path: '(^node_modules|^data/|^seed/)' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },

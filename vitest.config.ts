@@ -12,7 +12,7 @@ useMemoryScratch();
 export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'data/**'],
+    exclude: ['node_modules/**', 'data/**', 'seed/**'],
     // Child processes rather than threads: chDB is a native library with process-wide state. Test files take turns
     // in each process without re-importing the service's modules (isolate off), which halves the suite's CPU time;
     // chDB opens one data directory per process at a time, so the kit closes whatever a file left running

@@ -54,7 +54,7 @@ function time(fn: () => unknown): number {
 }
 
 async function cookMale(): Promise<GraphSource> {
-  const dir = fileURLToPath(new URL('../data/connectomes/celegans_cook_2019_male/', import.meta.url));
+  const dir = fileURLToPath(new URL('../seed/connectomes/celegans_cook_2019_male/', import.meta.url));
   const ids = (await readFile(path.join(dir, 'neurons.csv'), 'utf8')).trim().split('\n').slice(1).map((l) => l.split(',')[0]);
   ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const index = new Map(ids.map((id, i) => [id, i]));

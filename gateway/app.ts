@@ -108,7 +108,11 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     deps,
     enabled.filter((name) => !config.subgraphs.urls[name]),
     enabled,
-  );
+  ).catch(async (err: unknown) => {
+    // PGlite writes its last changes on close: a start that fails (a seed file missing) still closes the stores.
+    await closeStores(stores).catch(() => undefined);
+    throw err;
+  });
   const verifier = opts.verifier !== undefined ? opts.verifier : await createTokenVerifier(deps);
 
   const composition = await composeSupergraph(deps);

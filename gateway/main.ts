@@ -1,4 +1,5 @@
 import { loadConfig, ConfigError } from '../lib/config.js';
+import { SeedFileError } from '../lib/seed-files.js';
 import { createApp } from './app.js';
 import { closeWorkerPool } from '../lib/workers/pool.js';
 import { stopOnSignals } from './shutdown.js';
@@ -15,8 +16,8 @@ async function main() {
 }
 
 main().catch((e) => {
-  // A configuration problem found while starting (a key, an engine missing on this platform) is the operator's to
-  // fix: its message says how; a stack trace would bury it.
-  console.error(e instanceof ConfigError ? e.message : e);
+  // A configuration problem found while starting (a key, an engine missing on this platform, a seed file gone) is
+  // the operator's to fix: its message says how; a stack trace would bury it.
+  console.error(e instanceof ConfigError || e instanceof SeedFileError ? e.message : e);
   process.exit(1);
 });

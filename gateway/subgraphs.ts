@@ -66,9 +66,15 @@ export async function startSubgraphs(deps: SubgraphDeps, served: readonly Subgra
     await runner?.stop();
     await stopSubgraphs(started);
   };
-  for (const name of startOrder(served)) {
-    await SUBGRAPHS[name].onStart(deps);
-    started.push({ name, deps });
+  try {
+    for (const name of startOrder(served)) {
+      await SUBGRAPHS[name].onStart(deps);
+      started.push({ name, deps });
+    }
+  } catch (err) {
+    // A start that fails halfway (a seed file missing) stops what it started, so the caller can close the stores.
+    await stopSubgraphs(started);
+    throw err;
   }
   registerJobKinds(deps, enabled);
   if (deps.config.jobs.inProcess && served.includes(JOBS_API_SUBGRAPH)) runner = await startRunnerFor(deps, enabled);

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig, ConfigError, ENV_DOCS } from './config.js';
 
 describe('loadConfig', () => {
@@ -13,6 +14,19 @@ describe('loadConfig', () => {
     expect(c.objects.kind).toBe('local');
     expect(c.search.kind).toBe('none');
     expect(c.limits).toMatchObject({ requestTimeoutMs: 60_000, bodyLimitBytes: 100 * 1024 * 1024 });
+  });
+
+  it('finds the shipped seed data beside the code, whatever the working directory, unless SEED_DIR names another folder', () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+    expect(loadConfig({}).seedDir).toBe(path.join(root, 'seed'));
+    expect(loadConfig({ SEED_DIR: 'elsewhere/seed' }).seedDir).toBe(path.resolve('elsewhere/seed'));
+  });
+
+  it('refuses a DATA_DIR that holds the seed data, which deleting the data directory would delete too', () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+    expect(() => loadConfig({ DATA_DIR: root })).toThrow(/DATA_DIR: .* holds the seed folder .*seed; choose a directory for the service's own state only/);
+    expect(() => loadConfig({ DATA_DIR: '/srv/nd', SEED_DIR: '/srv/nd/seed' })).toThrow(/DATA_DIR: \/srv\/nd holds the seed folder \/srv\/nd\/seed/);
+    expect(loadConfig({ DATA_DIR: '/srv/nd/data', SEED_DIR: '/srv/nd/seed' }).dataDir).toBe('/srv/nd/data');
   });
 
   it('selects the servers when their URLs are set', () => {

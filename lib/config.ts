@@ -2,6 +2,7 @@ import { z } from 'zod';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SHIPPED_SEED_DIR } from './seed-files.js';
 
 export const SUBGRAPH_NAMES = ['identity', 'neurodata', 'query', 'graph', 'ontology', 'federation'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
@@ -23,7 +24,9 @@ const envSchema = z.object({
   PORT: int(8080)
     .describe('HTTP port (default 8080)'),
   DATA_DIR: z.string().default('./data')
-    .describe('directory for embedded state: PGlite database, chDB tables, local objects, signing keys (default ./data)'),
+    .describe('directory for embedded state: PGlite database, chDB tables, local objects, signing keys; it holds only what the service writes, so deleting it starts afresh (default ./data)'),
+  SEED_DIR: z.string().optional()
+    .describe('folder of the seed data loaded on a first start and by npm run seed (vocabularies, connectomes, morphologies, with their licences); a relative path is taken from the working directory (default: the seed/ folder shipped beside the code, wherever the service is started from)'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
     .describe('pino log level: fatal, error, warn, info, debug, trace, silent (default info)'),
   API_DOMAIN: z.string().url().optional()
@@ -443,6 +446,8 @@ export interface Config {
   };
   readonly logLevel: string;
   readonly dataDir: string;
+  /** The seed data's folder (SEED_DIR), absolute. */
+  readonly seedDir: string;
   readonly relational: RelationalConfig;
   readonly column: ColumnConfig;
   readonly objects: ObjectsConfig;
@@ -511,9 +516,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   for (const cidr of allowedNetworks) if (!isCidr(cidr)) problems.push(`FEDERATION_ALLOWED_NETWORKS: ${cidr} is not a CIDR range such as 10.0.0.0/8`);
   const allowedHosts = listOf(e.FEDERATION_ALLOWED_HOSTS).map((h) => h.toLowerCase());
   for (const host of allowedHosts) if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) problems.push(`FEDERATION_ALLOWED_HOSTS: ${host} is not a host name or *.domain pattern`);
+  const dataDir = path.resolve(e.DATA_DIR);
+  const seedDir = e.SEED_DIR ? path.resolve(e.SEED_DIR) : SHIPPED_SEED_DIR;
+  // Deleting the data directory is how a service starts afresh: it must not hold the seed data it starts from.
+  if (seedDir === dataDir || seedDir.startsWith(`${dataDir}${path.sep}`)) {
+    problems.push(`DATA_DIR: ${dataDir} holds the seed folder ${seedDir}; choose a directory for the service's own state only (default ./data)`);
+  }
   if (problems.length) throw new ConfigError(problems);
 
-  const dataDir = path.resolve(e.DATA_DIR);
   const urls: Partial<Record<SubgraphName, string>> = {};
   for (const name of SUBGRAPH_NAMES) {
     const url = e[`SUBGRAPH_${name.toUpperCase()}_URL` as keyof Env] as string | undefined;
@@ -557,6 +567,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: e.LOG_LEVEL,
     dataDir,
+    seedDir,
     relational: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     column: e.CLICKHOUSE_URL
       ? { kind: 'clickhouse', url: e.CLICKHOUSE_URL, user: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE, cluster: e.CLICKHOUSE_CLUSTER }

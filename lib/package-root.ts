@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The directory holding package.json, and beside it what the service ships as data (migrations/, data/, schema/,
+ * The directory holding package.json, and beside it what the service ships as data (migrations/, seed/, schema/,
  * README.md). Found by walking up from this module rather than by a fixed `..`, because this module runs from lib/
  * (tsx, tests) and from dist/lib/ (the compiled build) alike, and the data is not copied into dist/.
  */

@@ -10,7 +10,7 @@ import { PACKAGE_ROOT } from '../lib/package-root.js';
 /**
  * npm run build: compiles the service into dist/ for production, run as `node dist/main.js` (and
  * `node dist/gateway/cli/<command>.js`). tsc emits one JavaScript module per source module, so dist/ mirrors the
- * source tree; what the code reads at run time (node_modules/, migrations/, data/; schema/ for the CLIs that write
+ * source tree; what the code reads at run time (node_modules/, migrations/, seed/; schema/ for the CLIs that write
  * it) stays at the package root, where lib/package-root.ts finds it from either layout.
  */
 export const DIST = path.join(PACKAGE_ROOT, 'dist');

@@ -1,5 +1,5 @@
 /**
- * Writes the plots the README shows (npm run docs:plots): the forest plot of the BCG vaccine trials (data/meta/,
+ * Writes the plots the README shows (npm run docs:plots): the forest plot of the BCG vaccine trials (seed/meta/,
  * Colditz et al. 1994), pooled as risk ratios by REML. A test checks the committed file is what this writes.
  */
 import { writeFileSync } from 'node:fs';

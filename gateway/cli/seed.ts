@@ -6,7 +6,7 @@ import { runCommand, withSubgraphDeps } from './store-session.js';
 
 /**
  * npm run seed [-- <subgraph>...]: applies the migrations and loads every subgraph's shipped seed data (the
- * ontology vocabularies under data/ontology, ...) into the configured stores. Idempotent: a second run reports
+ * ontology vocabularies under seed/ontology, ...) into the configured stores. Idempotent: a second run reports
  * every row unchanged. The service also seeds what is missing on its first start; this re-applies the files.
  */
 async function main(): Promise<number> {

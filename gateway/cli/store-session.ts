@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { ConfigError, type Config } from '../../lib/config.js';
+import { SeedFileError } from '../../lib/seed-files.js';
 import { openStores, closeStores } from '../../lib/stores.js';
 import { systemClock } from '../../lib/clock.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
@@ -18,12 +19,12 @@ export async function withSubgraphDeps<T>(config: Config, fn: (deps: SubgraphDep
   }
 }
 
-/** Runs a command's main and exits with its code; a configuration problem prints its message alone. */
+/** Runs a command's main and exits with its code; a configuration problem or a missing seed file prints its message alone. */
 export async function runCommand(main: () => Promise<number>): Promise<never> {
   try {
     process.exit(await main());
   } catch (e) {
-    console.error(e instanceof ConfigError ? e.message : e);
+    console.error(e instanceof ConfigError || e instanceof SeedFileError ? e.message : e);
     process.exit(1);
   }
 }

@@ -20,7 +20,7 @@ import { SOMA_TYPE, type SwcTree } from './swc.js';
  * - More than one root (parent -1) is allowed and reported as a warning: each tree is summarised.
  *
  * subgraphs/neurodata/ingest/fixtures/swc_reference.py computes the same summary independently, and checks NeuroM's
- * published values for its test neuron (data/morphology/synthetic/NeuroM_Neuron.swc).
+ * published values for its test neuron (seed/morphology/synthetic/NeuroM_Neuron.swc).
  */
 
 export interface MorphologySummary {

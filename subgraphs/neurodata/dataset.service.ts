@@ -394,6 +394,26 @@ export class DatasetService {
     return { dataset, access, version: v };
   }
 
+  /**
+   * Renames a dataset whose slug a release corrected (a shipped dataset): `from` becomes a former slug that still
+   * resolves to it, and its id, versions, files and grants stay. Returns false, changing nothing, unless `from` is
+   * a dataset's own slug and `to` nobody's.
+   */
+  async renameSlug(from: string, to: string): Promise<boolean> {
+    const target = this.checkSlug(to);
+    const renamed = await this.store.transaction(async (tx) => {
+      const d = await tx.find(from, { forUpdate: true });
+      if (!d || d.slug !== from || (await tx.find(target))) return undefined;
+      await tx.renameSlug(d.id, from, target, this.clock.now());
+      await tx.syncSearch(d.id);
+      return d;
+    });
+    if (!renamed) return false;
+    this.searchChanged(renamed.id);
+    this.log.info({ datasetId: renamed.id, from, to: target }, 'dataset renamed');
+    return true;
+  }
+
   /** Deletes the dataset with its versions, data and objects; every route answers 404 for it afterwards. */
   async delete(actor: Actor, idOrSlug: string): Promise<{ id: string; slug: string }> {
     const { dataset, access } = await this.view(actor, idOrSlug);

@@ -6,7 +6,7 @@ import jsonld, { type JsonLdDocument, type Options } from 'jsonld';
 import type { DatasetMetadata, TermValue } from './dataset.model.js';
 import { conditionsOfAccess, toJsonLd, type JsonLdInput } from './jsonld.js';
 
-const CONTEXT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/jsonld/schemaorg-context.jsonld');
+const CONTEXT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../seed/jsonld/schemaorg-context.jsonld');
 type RemoteDocument = Awaited<ReturnType<NonNullable<Options.Expand['documentLoader']>>>;
 
 const SCHEMA_CONTEXT = JSON.parse(readFileSync(CONTEXT_FILE, 'utf8')) as RemoteDocument['document'];

@@ -9,12 +9,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** The repository's copy of a shipped data folder, or the shared source it is copied from while it is absent. */
 function dataDir(name: string): string {
-  for (const dir of [path.join(ROOT, 'data', name), path.join(ROOT, '..', 'shared', 'data', name)]) if (existsSync(dir)) return dir;
-  throw new Error(`data/${name} not found`);
+  for (const dir of [path.join(ROOT, 'seed', name), path.join(ROOT, '..', 'shared', 'data', name)]) if (existsSync(dir)) return dir;
+  throw new Error(`seed/${name} not found`);
 }
 
 function vocabulary(name: string): Map<string, string> {
-  const rows = parse(readFileSync(path.join(ROOT, 'data', 'ontology', `${name}.csv`), 'utf8'), { columns: true }) as { code: string; label: string }[];
+  const rows = parse(readFileSync(path.join(ROOT, 'seed', 'ontology', `${name}.csv`), 'utf8'), { columns: true }) as { code: string; label: string }[];
   return new Map(rows.map((r) => [r.code, r.label]));
 }
 
@@ -49,7 +49,7 @@ describe('seedDatasetInput', () => {
     expect(connectomes).toHaveLength(11);
   });
 
-  it.each(connectomes.map((c) => [c.folder, c] as const))('%s emits only codes of data/ontology and at least one region', (_, c) => {
+  it.each(connectomes.map((c) => [c.folder, c] as const))('%s emits only codes of seed/ontology and at least one region', (_, c) => {
     expectKnownCodes(c.input);
     expect(c.input.brain_regions.length).toBeGreaterThan(0);
     expect(c.input.species).toEqual(['NCBITaxon:6239']);
@@ -88,7 +88,7 @@ describe('seedDatasetInput', () => {
   });
 
   it('names the transmitters of neurons.csv by their ChEBI codes', () => {
-    const witvliet = connectomes.find((c) => c.folder === 'celegans_witvliet_2020_1')!;
+    const witvliet = connectomes.find((c) => c.folder === 'celegans_witvliet_2021_1')!;
     expect(witvliet.transmitters).toEqual(['Acetylcholine', 'Dopamine', 'GABA', 'Glutamate', 'Octopamine', 'Serotonin', 'Tyramine']);
     expect(witvliet.input.neurotransmitters).toEqual(['CHEBI:15355', 'CHEBI:18243', 'CHEBI:16865', 'CHEBI:16015', 'CHEBI:17134', 'CHEBI:28790', 'CHEBI:15760']);
     expect(mapNeurotransmitters(['Glutamate|Serotonin', 'FMRFamide'])).toEqual(['CHEBI:16015', 'CHEBI:28790', 'CHEBI:16670']);
@@ -96,7 +96,7 @@ describe('seedDatasetInput', () => {
   });
 
   it('cites the source paper with authors, year, title, journal and DOI', () => {
-    expect(byFolder('celegans_witvliet_2020_3').related_publication).toEqual({
+    expect(byFolder('celegans_witvliet_2021_3').related_publication).toEqual({
       doi: '10.1038/s41586-021-03778-8',
       citation:
         'Daniel Witvliet, Ben Mulcahy, James K. Mitchell et al. (2021). Connectomes across development reveal principles of brain maturation. ' +
@@ -107,7 +107,7 @@ describe('seedDatasetInput', () => {
   });
 
   it('keeps the developmental stage and the series as keywords', () => {
-    expect(byFolder('celegans_witvliet_2020_5').keywords).toEqual(expect.arrayContaining(['L2', 'hermaphrodite', 'Witvliet 2020 developmental series']));
+    expect(byFolder('celegans_witvliet_2021_5').keywords).toEqual(expect.arrayContaining(['L2', 'hermaphrodite', 'Witvliet 2020 developmental series']));
     expect(byFolder('celegans_varshney_2011').keywords).toContain('adult');
   });
 
@@ -121,7 +121,7 @@ describe('morphologySeedInput', () => {
   const readme = readFileSync(path.join(dataDir('morphology'), 'README.md'), 'utf8');
   const input = morphologySeedInput(readme);
 
-  it('emits only codes of data/ontology', () => {
+  it('emits only codes of seed/ontology', () => {
     expectKnownCodes(input);
   });
 

@@ -1,15 +1,25 @@
 import { parse } from 'csv-parse/sync';
-import { packagePath } from '../../lib/package-root.js';
 
 /**
- * Maps the descriptors of the datasets shipped in data/ (the C. elegans connectomes and the SWC morphologies) to
+ * Maps the descriptors of the datasets shipped in seed/ (the C. elegans connectomes and the SWC morphologies) to
  * the create-dataset input the service publishes on first start. Every code returned is a term of
- * data/ontology/*.csv; a descriptor value this mapping does not know throws, so a new shipped dataset cannot be
+ * seed/ontology/*.csv; a descriptor value this mapping does not know throws, so a new shipped dataset cannot be
  * published with silently missing metadata.
  */
 
-export const SEED_CONNECTOMES_DIR = packagePath('data', 'connectomes');
-export const SEED_MORPHOLOGY_DIR = packagePath('data', 'morphology');
+/** The connectomes' folder inside the seed folder (SEED_DIR): one folder per dataset, named by its slug. */
+export const CONNECTOMES_SEED = 'connectomes';
+/** The morphologies' folder inside the seed folder: SWC files and the README the collection's description comes from. */
+export const MORPHOLOGY_SEED = 'morphology';
+
+/**
+ * Shipped datasets an earlier release published under another slug, former slug to current one: the seeder renames
+ * them on start (docs/neurodata.md, "a dataset's former slugs"). The Witvliet series was named after its 2020
+ * preprint; the slugs now follow the paper (Nature, 2021) that their titles and citations name.
+ */
+export const FORMER_SEED_SLUGS: Readonly<Record<string, string>> = Object.fromEntries(
+  Array.from({ length: 8 }, (_, i) => [`celegans_witvliet_2020_${i + 1}`, `celegans_witvliet_2021_${i + 1}`]),
+);
 
 export interface SeedDatasetInput {
   slug: string;
@@ -53,7 +63,7 @@ export interface ConnectomeDescriptor {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Ontology codes (data/ontology/*.csv)
+// Ontology codes (seed/ontology/*.csv)
 
 const WBBT = {
   nervousSystem: 'WBbt:0005735',
@@ -104,7 +114,7 @@ interface CodeRule {
   code: string;
 }
 
-// FBbi has no serial-section TEM (data/ontology/README.md, known gaps); TEM is its nearest term.
+// FBbi has no serial-section TEM (seed/ontology/README.md, known gaps); TEM is its nearest term.
 const MICROSCOPY: CodeRule[] = [
   { pattern: /focus(?:s)?ed ion beam|\bFIB-SEM\b/i, code: 'FBbi:00050000' },
   { pattern: /serial block[- ]face|\bSBF-?SEM\b/i, code: 'FBbi:00000585' },
@@ -217,7 +227,7 @@ function authorList(authors: string[]): string {
 }
 
 /**
- * The create-dataset input of one shipped connectome: `folderName` is its folder under data/connectomes/ (and
+ * The create-dataset input of one shipped connectome: `folderName` is its folder under seed/connectomes/ (and
  * becomes the slug), `descriptor` its dataset.json, `transmitters` the distinct values of its neurons.csv
  * neurotransmitter column (see transmittersOf). Throws when a region, technique, transmitter or licence has no
  * mapping.
@@ -336,7 +346,7 @@ const clean = (text: string) => text.replace(/[*`]/g, '').replace(/\s*\([^)]*\)/
 const short = (text: string) => clean(text).split(/[,;]/)[0].trim();
 
 /**
- * The create-dataset input of the shipped morphology collection, from the text of data/morphology/README.md: the
+ * The create-dataset input of the shipped morphology collection, from the text of seed/morphology/README.md: the
  * species, brain regions and imaging techniques of all the files in its table. Throws when the table is missing or
  * names a species or region this mapping does not know.
  */

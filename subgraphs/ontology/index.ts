@@ -69,7 +69,7 @@ export const ontology = defineSubgraph({
   async onStart(s, deps) {
     // Terms by id are kept from here on, until the term tables announce a change.
     s.followTermChanges();
-    const steps = await seedVocabularies(s, { onlyMissing: true });
+    const steps = await seedVocabularies(s, { onlyMissing: true, seedDir: deps.config.seedDir });
     const loaded = steps.filter((x) => !x.skipped);
     if (loaded.length) deps.log.info({ vocabularies: loaded.map((x) => ({ name: x.vocabulary, created: x.created, ms: x.ms })) }, 'ontology vocabularies seeded');
   },
@@ -77,9 +77,10 @@ export const ontology = defineSubgraph({
     s.stopFollowingTermChanges();
   },
   /** Re-imports every shipped vocabulary as an upsert (npm run seed), reporting each one as it finishes. */
-  seed: (s, _deps, onProgress): Promise<SeedStep[]> =>
+  seed: (s, deps, onProgress): Promise<SeedStep[]> =>
     seedVocabularies(s, {
       onlyMissing: false,
+      seedDir: deps.config.seedDir,
       onProgress: (x) =>
         onProgress(`ontology: ${x.vocabulary}: ${x.created} created, ${x.updated} updated, ${x.unchanged} unchanged, ${x.synonymsAdded} synonyms added (${x.ms} ms)`),
     }),

@@ -1,12 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { packagePath } from '../../lib/package-root.js';
+import { SHIPPED_SEED_DIR, readSeedFile } from '../../lib/seed-files.js';
 import { parse } from 'csv-parse/sync';
 import type { NewSynonym, TermStore } from './store/term.store.js';
 import type { TermImportService } from './term-import.service.js';
 
-/** The vocabularies shipped in data/ontology/ (sources, licences and citations in its README). */
-export const SEED_DIR = packagePath('data', 'ontology');
+/** The folder of the vocabularies inside the seed folder (SEED_DIR): CSVs, synonyms.tsv, and a README with sources, licences and citations. */
+export const ONTOLOGY_SEED = 'ontology';
+
+/** The shipped vocabularies (seed/ontology/), as tests read them. */
+export const SEED_DIR = path.join(SHIPPED_SEED_DIR, ONTOLOGY_SEED);
 
 export const SEED_VOCABULARIES: { name: string; description: string }[] = [
   {
@@ -29,9 +31,8 @@ export interface SeedStep {
 }
 
 /** synonyms.tsv: vocabulary, code, synonym, synonym_type, source. Tab-separated without quoting. */
-async function readSynonyms(dir: string): Promise<NewSynonym[]> {
-  const text = await readFile(path.join(dir, 'synonyms.tsv'), 'utf8').catch(() => '');
-  if (!text) return [];
+async function readSynonyms(seedDir: string): Promise<NewSynonym[]> {
+  const text = (await readSeedFile(seedDir, path.join(ONTOLOGY_SEED, 'synonyms.tsv'))).toString('utf8');
   const rows = parse(text, { bom: true, columns: true, delimiter: '\t', quote: false, skip_empty_lines: true }) as Record<string, string>[];
   return rows
     .filter((r) => r.vocabulary && r.code && r.synonym?.trim())
@@ -45,10 +46,10 @@ async function readSynonyms(dir: string): Promise<NewSynonym[]> {
  */
 export async function seedVocabularies(
   deps: { store: TermStore; imports: TermImportService },
-  opts: { onlyMissing: boolean; dir?: string; onProgress?: (step: SeedStep) => void },
+  opts: { onlyMissing: boolean; seedDir: string; onProgress?: (step: SeedStep) => void },
 ): Promise<SeedStep[]> {
-  const dir = opts.dir ?? SEED_DIR;
-  const synonyms = await readSynonyms(dir);
+  // Read once, and only when a vocabulary is imported: a restart that skips them all reads no file.
+  let synonyms: Promise<NewSynonym[]> | undefined;
   const steps: SeedStep[] = [];
   for (const v of SEED_VOCABULARIES) {
     const started = performance.now();
@@ -56,12 +57,13 @@ export async function seedVocabularies(
     if (opts.onlyMissing && (await deps.store.countTerms(v.name)) > 0) {
       step = { vocabulary: v.name, skipped: true, created: 0, updated: 0, unchanged: 0, synonymsAdded: 0, ms: 0 };
     } else {
-      const csvData = await readFile(path.join(dir, `${v.name}.csv`), 'utf8');
+      const csvData = (await readSeedFile(opts.seedDir, path.join(ONTOLOGY_SEED, `${v.name}.csv`))).toString('utf8');
+      synonyms ??= readSynonyms(opts.seedDir);
       const report = await deps.imports.importCsv({
         vocabulary: v.name,
         csvData,
         vocabularyDescription: v.description,
-        synonyms: synonyms.filter((s) => s.vocabulary === v.name),
+        synonyms: (await synonyms).filter((s) => s.vocabulary === v.name),
       });
       step = { vocabulary: v.name, skipped: false, created: report.created, updated: report.updated, unchanged: report.unchanged, synonymsAdded: report.synonymsAdded, ms: 0 };
     }

@@ -142,7 +142,7 @@ describe('who may see what of a dataset', () => {
 
   it('keeps an unpublished draft invisible: every route answers 404, as for a dataset that does not exist', async () => {
     const draft = await createDataset(t, owner, { title: 'Secret draft', visibility: 'public' });
-    await uploadFile(t, owner, draft.id, 'neurons.csv', await connectomeFile('celegans_witvliet_2020_5', 'neurons.csv'));
+    await uploadFile(t, owner, draft.id, 'neurons.csv', await connectomeFile('celegans_witvliet_2021_5', 'neurons.csv'));
     const missing = '01a20000-0000-7000-8000-00000000abcd';
     for (const r of sweep(draft.id, missing)) {
       const res = await as(outsider, r.method, r.url, r.body);

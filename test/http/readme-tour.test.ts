@@ -36,9 +36,9 @@ describe('README tour', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ SEED_DATASETS: 'true', SERVICE_SECRET: 'local-service-secret', JOBS_STOP_WAIT_MS: '500' }, { listen: true });
-    // A working directory like a clone's: the tour reads data/ and node_modules/, and writes its files beside them.
+    // A working directory like a clone's: the tour reads seed/ and node_modules/, and writes its files beside them.
     dir = await mkdtemp(path.join(os.tmpdir(), 'readme-tour-'));
-    await symlink(path.join(ROOT, 'data'), path.join(dir, 'data'));
+    await symlink(path.join(ROOT, 'seed'), path.join(dir, 'seed'));
     await symlink(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   });
   afterAll(async () => {

@@ -4,8 +4,8 @@ import { packagePath } from '../../lib/package-root.js';
 import { call, type TestApp } from './app.js';
 import type { TestUser } from './users.js';
 
-/** The shipped connectomes (data/connectomes/<folder>). */
-export const CONNECTOMES_DIR = packagePath('data', 'connectomes');
+/** The shipped connectomes (seed/connectomes/<folder>). */
+export const CONNECTOMES_DIR = packagePath('seed', 'connectomes');
 
 export const connectomeFile = (folder: string, file: string) => readFile(path.join(CONNECTOMES_DIR, folder, file));
 export const connectomeCounts = async (folder: string) => JSON.parse((await connectomeFile(folder, 'dataset.json')).toString('utf8')).counts as Record<string, number>;

@@ -82,21 +82,22 @@ export interface ServiceProcess {
 }
 
 /**
- * Runs `command` in PACKAGE_ROOT with the current environment plus `env` (an undefined value removes a variable), on a
- * free loopback port given as PORT (and to `args` when it is a function), and waits until GET /health answers 200.
+ * Runs `command` in PACKAGE_ROOT (or `opts.cwd`) with the current environment plus `env` (an undefined value removes a
+ * variable), on a free loopback port given as PORT (and to `args` when it is a function), and waits until GET /health
+ * answers 200.
  * Fails with the output when the process exits first or `timeoutMs` passes.
  */
 export async function startServiceProcess(
   command: string,
   args: string[] | ((port: number) => string[]),
   env: Record<string, string | undefined>,
-  opts: { timeoutMs?: number } = {},
+  opts: { timeoutMs?: number; cwd?: string } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const argv = typeof args === 'function' ? args(port) : args;
   const started = performance.now();
   const child = spawn(command, argv, {
-    cwd: PACKAGE_ROOT,
+    cwd: opts.cwd ?? PACKAGE_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // A process group of its own: stop() reaches npm's and tsx's children too, and nothing outlives a test.

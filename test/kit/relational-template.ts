@@ -9,6 +9,7 @@ import { systemClock } from '../../lib/clock.js';
 import { narrowModes } from '../../lib/data-dir.js';
 import { PGLITE_TEMPLATE, openRelational, type RelationalStore } from '../../lib/db/relational.js';
 import { packagePath } from '../../lib/package-root.js';
+import { SHIPPED_SEED_DIR } from '../../lib/seed-files.js';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
 import { ontology } from '../../subgraphs/ontology/index.js';
 import { eventually } from './eventually.js';
@@ -23,7 +24,7 @@ import { eventually } from './eventually.js';
  */
 
 const CACHE_DIR = path.dirname(PGLITE_TEMPLATE);
-const INPUTS = ['migrations', 'data/ontology', 'subgraphs/ontology', 'lib/db'];
+const INPUTS = ['migrations', 'seed/ontology', 'subgraphs/ontology', 'lib/db'];
 
 let key: Promise<string> | undefined;
 
@@ -49,7 +50,7 @@ export function templateKey(): Promise<string> {
 /** What the service's first start writes into a new relational database, before anything per instance. */
 async function migrateAndSeed(relational: RelationalStore): Promise<void> {
   await relational.migrate();
-  const deps = { stores: { relational }, clock: systemClock, log: pino({ level: 'silent' }) } as unknown as SubgraphDeps;
+  const deps = { config: { seedDir: SHIPPED_SEED_DIR }, stores: { relational }, clock: systemClock, log: pino({ level: 'silent' }) } as unknown as SubgraphDeps;
   await ontology.onStart(deps);
 }
 

@@ -116,6 +116,12 @@ export const datasetPage: WebPage = {
       const slug = (request.params as { slug: string }).slug;
       const view = await viewOf(kit, request, slug);
       if ('error' in view) return notFound(kit, request, reply, slug, view.error);
+      // A former slug (docs/neurodata.md) answers with the page's address now, so links and bookmarks follow it.
+      const current = view.published?.slug ?? view.mine?.slug;
+      if (current && current !== slug && slug !== (view.published?.dataset_id ?? view.mine?.id)) {
+        const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        return reply.redirect(`${datasetPath(current)}${query}`, 301);
+      }
       return view.published ? renderPublished(kit, request, reply, view as PageView & { published: Published }) : renderDraft(kit, request, reply, view as PageView & { mine: AsViewer });
     });
 

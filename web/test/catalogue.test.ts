@@ -14,7 +14,7 @@ const S = 'http://schema.org/';
 
 /** Expands JSON-LD against the shipped schema.org context; any other document (the network) is refused. */
 async function expand(doc: Record<string, unknown>) {
-  const context = JSON.parse(await readFile(packagePath('data', 'jsonld', 'schemaorg-context.jsonld'), 'utf8')) as RemoteDocument['document'];
+  const context = JSON.parse(await readFile(packagePath('seed', 'jsonld', 'schemaorg-context.jsonld'), 'utf8')) as RemoteDocument['document'];
   const documentLoader = async (url: string): Promise<RemoteDocument> => {
     if (url === 'https://schema.org/' || url === 'http://schema.org/') return { contextUrl: undefined, documentUrl: url, document: context };
     throw new Error(`refusing to load ${url}`);

@@ -12,7 +12,7 @@ import { startTestOidcProvider, type TestOidcProvider } from '../../subgraphs/id
 
 const curl = promisify(execFile);
 const DATASET = 'celegans_cook_2019_male';
-const SHIPPED_COUNTS = (JSON.parse(readFileSync(packagePath('data', 'connectomes', DATASET, 'dataset.json'), 'utf8')) as { counts: { connections: number } }).counts;
+const SHIPPED_COUNTS = (JSON.parse(readFileSync(packagePath('seed', 'connectomes', DATASET, 'dataset.json'), 'utf8')) as { counts: { connections: number } }).counts;
 
 /**
  * A new researcher on a fresh service with an institutional provider: from registration to an Academic API token

@@ -85,7 +85,7 @@ def test_metrics_paths_reachability_and_degrees_equal_networkx(client: neurodata
 
 
 def test_compare_has_one_row_per_dataset(client: neurodata.Client) -> None:
-    slugs = ["celegans_witvliet_2020_1", "celegans_witvliet_2020_8"]
+    slugs = ["celegans_witvliet_2021_1", "celegans_witvliet_2021_8"]
     compared = client.compare(slugs)
     assert list(compared["metrics"].index) == slugs
     for slug in slugs:
@@ -100,7 +100,7 @@ def test_morphometrics_equal_the_reference_script_and_count_the_points_of_each_s
     assert len(frame) == len(frame.attrs["files"]) > 5
     # Computed independently by subgraphs/graph/morphometrics/fixtures/morphometrics_reference.py.
     reference = json.loads((MORPHOMETRICS / "morphometrics_reference.json").read_text())["files"]
-    # The reference names files by their path under data/morphology; the dataset by their file name.
+    # The reference names files by their path under seed/morphology; the dataset by their file name.
     reference = {Path(path).name: measures for path, measures in reference.items()}
     assert set(reference) <= set(frame.index)
     for name, expected in reference.items():
@@ -108,13 +108,13 @@ def test_morphometrics_equal_the_reference_script_and_count_the_points_of_each_s
             if isinstance(value, int | float) and not isinstance(value, bool):
                 assert math.isclose(frame.loc[name, measure], value, rel_tol=1e-9, abs_tol=1e-9), (name, measure)
     for name in ("04a_pyramidal4aACC.CNG.swc", "l22.CNG.swc"):
-        lines = (REPO / "data" / "morphology" / name).read_text().splitlines()
+        lines = (REPO / "seed" / "morphology" / name).read_text().splitlines()
         points = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
         assert frame.loc[name, "n_points"] == len(points)
 
 
 def test_meta_analysis_of_the_bcg_trials_equals_metafor(client: neurodata.Client, tmp_path: Path) -> None:
-    with (REPO / "data" / "meta" / "bcg_colditz1994.csv").open() as handle:
+    with (REPO / "seed" / "meta" / "bcg_colditz1994.csv").open() as handle:
         trials = [
             {
                 "label": f"{r['author']} {r['year']}",
@@ -153,11 +153,11 @@ def test_summaries_curves_drawings_and_atlas_comparison(client: neurodata.Client
     assert ego["network_nodes"] == len({"AVAL", *client.to_networkx(COOK_MALE).successors("AVAL")})
     assert "<svg" in (tmp_path / "aval.svg").read_text()
 
-    references = ["celegans_witvliet_2020_7", "celegans_witvliet_2020_8", "celegans_varshney_2011"]
+    references = ["celegans_witvliet_2021_7", "celegans_witvliet_2021_8", "celegans_varshney_2011"]
     z = client.zscore_comparison(COOK_MALE, references, ["cells", "reciprocity"])
     assert list(z.index) == ["cells", "reciprocity"]
 
     # The worm connectomes name no brain region per cell: every cell is unassigned, none is mapped.
-    atlas = client.atlas_compare("celegans_witvliet_2020_1", "celegans_witvliet_2020_8")
-    assert atlas["reference"]["slug"] == "celegans_witvliet_2020_8"
-    assert atlas["dataset_totals"]["neurons_unassigned"] == len(client.neurons("celegans_witvliet_2020_1"))
+    atlas = client.atlas_compare("celegans_witvliet_2021_1", "celegans_witvliet_2021_8")
+    assert atlas["reference"]["slug"] == "celegans_witvliet_2021_8"
+    assert atlas["dataset_totals"]["neurons_unassigned"] == len(client.neurons("celegans_witvliet_2021_1"))

@@ -13,7 +13,7 @@ import neurodata
 from .conftest import REPO, Service
 
 COOK_MALE = "celegans_cook_2019_male"
-SHIPPED = REPO / "data" / "connectomes" / COOK_MALE
+SHIPPED = REPO / "seed" / "connectomes" / COOK_MALE
 
 
 def test_search_is_public_and_returns_hits_with_facets(service: Service) -> None:
@@ -27,7 +27,7 @@ def test_search_is_public_and_returns_hits_with_facets(service: Service) -> None
 
         published_2021 = {
             path.parent.name
-            for path in (REPO / "data" / "connectomes").glob("*/dataset.json")
+            for path in (REPO / "seed" / "connectomes").glob("*/dataset.json")
             if json.loads(path.read_text())["year"] == 2021
         }
         worms_2021 = anonymous.search(species="worm", year=2021, limit=50)

@@ -13,7 +13,7 @@ import neurodata
 from .conftest import REPO
 
 COOK_MALE = "celegans_cook_2019_male"
-COUNTS = json.loads((REPO / "data" / "connectomes" / COOK_MALE / "dataset.json").read_text())["counts"]
+COUNTS = json.loads((REPO / "seed" / "connectomes" / COOK_MALE / "dataset.json").read_text())["counts"]
 
 
 def test_cook_male_counts_equal_the_published_dataset_json(client: neurodata.Client) -> None:

@@ -46,10 +46,10 @@ def test_cancel_stops_a_running_analysis_and_there_is_no_result(client: neurodat
 
 
 def test_a_graph_job_gives_its_whole_analysis(client: neurodata.Client) -> None:
-    job = client.graph_job("celegans_witvliet_2020_8", null_model={"samples": 5, "seed": 1}).wait(progress=False)
+    job = client.graph_job("celegans_witvliet_2021_8", null_model={"samples": 5, "seed": 1}).wait(progress=False)
     analysis = job.analysis
     assert analysis is not None
-    census = client.motifs("celegans_witvliet_2020_8")["triadic_census"]
+    census = client.motifs("celegans_witvliet_2021_8")["triadic_census"]
     assert analysis["motifs"]["triadic_census"] == census
     table = job.to_pandas()
     assert {"section", "measure", "value"} <= set(table.columns)

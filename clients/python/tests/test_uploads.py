@@ -11,7 +11,7 @@ import neurodata
 
 from .conftest import REPO
 
-SOURCE = REPO / "data" / "connectomes" / "celegans_varshney_2011"
+SOURCE = REPO / "seed" / "connectomes" / "celegans_varshney_2011"
 
 
 def test_create_upload_publish_and_read_back(client: neurodata.Client) -> None:

@@ -8,13 +8,13 @@ import { expectAgrees } from './testing.js';
 import { finiteOrRefused } from './morphometrics.task.js';
 import { badInputMessage } from '../../../test/kit/expect.js';
 
-/** Computed by fixtures/morphometrics_reference.py, keyed by path under data/morphology/. */
+/** Computed by fixtures/morphometrics_reference.py, keyed by path under seed/morphology/. */
 const REFERENCE = JSON.parse(readFileSync(new URL('./fixtures/morphometrics_reference.json', import.meta.url), 'utf8')) as {
   files: Record<string, Record<string, unknown> & { sholl_fixed: { radii: number[]; crossings: number[] } }>;
   distributions: Record<string, { values: number[] } & Record<string, number>>;
 };
 const FILES = Object.keys(REFERENCE.files);
-const morphology = (file: string) => parseSwcTree(readFileSync(packagePath('data', 'morphology', file)), file);
+const morphology = (file: string) => parseSwcTree(readFileSync(packagePath('seed', 'morphology', file)), file);
 const swc = (text: string) => parseSwcTree(text, 't.swc');
 /** The ingest's summary of the same files (its own independent reference), which shares these definitions. */
 const SUMMARY = JSON.parse(readFileSync(packagePath('subgraphs', 'neurodata', 'ingest', 'fixtures', 'swc_reference.json'), 'utf8')) as Record<string, Record<string, number | null>>;

@@ -4,7 +4,7 @@ import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { connectomeFile, createDataset, createTinyDataset, uploadFile } from '../../../test/kit/datasets.js';
 
 const COOK = 'celegans_cook_2019_male';
-const WITVLIET = Array.from({ length: 8 }, (_, i) => `celegans_witvliet_2020_${i + 1}`);
+const WITVLIET = Array.from({ length: 8 }, (_, i) => `celegans_witvliet_2021_${i + 1}`);
 
 /** The shipped CSV read independently of the service: what a user would count with a spreadsheet. */
 async function csvRows(folder: string, file: string): Promise<Record<string, string>[]> {

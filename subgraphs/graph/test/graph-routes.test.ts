@@ -6,7 +6,7 @@ import { createConnectome, createTinyDataset } from '../../../test/kit/datasets.
 import { TRIAD_CODES } from '../../../lib/triad-codes.js';
 import { graph } from '../index.js';
 
-const WITVLIET = Array.from({ length: 8 }, (_, i) => `celegans_witvliet_2020_${i + 1}`);
+const WITVLIET = Array.from({ length: 8 }, (_, i) => `celegans_witvliet_2021_${i + 1}`);
 
 describe('graph routes: access, parameters, plots, ego networks, comparison', () => {
   let t: Awaited<ReturnType<typeof startTestApp>>;
@@ -130,7 +130,7 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
 
   it('z-scores of a null model are reproducible with the same seed', async () => {
     const run = (seed: number) =>
-      call(t.url, 'POST', '/v1/graph/celegans_witvliet_2020_8/motifs', { token: academic.accessToken, body: { null_model: { samples: 5, seed, swaps_per_edge: 3 } } });
+      call(t.url, 'POST', '/v1/graph/celegans_witvliet_2021_8/motifs', { token: academic.accessToken, body: { null_model: { samples: 5, seed, swaps_per_edge: 3 } } });
     const [a, b, c] = await Promise.all([run(7), run(7), run(8)]);
     expect(a.body.null_model).toEqual(b.body.null_model);
     expect(a.body.null_model).not.toEqual(c.body.null_model);
@@ -138,7 +138,7 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
     // Degree-preserving: the 012 + 102 + ... means keep the number of connected dyads' ends, and 003 stays the largest class.
     expect(Object.keys(a.body.null_model.z)).toEqual(Object.keys(a.body.triadic_census));
     expect(a.body.conventions.some((s: string) => s.startsWith('null model'))).toBe(true);
-    const sides = await call(t.url, 'POST', '/v1/graph/celegans_witvliet_2020_8/motifs/compare-synapse-types', { token: academic.accessToken, body: { null_model: { samples: 3 } } });
+    const sides = await call(t.url, 'POST', '/v1/graph/celegans_witvliet_2021_8/motifs/compare-synapse-types', { token: academic.accessToken, body: { null_model: { samples: 3 } } });
     expect(sides.status).toBe(200);
     expect(sides.body.chemical.directed).toBe(true);
     expect(sides.body.electrical.directed).toBe(false);
@@ -147,7 +147,7 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
   });
 
   it('write each census in the standard order of the triad classes', async () => {
-    const res = await fetch(`${t.url}/v1/graph/celegans_witvliet_2020_8/motifs`, {
+    const res = await fetch(`${t.url}/v1/graph/celegans_witvliet_2021_8/motifs`, {
       method: 'POST',
       headers: { authorization: `Bearer ${academic.accessToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ per_node: ['AVAL'] }),
@@ -172,25 +172,25 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
   });
 
   it('answers the full analysis in one response, and the analytics summaries', async () => {
-    const full = await call(t.url, 'POST', '/v1/graph/celegans_witvliet_2020_1/full-analysis', {
+    const full = await call(t.url, 'POST', '/v1/graph/celegans_witvliet_2021_1/full-analysis', {
       token: academic.accessToken,
       body: { source: 'AVAL', target: 'AVAR', sources: ['AVAL'], null_model: { samples: 2 } },
     });
     expect(full.status).toBe(200);
     expect(full.body.status).toBe('complete');
     expect(full.body.job).toBeNull();
-    const m = await call(t.url, 'GET', '/v1/graph/celegans_witvliet_2020_1/metrics', { token: academic.accessToken });
+    const m = await call(t.url, 'GET', '/v1/graph/celegans_witvliet_2021_1/metrics', { token: academic.accessToken });
     expect(full.body.metrics.density).toBe(m.body.density);
     expect(full.body.motifs.null_model.samples).toBe(2);
     expect(full.body.shortest_path.source.neuron_id).toBe('AVAL');
     expect(full.body.reachability.sources[0].neuron_id).toBe('AVAL');
     expect(full.body.reachability_curve.curve).toHaveLength(10);
-    const summary = await call(t.url, 'GET', '/v1/analytics/graph/celegans_witvliet_2020_1/summary', { token: academic.accessToken });
+    const summary = await call(t.url, 'GET', '/v1/analytics/graph/celegans_witvliet_2021_1/summary', { token: academic.accessToken });
     expect(summary.body).toMatchObject({ nodes: m.body.nodes, edges: m.body.edges, density: m.body.density });
     expect(summary.body.mean_degree).toBeCloseTo(m.body.edges / m.body.nodes, 12);
-    const older = await call(t.url, 'GET', '/v1/analytics/celegans_witvliet_2020_1/graph-summary', { token: academic.accessToken });
+    const older = await call(t.url, 'GET', '/v1/analytics/celegans_witvliet_2021_1/graph-summary', { token: academic.accessToken });
     expect(older.body).toEqual(summary.body);
-    const rec = await call(t.url, 'GET', '/v1/analytics/celegans_witvliet_2020_1/reciprocity', { token: academic.accessToken });
+    const rec = await call(t.url, 'GET', '/v1/analytics/celegans_witvliet_2021_1/reciprocity', { token: academic.accessToken });
     expect(rec.body).toMatchObject({ reciprocity: m.body.reciprocity, dyads: m.body.dyads, reciprocated_arcs: 2 * m.body.dyads.mutual });
   });
 
@@ -198,12 +198,12 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
     const ctx = { viewer: { id: academic.id, accountType: 'ACADEMIC' as const, verified: true, tokenId: 'job' }, log: t.app.deps.log };
     const steps: Array<{ step: string; fraction: number }> = [];
     const { graph: service } = await graph.services(t.app.deps);
-    const job = await service.fullAnalysis(ctx, { dataset_id: 'celegans_witvliet_2020_3', null_model: { samples: 3 } }, { asJob: true, onProgress: (p) => steps.push(p) });
+    const job = await service.fullAnalysis(ctx, { dataset_id: 'celegans_witvliet_2021_3', null_model: { samples: 3 } }, { asJob: true, onProgress: (p) => steps.push(p) });
     expect(job.status).toBe('complete');
     expect(steps.at(-1)).toEqual({ step: 'done', fraction: 1 });
     expect(steps.map((s) => s.step)).toEqual(expect.arrayContaining(['metrics', 'degree distribution']));
     for (let i = 1; i < steps.length; i++) expect(steps[i].fraction).toBeGreaterThanOrEqual(steps[i - 1].fraction);
-    const viaRest = await call(t.url, 'POST', '/v1/graph/celegans_witvliet_2020_3/full-analysis', { token: academic.accessToken, body: { null_model: { samples: 3 } } });
+    const viaRest = await call(t.url, 'POST', '/v1/graph/celegans_witvliet_2021_3/full-analysis', { token: academic.accessToken, body: { null_model: { samples: 3 } } });
     expect(viaRest.body.motifs.null_model.z).toEqual(job.motifs!.null_model!.z);
     expect(viaRest.body.metrics.density).toBe(job.metrics!.density);
   });
@@ -223,7 +223,7 @@ describe('graph routes: access, parameters, plots, ego networks, comparison', ()
   });
 
   it('reads a draft afresh for its owner, and keeps published graphs in object storage', async () => {
-    const draft = await createConnectome(t, academic, { folder: 'celegans_witvliet_2020_2', publish: false });
+    const draft = await createConnectome(t, academic, { folder: 'celegans_witvliet_2021_2', publish: false });
     const res = await call(t.url, 'GET', `/v1/graph/${draft.id}/metrics?version=draft`, { token: academic.accessToken });
     expect(res.status).toBe(200);
     expect(res.body.nodes).toBeGreaterThan(100);

@@ -11,7 +11,7 @@ const METAFOR = JSON.parse(readFileSync(new URL('../meta/fixtures/metafor_refere
   cases: Array<Record<string, any> & { table: TableName | 'hine_zero'; measure: string; vtype: string; method: string; knapp_hartung: boolean; zero_cell: { add: number; to: string } | null }>;
 };
 const CHROMIUM = '/usr/bin/chromium';
-const WITVLIET = Array.from({ length: 8 }, (_, i) => `celegans_witvliet_2020_${i + 1}`);
+const WITVLIET = Array.from({ length: 8 }, (_, i) => `celegans_witvliet_2021_${i + 1}`);
 const SCALARS = ['k', 'estimate', 'se', 'statistic', 'p', 'ci_lower', 'ci_upper', 'pi_lower', 'pi_upper', 'tau2', 'tau', 'I2', 'H2', 'Q', 'df', 'p_Q'] as const;
 
 function close(actual: number, expected: number, what: string): void {
@@ -165,7 +165,7 @@ describe('POST /v1/meta-analysis', () => {
       [{ studies, datasets: WITVLIET.slice(0, 2), metric: 'reciprocity' }, /either studies .* or datasets/],
       [{ datasets: WITVLIET.slice(0, 2), metric: 'wiring' }, /metric/],
       [{ datasets: WITVLIET.slice(0, 2), metric: 'connection_probability' }, /pre_class/],
-      [{ datasets: WITVLIET.slice(0, 2), metric: 'mean_in_degree', metric_params: { cell_class: 'NOPE' } }, /celegans_witvliet_2020_1@v1: 0 cells/],
+      [{ datasets: WITVLIET.slice(0, 2), metric: 'mean_in_degree', metric_params: { cell_class: 'NOPE' } }, /celegans_witvliet_2021_1@v1: 0 cells/],
     ];
     for (const [body, message] of cases) {
       const res = await post(body);

@@ -5,7 +5,7 @@ import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { createDataset, uploadFile } from '../../../test/kit/datasets.js';
 import { expectAgrees } from '../morphometrics/testing.js';
 
-/** fixtures/morphometrics_reference.py's values for every shipped SWC file, keyed by path under data/morphology/. */
+/** fixtures/morphometrics_reference.py's values for every shipped SWC file, keyed by path under seed/morphology/. */
 const REFERENCE = JSON.parse(readFileSync(new URL('../morphometrics/fixtures/morphometrics_reference.json', import.meta.url), 'utf8')) as {
   files: Record<string, Record<string, unknown> & { sholl_fixed: { radii: number[]; crossings: number[] } }>;
   distributions: Record<string, { values: number[] } & Record<string, number>>;

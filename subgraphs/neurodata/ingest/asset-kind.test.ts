@@ -3,11 +3,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { packagePath } from '../../../lib/package-root.js';
 import { detectAssetKind } from './asset-kind.js';
 
-const firstLine = (...p: string[]) => readFileSync(packagePath('data', ...p), 'utf8').split('\n')[0];
+const firstLine = (...p: string[]) => readFileSync(packagePath('seed', ...p), 'utf8').split('\n')[0];
 
 describe('detectAssetKind', () => {
   it('recognises the shipped neuron and connection tables by their header', () => {
-    for (const d of readdirSync(packagePath('data', 'connectomes'), { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    for (const d of readdirSync(packagePath('seed', 'connectomes'), { withFileTypes: true }).filter((e) => e.isDirectory())) {
       expect(detectAssetKind('neurons.csv', 'text/csv', firstLine('connectomes', d.name, 'neurons.csv'))).toBe('neurons');
       expect(detectAssetKind('connections.csv', 'text/csv', firstLine('connectomes', d.name, 'connections.csv'))).toBe('connections');
     }

@@ -7,7 +7,7 @@ import { MAX_LISTED_PROBLEMS } from '../../../lib/file-problems.js';
 import { CSV_CELL_MAX_CHARS } from './csv-records.js';
 import { badInputMessage } from '../../../test/kit/expect.js';
 
-const CONNECTOMES = packagePath('data', 'connectomes');
+const CONNECTOMES = packagePath('seed', 'connectomes');
 const DATASETS = readdirSync(CONNECTOMES, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)

@@ -5,7 +5,7 @@ import { assertColumnOrder, TsvChunks, tsvNullableNumber, tsvNumber, tsvString }
 
 /**
  * Parsing, validation and TabSeparated encoding of a dataset's neuron and connection tables (the layout of
- * data/connectomes/README.md). Pure functions, run on worker threads by ingest.task.ts; they throw BadInput naming
+ * seed/connectomes/README.md). Pure functions, run on worker threads by ingest.task.ts; they throw BadInput naming
  * the file and line of each problem.
  */
 

@@ -7,7 +7,7 @@ import { parseConnectionsOffThread, parseNeuronsOffThread, parseSwcOffThread } f
 import type { IngestTaskResult, ParsedMorphology } from './ingest.task.js';
 
 const TASKS = new URL('./ingest.task.ts', import.meta.url);
-const dataset = (file: string) => readFileSync(packagePath('data', 'connectomes', 'celegans_varshney_2011', file));
+const dataset = (file: string) => readFileSync(packagePath('seed', 'connectomes', 'celegans_varshney_2011', file));
 
 afterAll(() => closeWorkerPool());
 
@@ -40,7 +40,7 @@ describe('ingest tasks on the worker pool', () => {
   });
 
   it('summarise an SWC file with its row for the column store', async () => {
-    const text = readFileSync(packagePath('data', 'morphology', 'synthetic', 'NeuroM_Neuron.swc'));
+    const text = readFileSync(packagePath('seed', 'morphology', 'synthetic', 'NeuroM_Neuron.swc'));
     const result = await runTask<IngestTaskResult<ParsedMorphology>>(TASKS, 'parseSwcTask', {
       text,
       filename: 'NeuroM_Neuron.swc',

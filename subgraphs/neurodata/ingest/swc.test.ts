@@ -5,10 +5,10 @@ import { MORPHOLOGY_COLUMNS } from '../store/clickhouse/columns.js';
 import { encodeMorphologyRow, parseSwc, type MorphologySummary } from './swc.js';
 import { badInputMessage } from '../../../test/kit/expect.js';
 
-/** Summaries computed by fixtures/swc_reference.py, keyed by path under data/morphology/. */
+/** Summaries computed by fixtures/swc_reference.py, keyed by path under seed/morphology/. */
 const REFERENCE = JSON.parse(readFileSync(new URL('./fixtures/swc_reference.json', import.meta.url), 'utf8')) as Record<string, Record<string, number | null>>;
 const FILES = Object.keys(REFERENCE);
-const morphology = (file: string) => readFileSync(packagePath('data', 'morphology', file));
+const morphology = (file: string) => readFileSync(packagePath('seed', 'morphology', file));
 
 
 /** The summary under the column names of MORPHOLOGY_COLUMNS. */

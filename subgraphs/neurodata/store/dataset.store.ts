@@ -3,7 +3,7 @@ import type { Db } from '../../../lib/db/relational.js';
 import { namedQuery, toDate, toDateOrNull, fromJson, fromTextArray } from '../../../lib/db/named-query.js';
 import { pagedQuery } from '../../../lib/db/paged-query.js';
 import type { AssetKind, AssetRecord, DatasetMetadata, DatasetRecord, DatasetStatus, RowCounts, VersionRecord, Visibility } from '../dataset.model.js';
-import { datasetAssets, datasets, datasetVersions, provenanceEvents } from './tables.js';
+import { datasetAssets, datasets, datasetSlugAliases, datasetVersions, provenanceEvents } from './tables.js';
 import { DatasetSearchStore } from './search.store.js';
 
 type Row = Record<string, unknown>;
@@ -142,13 +142,33 @@ export class DatasetStore {
     return toDataset(rows[0]);
   }
 
-  /** By id or slug; undefined when absent. `forUpdate` locks the row until the transaction ends. */
+  /**
+   * By id, slug or former slug (dataset_slug_aliases; a dataset's own slug wins over another's former one);
+   * undefined when absent. `forUpdate` locks the row until the transaction ends.
+   */
   async find(idOrSlug: string, opts: { forUpdate?: boolean } = {}): Promise<StoredDataset | undefined> {
     const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrSlug);
-    const where = byId ? sql`d.id = ${idOrSlug}` : sql`d.slug = ${idOrSlug}`;
+    const where = byId
+      ? sql`d.id = ${idOrSlug}`
+      : sql`(d.slug = ${idOrSlug} or d.id = (select a.dataset_id from ${datasetSlugAliases} a where a.slug = ${idOrSlug})) order by (d.slug = ${idOrSlug}) desc limit 1`;
     const lock = opts.forUpdate ? sql` for update` : sql``;
     const rows = await this.run('DatasetStore.find', sql`/* DatasetStore.find */ select ${DATASET_COLUMNS} from ${datasets} d where ${where}${lock}`);
     return rows[0] && toDataset(rows[0]);
+  }
+
+  /**
+   * Gives the dataset the slug `to` and keeps its current slug `from` as a former slug, which `find` still resolves
+   * to it; `to` stops being a former slug of any dataset. A taken `to` becomes Conflict.
+   */
+  async renameSlug(id: string, from: string, to: string, now: Date): Promise<void> {
+    await this.run('DatasetStore.renameSlug', sql`/* DatasetStore.renameSlug */ update ${datasets} as d set slug = ${to}, updated_at = ${now.toISOString()} where d.id = ${id}`, slugTaken);
+    await this.run(
+      'DatasetStore.addSlugAlias',
+      sql`/* DatasetStore.addSlugAlias */
+        insert into ${datasetSlugAliases} as a (slug, dataset_id, created_at) values (${from}, ${id}, ${now.toISOString()})
+        on conflict (slug) do update set dataset_id = excluded.dataset_id, created_at = excluded.created_at`,
+    );
+    await this.run('DatasetStore.dropSlugAlias', sql`/* DatasetStore.dropSlugAlias */ delete from ${datasetSlugAliases} a where a.slug = ${to}`);
   }
 
   async findMany(ids: readonly string[]): Promise<StoredDataset[]> {

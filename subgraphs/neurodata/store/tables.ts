@@ -39,6 +39,22 @@ export const datasets = neurodata.table(
   ],
 );
 
+/**
+ * Slugs a dataset was known by before a release renamed it (a shipped dataset whose slug was corrected): a request
+ * by one resolves to the dataset, unless another dataset holds that slug as its own now.
+ */
+export const datasetSlugAliases = neurodata.table(
+  'dataset_slug_aliases',
+  {
+    slug: text().primaryKey(),
+    datasetId: uuid()
+      .notNull()
+      .references(() => datasets.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index('dataset_slug_aliases_dataset_id_idx').on(t.datasetId)],
+);
+
 /** An immutable published version: the metadata, asset list and row counts frozen at publication. */
 export const datasetVersions = neurodata.table(
   'dataset_versions',

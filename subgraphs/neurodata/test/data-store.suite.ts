@@ -15,7 +15,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 
 /** The shipped Varshney et al. 2011 connectome; from the shared data folder while the repository has no copy. */
 function connectomeDir(name: string): string {
-  const own = path.join(ROOT, 'data/connectomes', name);
+  const own = path.join(ROOT, 'seed/connectomes', name);
   return existsSync(own) ? own : path.join(ROOT, '../shared/data/connectomes', name);
 }
 

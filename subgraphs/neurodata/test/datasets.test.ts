@@ -116,8 +116,8 @@ describe('datasets: create, upload, publish, change, publish again', () => {
       creators: [{ name: 'Dmitri B. Chklovskii' }, { name: 'Žiga Müller', orcid: '0000-0002-1825-0097' }],
       doi: '10.5555/nd.test.1',
     });
-    await uploadFile(t, owner, d.id, 'neurons.csv', await connectomeFile('celegans_witvliet_2020_1', 'neurons.csv'));
-    await uploadFile(t, owner, d.id, 'connections.csv', await connectomeFile('celegans_witvliet_2020_1', 'connections.csv'));
+    await uploadFile(t, owner, d.id, 'neurons.csv', await connectomeFile('celegans_witvliet_2021_1', 'neurons.csv'));
+    await uploadFile(t, owner, d.id, 'connections.csv', await connectomeFile('celegans_witvliet_2021_1', 'connections.csv'));
     expect((await as(owner, 'POST', `/v1/neurodata/datasets/${d.id}/publish`)).status).toBe(201);
 
     const bib = await fetch(`${t.url}/v1/neurodata/datasets/${d.id}/citation`, { headers: { authorization: `Bearer ${reader.accessToken}` } });
@@ -141,9 +141,9 @@ describe('datasets: create, upload, publish, change, publish again', () => {
 
   it('hands out download URLs that download the very bytes, and stop working when they expire or are tampered with', async () => {
     const d = await createDataset(t, owner, { title: 'Downloadable' });
-    const neurons = await connectomeFile('celegans_witvliet_2020_2', 'neurons.csv');
+    const neurons = await connectomeFile('celegans_witvliet_2021_2', 'neurons.csv');
     await uploadFile(t, owner, d.id, 'neurons.csv', neurons);
-    await uploadFile(t, owner, d.id, 'connections.csv', await connectomeFile('celegans_witvliet_2020_2', 'connections.csv'));
+    await uploadFile(t, owner, d.id, 'connections.csv', await connectomeFile('celegans_witvliet_2021_2', 'connections.csv'));
     await as(owner, 'POST', `/v1/neurodata/datasets/${d.id}/publish`);
     const r = await as(reader, 'POST', '/v1/neurodata/download-urls', { dataset_id: d.id });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -169,10 +169,10 @@ describe('datasets: create, upload, publish, change, publish again', () => {
 
   it('deletes a dataset with its data: every route answers 404 and lineage shows it as deleted', async () => {
     const source = await createDataset(t, owner, { title: 'Source to delete' });
-    await uploadFile(t, owner, source.id, 'neurons.csv', await connectomeFile('celegans_witvliet_2020_3', 'neurons.csv'));
-    await uploadFile(t, owner, source.id, 'connections.csv', await connectomeFile('celegans_witvliet_2020_3', 'connections.csv'));
+    await uploadFile(t, owner, source.id, 'neurons.csv', await connectomeFile('celegans_witvliet_2021_3', 'neurons.csv'));
+    await uploadFile(t, owner, source.id, 'connections.csv', await connectomeFile('celegans_witvliet_2021_3', 'connections.csv'));
     await as(owner, 'POST', `/v1/neurodata/datasets/${source.id}/publish`);
-    const derived = await createConnectome(t, reader, { folder: 'celegans_witvliet_2020_4', fields: { title: 'Derived analysis' } });
+    const derived = await createConnectome(t, reader, { folder: 'celegans_witvliet_2021_4', fields: { title: 'Derived analysis' } });
     const link = await as(reader, 'POST', `/v1/neurodata/datasets/${derived.id}/lineage`, { derived_from: source.slug, relation: 'reanalysis_of' });
     expect(link.status, JSON.stringify(link.body)).toBe(201);
     expect(link.body.upstream[0]).toMatchObject({ dataset_id: source.id, version: 1, relation: 'reanalysis_of', deleted: false });

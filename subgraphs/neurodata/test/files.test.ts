@@ -16,7 +16,7 @@ const S = 'http://schema.org/';
 
 /** Serves the shipped schema.org context and refuses anything else: expansion never reaches the network. */
 async function localContextLoader(): Promise<(url: string) => Promise<RemoteDocument>> {
-  const document = JSON.parse(await readFile(packagePath('data', 'jsonld', 'schemaorg-context.jsonld'), 'utf8'));
+  const document = JSON.parse(await readFile(packagePath('seed', 'jsonld', 'schemaorg-context.jsonld'), 'utf8'));
   return async (url) => {
     if (url === 'https://schema.org/' || url === 'http://schema.org/') return { contextUrl: undefined, documentUrl: url, document };
     throw new Error(`refusing to load ${url}`);
@@ -43,9 +43,9 @@ describe('dataset files', () => {
     it('takes several files in one multipart upload, and SWC morphologies with their summaries', async () => {
       const d = await createDataset(t, owner, { title: 'Morphologies by multipart' });
       const form = new FormData();
-      const swc = await readFile(packagePath('data', 'morphology', 'synthetic', 'NeuroM_Neuron.swc'));
+      const swc = await readFile(packagePath('seed', 'morphology', 'synthetic', 'NeuroM_Neuron.swc'));
       form.append('file', new Blob([swc]), 'NeuroM_Neuron.swc');
-      form.append('file', new Blob([await readFile(packagePath('data', 'morphology', 'l22.CNG.swc'))]), 'l22.CNG.swc');
+      form.append('file', new Blob([await readFile(packagePath('seed', 'morphology', 'l22.CNG.swc'))]), 'l22.CNG.swc');
       const r = await fetch(`${t.url}/v1/neurodata/datasets/${d.id}/assets`, { method: 'POST', body: form, headers: { authorization: `Bearer ${owner.accessToken}` } });
       const body = await r.json();
       expect(r.status, JSON.stringify(body)).toBe(201);
@@ -81,7 +81,7 @@ describe('dataset files', () => {
     });
 
     it('removes files from the draft, the connections before the neurons they name, and never from a published version', async () => {
-      const d = await createConnectome(t, owner, { folder: 'celegans_witvliet_2020_8', fields: { title: 'Files come and go' } });
+      const d = await createConnectome(t, owner, { folder: 'celegans_witvliet_2021_8', fields: { title: 'Files come and go' } });
       const v1 = await call(t.url, 'GET', `/v1/neurodata/datasets/${d.id}/assets`, { token: owner.accessToken });
       const id = (name: string, list: { items: Array<{ id: string; filename: string }> }) => list.items.find((a) => a.filename === name)!.id;
       // Removing from v1 opens draft v2 and removes the file there; v1 keeps both.
@@ -114,7 +114,7 @@ describe('dataset files', () => {
     });
 
     it('describes a version as schema.org JSON-LD that a JSON-LD processor expands with a local context', async () => {
-      const d = await createConnectome(t, owner, { folder: 'celegans_witvliet_2020_6', fields: { title: 'Linked data worm', keywords: ['L3'] } });
+      const d = await createConnectome(t, owner, { folder: 'celegans_witvliet_2021_6', fields: { title: 'Linked data worm', keywords: ['L3'] } });
       const res = await fetch(`${t.url}/v1/neurodata/datasets/${d.id}/metadata.jsonld`, { headers: { authorization: `Bearer ${owner.accessToken}` } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/ld\+json/);
@@ -266,7 +266,7 @@ describe('download URLs on S3', () => {
 
   it('are pre-signed by the bucket and download the very bytes', async () => {
     const owner = await createUser(t, { accountType: 'ACADEMIC' });
-    const d = await createConnectome(t, owner, { folder: 'celegans_witvliet_2020_7' });
+    const d = await createConnectome(t, owner, { folder: 'celegans_witvliet_2021_7' });
     const r = await call(t.url, 'POST', '/v1/neurodata/download-urls', { token: owner.accessToken, body: { dataset_id: d.id, expires_in: 120 } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.signed_by).toBe('s3');
@@ -274,7 +274,7 @@ describe('download URLs on S3', () => {
       const u = r.body.urls.find((x: { filename: string }) => x.filename === file);
       expect(u.url).toMatch(/X-Amz-Signature=/);
       const got = Buffer.from(await (await fetch(u.url)).arrayBuffer());
-      expect(got.equals(await connectomeFile('celegans_witvliet_2020_7', file))).toBe(true);
+      expect(got.equals(await connectomeFile('celegans_witvliet_2021_7', file))).toBe(true);
     }
   });
 });

@@ -307,7 +307,7 @@ describe('dataset search over the shipped connectomes and morphologies', () => {
     expect(male.items[0].counts.neurons).toBeGreaterThan(500);
     const series = await search('q=witvliet&limit=20');
     expect(series.total).toBe(8);
-    expect(slugs(series).every((s: string) => s.startsWith('celegans_witvliet_2020_'))).toBe(true);
+    expect(slugs(series).every((s: string) => s.startsWith('celegans_witvliet_2021_'))).toBe(true);
     expect(slugs(await search('year=2019')).sort()).toEqual(['celegans_cook_2019_hermaphrodite', 'celegans_cook_2019_male']);
     expect((await search('species=worm&q=connectome')).total).toBe(11);
     expect((await search(`q=${encodeURIComponent('connectome -witvliet')}`)).total).toBe(3);

@@ -1,8 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readdir } from 'node:fs/promises';
+import { sql } from 'drizzle-orm';
 import { startTestApp, call } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
-import { CONNECTOMES_DIR, connectomeCounts } from '../../../test/kit/datasets.js';
+import { CONNECTOMES_DIR, connectomeCounts, createDataset } from '../../../test/kit/datasets.js';
 import { neurodata } from '../index.js';
 
 describe('the shipped datasets', () => {
@@ -63,5 +64,34 @@ describe('the shipped datasets', () => {
     user = await createUser(t, { accountType: 'ACADEMIC' });
     const list = await call(t.url, 'GET', '/v1/neurodata/datasets?limit=50', { token: user.accessToken });
     expect(list.body.total).toBe(12);
+  });
+
+  it('rename, on the next start, a shipped dataset an earlier release published under a former slug, whose old slug still resolves', async () => {
+    // The state an earlier release left: the seeded dataset under its old slug, and a user's dataset holding another
+    // old slug, which is theirs and stays so.
+    const before = await call(t.url, 'GET', '/v1/neurodata/datasets/celegans_witvliet_2021_2', { token: user.accessToken });
+    await t.app.deps.stores.relational.db.execute(sql`UPDATE neurodata.datasets SET slug = 'celegans_witvliet_2020_2' WHERE id = ${before.body.id}`);
+    const theirs = await createDataset(t, user, { slug: 'celegans_witvliet_2020_5' });
+    const engines = t.engines;
+    await t.stop();
+    t = await startTestApp({ SEED_DATASETS: 'true' }, { engines });
+    const login = await call(t.url, 'POST', '/v1/user/auth/login', { body: { email: user.email, password: user.password } });
+    user = { ...user, accessToken: login.body.access_token };
+
+    const renamed = await call(t.url, 'GET', '/v1/neurodata/datasets/celegans_witvliet_2021_2', { token: user.accessToken });
+    expect(renamed.body).toMatchObject({ id: before.body.id, slug: 'celegans_witvliet_2021_2', latest_version: 1 });
+    const byOld = await call(t.url, 'GET', '/v1/neurodata/datasets/celegans_witvliet_2020_2/assets?version=v1', { token: user.accessToken });
+    expect(byOld.status).toBe(200);
+    expect(byOld.body.items.map((a: { filename: string }) => a.filename).sort()).toEqual(['connections.csv', 'dataset.json', 'neurons.csv']);
+    const page = await t.app.http.inject({ method: 'GET', url: '/datasets/celegans_witvliet_2020_2' });
+    expect(page.statusCode).toBe(301);
+    expect(page.headers.location).toBe('/datasets/celegans_witvliet_2021_2');
+
+    expect((await call(t.url, 'GET', '/v1/neurodata/datasets/celegans_witvliet_2020_5', { token: user.accessToken })).body.id).toBe(theirs.id);
+    const shipped = await call(t.url, 'GET', '/v1/search/datasets/celegans_witvliet_2021_5');
+    expect(shipped.status).toBe(200);
+    expect(shipped.body.dataset_id).not.toBe(theirs.id);
+    const published = await call(t.url, 'GET', '/v1/search/fulltext?limit=50');
+    expect(published.body.total).toBe(12);
   });
 });

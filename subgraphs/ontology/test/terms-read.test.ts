@@ -8,7 +8,7 @@ import { expectError } from '../../../test/kit/expect.js';
 import { withResolvers } from '../../../schema/federation.js';
 
 
-/** Reads run against the vocabularies the service seeds on its first start (data/ontology). */
+/** Reads run against the vocabularies the service seeds on its first start (seed/ontology). */
 describe('ontology reads on the seeded vocabularies', () => {
   let t: TestApp;
   const byCode = async (vocabulary: string, code: string) => {

@@ -3,7 +3,7 @@
 
 What it computes
 ----------------
-For each of the 11 shipped connectomes in data/connectomes/<folder>/ (neurons.csv, connections.csv) and for
+For each of the 11 shipped connectomes in seed/connectomes/<folder>/ (neurons.csv, connections.csv) and for
 each of four graphs
 
   chemical               DiGraph: one arc pre -> post per chemical row, weight = the row's weight
@@ -59,7 +59,7 @@ import scipy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
-DATA = os.path.join(ROOT, "data", "connectomes")
+DATA = os.path.join(ROOT, "seed", "connectomes")
 OUT = os.path.join(HERE, "connectomes.json")
 
 TRIADS = ["003", "012", "102", "021D", "021U", "021C", "111D", "111U",
@@ -652,7 +652,7 @@ def main():
     doc = {
         "generated_by": "subgraphs/graph/test/reference/make_reference.py",
         "command": "/usr/bin/python3 subgraphs/graph/test/reference/make_reference.py",
-        "input": "data/connectomes/<folder>/{neurons,connections}.csv",
+        "input": "seed/connectomes/<folder>/{neurons,connections}.csv",
         "versions": {"python": sys.version.split()[0], "networkx": nx.__version__, "igraph": ig.__version__,
                      "scipy": scipy.__version__},
         "triad_codes": TRIADS,

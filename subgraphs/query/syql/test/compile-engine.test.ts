@@ -72,7 +72,7 @@ const REGIONS: Record<string, string[]> = {
 };
 
 function connectome(folder: string, slug: string, version: number): Data {
-  const dir = path.join('data/connectomes', folder);
+  const dir = path.join('seed/connectomes', folder);
   const rows = parse(readFileSync(path.join(dir, 'neurons.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
   const neurons = rows.map((r, i): Neuron => {
     const region =
@@ -163,7 +163,7 @@ function tiny(): Data {
 const DATA: Record<string, Data> = {
   male: connectome('celegans_cook_2019_male', 'male', 1),
   varshney: connectome('celegans_varshney_2011', 'varshney', 2),
-  w1: connectome('celegans_witvliet_2020_1', 'w1', 1),
+  w1: connectome('celegans_witvliet_2021_1', 'w1', 1),
   tiny: tiny(),
 };
 // A few morphologies for the small connectome too.
