@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
@@ -13,10 +13,9 @@ import { DataStore } from '../store/data.store.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** The shipped Varshney et al. 2011 connectome; from the shared data folder while the repository has no copy. */
+/** A shipped connectome's seed folder. */
 function connectomeDir(name: string): string {
-  const own = path.join(ROOT, 'seed/connectomes', name);
-  return existsSync(own) ? own : path.join(ROOT, '../shared/data/connectomes', name);
+  return path.join(ROOT, 'seed/connectomes', name);
 }
 
 /** A tiny TabSeparated encoder for fixtures: ClickHouse's escapes, \N for null, 1/0 for booleans. */
