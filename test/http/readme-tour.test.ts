@@ -68,7 +68,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('README tour', () => {
     expect(out).toMatch(/"celegans_cook_2019_male"/);
 
     // The account the tour made was verified by the operator and reads a connectome with a read-scoped token.
-    expect(out).toMatch(/"account_type": "Academic",\n\s+"verified": true/);
+    expect(out).toMatch(/"account_type": "ACADEMIC",\n\s+"verified": true/);
     const neurons = JSON.parse(out.slice(out.indexOf('{\n  "total"'), out.indexOf('\n}\n', out.indexOf('{\n  "total"')) + 2));
     expect(neurons.total).toBeGreaterThan(300);
 
