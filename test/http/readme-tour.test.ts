@@ -22,12 +22,29 @@ function tourScript(readme: string): string {
  */
 const RUNNER = `
 ip link set lo up
+set -m                                   # the service in a process group of its own: npm and the node it starts
 npm start > "$SERVICE_LOG" 2>&1 &
 service=$!
-trap 'kill $service 2> /dev/null; wait $service' EXIT
+set +m
+trap 'kill -TERM -- -$service 2> /dev/null; while kill -0 -- -$service 2> /dev/null; do sleep 0.1; done' EXIT
 for _ in $(seq 1200); do curl -sf localhost:8080/health > /dev/null && break; kill -0 $service 2> /dev/null || exit 97; sleep 0.25; done
 bash -o pipefail -e "$TOUR_SCRIPT"
 `;
+
+/** The JSON values the tour printed whole (jq's pretty output: from a line `{` or `[` to the next line `}` or `]`). */
+function printedJson(out: string): unknown[] {
+  const values: unknown[] = [];
+  const lines = out.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const close = lines[i] === '{' ? '}' : lines[i] === '[' ? ']' : null;
+    if (!close) continue;
+    const end = lines.indexOf(close, i);
+    if (end < 0) break;
+    values.push(JSON.parse(lines.slice(i, end + 1).join('\n')));
+    i = end;
+  }
+  return values;
+}
 
 function inNamespace(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -69,11 +86,14 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('README tour', () => {
 
     // The account the tour made was verified by the operator and reads a connectome with a read-scoped token.
     expect(out).toMatch(/"account_type": "ACADEMIC",\n\s+"verified": true/);
-    const neurons = JSON.parse(out.slice(out.indexOf('{\n  "total"'), out.indexOf('\n}\n', out.indexOf('{\n  "total"')) + 2));
-    expect(neurons.total).toBeGreaterThan(300);
+    const printed = printedJson(out) as Record<string, unknown>[];
+    const neurons = printed.find((v) => Array.isArray(v.items) && (v.items as { neuron_id?: string }[])[0]?.neuron_id !== undefined);
+    expect(neurons, out.slice(0, 4000)).toMatchObject({ version: 1, limit: 2 });
+    expect(neurons!.items).toHaveLength(2);
+    expect(neurons!.total).toBeGreaterThan(300);
 
     // SyQL exec: the promised columns, five rows and the true count beyond them.
-    const exec = JSON.parse(out.slice(out.indexOf('{\n  "columns"'), out.indexOf('\n}\n', out.indexOf('{\n  "columns"')) + 2));
+    const exec = printed.find((v) => 'columns' in v && 'truncated' in v) as { columns: string[]; rows: unknown[]; truncated: boolean; total: number };
     expect(exec.columns).toEqual(['pre', 'post', 'c.weight']);
     expect(exec.rows).toHaveLength(5);
     expect(exec.truncated).toBe(true);
