@@ -1,4 +1,4 @@
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType, type ClassType } from 'type-graphql';
 import { PageOf } from '../../schema/page.types.js';
 
 @ObjectType({ description: 'One cell of a dataset version: the columns of its neurons.csv.' })
@@ -49,29 +49,27 @@ export class DatasetConnection {
   weight!: number;
 }
 
-@ObjectType({ description: 'A page of the neurons of a dataset version, ordered by neuron_id.' })
-export class DatasetNeuronPage extends PageOf(DatasetNeuron) {
-  @Field(() => ID)
-  dataset_id!: string;
+/** A page of one table of a dataset version, naming the version it read. */
+function VersionPageOf<T extends object>(item: ClassType<T>) {
+  @ObjectType()
+  abstract class VersionPage extends PageOf(item) {
+    @Field(() => ID)
+    dataset_id!: string;
 
-  @Field(() => Int, { description: 'the version read' })
-  version!: number;
+    @Field(() => Int, { description: 'the version read' })
+    version!: number;
 
-  @Field(() => Boolean, { description: 'true when the open draft was read' })
-  draft!: boolean;
+    @Field(() => Boolean, { description: 'true when the open draft was read' })
+    draft!: boolean;
+  }
+  return VersionPage;
 }
+
+@ObjectType({ description: 'A page of the neurons of a dataset version, ordered by neuron_id.' })
+export class DatasetNeuronPage extends VersionPageOf(DatasetNeuron) {}
 
 @ObjectType({ description: 'A page of the connections of a dataset version, ordered by pre, post and synapse_type.' })
-export class DatasetConnectionPage extends PageOf(DatasetConnection) {
-  @Field(() => ID)
-  dataset_id!: string;
-
-  @Field(() => Int, { description: 'the version read' })
-  version!: number;
-
-  @Field(() => Boolean, { description: 'true when the open draft was read' })
-  draft!: boolean;
-}
+export class DatasetConnectionPage extends VersionPageOf(DatasetConnection) {}
 
 @ObjectType({ description: 'Every matching row of a dataset version as an Apache Arrow IPC stream, ready to be streamed once by the .arrow routes.' })
 export class DatasetRowsExport {
