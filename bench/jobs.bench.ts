@@ -10,7 +10,7 @@ import { openColumn, type ColumnStore } from '../lib/column/column.js';
 import { quoteString, type ChQuery } from '../lib/column/sql.js';
 import { openObjects, type ObjectStore } from '../lib/objects/objects.js';
 import { closeWorkerPool } from '../lib/workers/pool.js';
-import { exportArrow } from '../subgraphs/query/results/arrow-export.js';
+import { exportArrow } from '../lib/column/arrow-export.js';
 import type { ResultColumn } from '../subgraphs/query/syql/plan.js';
 import { goal } from './lib.js';
 

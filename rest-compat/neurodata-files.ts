@@ -33,8 +33,6 @@ const ROWS_PARAMETERS = {
   neurons: { lists: ['neuron_ids', 'names', 'cell_class', 'cell_type'], single: ['version', 'is_neuron'] },
   connections: { lists: ['neuron_ids', 'pre', 'post'], single: ['version', 'synapse_type', 'min_weight'] },
 } as const;
-/** Values one list parameter may hold (the neurodata rules say the same, and name the field). */
-const ROWS_LIST_MAX = 1000;
 
 /**
  * The dataset routes whose bodies are not JSON: streamed uploads, citations (BibTeX/RIS), JSON-LD and downloads.
@@ -185,8 +183,8 @@ function rowsArrow(run: RunOperation, objects: ObjectStore, table: 'neurons' | '
     const variables: Record<string, unknown> = { id: dataset_id, table };
     const { lists, single } = ROWS_PARAMETERS[table];
     for (const name of lists) {
+      // Repeated or comma-separated: the neurodata rules split, bound and name the field (data-read.rules.ts).
       const values = query.getAll(name);
-      if (values.length > ROWS_LIST_MAX) return sendError(reply, 400, `${name}: at most ${ROWS_LIST_MAX} values (got ${values.length})`);
       if (values.length) variables[name] = values;
     }
     for (const name of single) {

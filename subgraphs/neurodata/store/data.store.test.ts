@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ColumnQueryOptions, ColumnStore, TsvInsertOptions } from '../../../lib/column/column.js';
 import { inline, type ChQuery } from '../../../lib/column/sql.js';
 import { COLUMN_MIGRATIONS, migrateColumnTables } from './clickhouse/migrations.js';
+import type { ObjectStore } from '../../../lib/objects/objects.js';
 import { DataStore } from './data.store.js';
 
 const ID = '0190f3a4-5b6c-7d8e-9f00-112233445566';
@@ -43,6 +44,14 @@ function recorder(cluster?: string): { column: ColumnStore; statements: string[]
   return { column, statements, names };
 }
 
+/** An object store that reads what it is given and keeps nothing: the exports' SQL is what is recorded. */
+const discard = {
+  async putStream(_key: string, stream: AsyncIterable<unknown>) {
+    for await (const _ of stream) void _;
+    return { size: 0, sha256: '' };
+  },
+} as unknown as ObjectStore;
+
 describe(DataStore.name, () => {
   it('keeps the SQL of its queries and of the migrations as reviewed (store/__sql__/data.store.sql; vitest -u rewrites it)', async () => {
     const one = recorder();
@@ -59,10 +68,10 @@ describe(DataStore.name, () => {
     const connections = { neuronIds: ['AVAL'], synapseType: 'chemical' as const, minWeight: 2.5 };
     await store.readNeurons(ID, 2, { limit: 100, offset: 200, filter: neurons });
     await store.countNeurons(ID, 2, neurons);
-    for await (const _ of store.scanNeurons(ID, 2, neurons)) void _;
+    await store.exportRows(discard, 'tmp/rows/n.arrows', 'neurons', { datasetId: ID, version: 2 }, neurons, {});
     await store.readConnections(ID, 2, { limit: 100, offset: 200, filter: connections });
     await store.countConnections(ID, 2, connections);
-    for await (const _ of store.scanConnectionRows(ID, 2, connections)) void _;
+    await store.exportRows(discard, 'tmp/rows/c.arrows', 'connections', { datasetId: ID, version: 2 }, connections, {});
     await store.morphologies(ID, 2);
     await store.copyVersion(ID, 2, 3);
     const cluster = recorder('neurodata');

@@ -1,4 +1,7 @@
+import { exportArrow, type ExportResult } from '../../../lib/column/arrow-export.js';
+import type { ArrowColumn } from '../../../lib/column/arrow.task.js';
 import type { ColumnQueryOptions, ColumnStore } from '../../../lib/column/column.js';
+import type { ObjectStore } from '../../../lib/objects/objects.js';
 import { ch, ident, join, quoteString, typed, type ChQuery } from '../../../lib/column/sql.js';
 import { AppError, BadInput } from '../../../lib/errors.js';
 import { abortError, currentRequestScope } from '../../../lib/request-scope.js';
@@ -96,16 +99,30 @@ export interface ConnectionFilter {
   minWeight?: number;
 }
 
-/** Options of a whole, ordered read streamed in batches (the Arrow answers of the neurons and connections routes). */
-export interface ScanOptions {
+/** Options of a read of a whole version streamed in batches. */
+interface ScanOptions {
   signal?: AbortSignal;
-  /** Seconds the statement may run, the caller's time on each batch included. */
+  /** Seconds the statement may run, the caller's time on each batch included (default 600). */
   maxExecutionTime?: number;
-  /** Rows per batch (default 65,536). */
-  batchRows?: number;
-  /** The statement runs apart from others so that a long read holds up no one (ColumnQueryOptions.parallel). */
-  parallel?: boolean;
 }
+
+export type RowsTable = 'neurons' | 'connections';
+
+/** The columns of the Arrow answers of the neurons and connections routes, in the order of their SQL. */
+export const ROW_EXPORT_COLUMNS: Record<RowsTable, ArrowColumn[]> = {
+  neurons: [
+    ...['neuron_id', 'name', 'cell_class', 'cell_type', 'neurotransmitter'].map((name) => ({ name, type: 'string' as const, nullable: false, chType: 'String' })),
+    { name: 'is_neuron', type: 'boolean', nullable: false, chType: 'UInt8' },
+    { name: 'region', type: 'string', nullable: false, chType: 'String' },
+    ...['x', 'y', 'z'].map((name) => ({ name, type: 'float' as const, nullable: true, chType: 'Nullable(Float64)' })),
+  ],
+  connections: [
+    { name: 'pre', type: 'string', nullable: false, chType: 'String' },
+    { name: 'post', type: 'string', nullable: false, chType: 'String' },
+    { name: 'synapse_type', type: 'string', nullable: false, chType: 'String' },
+    { name: 'weight', type: 'float', nullable: false, chType: 'Float64' },
+  ],
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_VERSION = 0xffffffff;
@@ -269,50 +286,37 @@ export class DataStore {
   }
 
   /**
-   * Every neuron of one dataset version that passes `filter`, ordered by neuron id, in batches of rows parsed from
-   * TabSeparated text batch by batch. Leave the loop to stop the read.
+   * Every row of one dataset version's neurons or connections that passes `filter`, in the pages' order, stored
+   * under `key` as an Arrow IPC stream of ROW_EXPORT_COLUMNS[table] with `metadata` as the schema's metadata. The
+   * column store's export does the work (lib/column/arrow-export.ts): memory bounded by a few batches on both engines,
+   * batches encoded off the request thread, the statement on the background lane so it holds up no interactive one.
    */
-  async *scanNeurons(datasetId: string, version: number, filter: NeuronFilter = {}, opts: ScanOptions = {}): AsyncGenerator<NeuronRow[]> {
-    const q = ch`SELECT ${raw(NEURON_SELECT)} FROM neurons WHERE ${this.version(datasetId, version)}${neuronConditions(filter)} ORDER BY neuron_id`;
-    const options = { ...this.options('scanNeurons', opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600, parallel: opts.parallel };
-    const size = opts.batchRows ?? BATCH_ROWS;
-    let batch: NeuronRow[] = [];
+  async exportRows(
+    objects: ObjectStore,
+    key: string,
+    table: RowsTable,
+    at: { datasetId: string; version: number },
+    filter: NeuronFilter & ConnectionFilter,
+    metadata: Record<string, string>,
+    opts: { signal?: AbortSignal; maxExecutionTime?: number } = {},
+  ): Promise<ExportResult> {
+    const where = this.version(at.datasetId, at.version);
+    // The synapse type leaves the engine as its name; the sort is on the stored Enum8, whose order is the names' too.
+    const q =
+      table === 'neurons'
+        ? ch`SELECT ${raw(NEURON_SELECT)} FROM neurons WHERE ${where}${neuronConditions(filter)} ORDER BY neuron_id`
+        : ch`SELECT pre, post, toString(synapse_type) AS synapse_name, weight FROM connections WHERE ${where}${connectionConditions(filter)}
+             ORDER BY pre, post, synapse_type`;
+    const method = table === 'neurons' ? 'exportNeurons' : 'exportConnections';
     try {
-      for await (const line of tsvLines(this.column.queryTsv(q, options))) {
-        const f = line.split('\t');
-        // A server that fails mid-stream appends its error text to the body: it never parses as a row.
-        if (f.length !== 10 || (f[5] !== '0' && f[5] !== '1')) throw new Error(`unexpected line in the result: ${line.slice(0, 200)}`);
-        batch.push({
-          neuronId: unescapeTsv(f[0]),
-          name: unescapeTsv(f[1]),
-          cellClass: unescapeTsv(f[2]),
-          cellType: unescapeTsv(f[3]),
-          neurotransmitter: unescapeTsv(f[4]),
-          isNeuron: f[5] === '1',
-          regionCode: unescapeTsv(f[6]),
-          x: tsvNumber(f[7]),
-          y: tsvNumber(f[8]),
-          z: tsvNumber(f[9]),
-        });
-        if (batch.length === size) {
-          yield batch;
-          batch = [];
-        }
-      }
+      return await exportArrow({ column: this.column, objects }, q, ROW_EXPORT_COLUMNS[table], key, metadata, {
+        name: `DataStore.${method}`,
+        signal: opts.signal,
+        maxExecutionTime: opts.maxExecutionTime,
+      });
     } catch (e) {
-      throw this.failure('scanNeurons', e, options.signal);
+      throw this.failure(method, e, opts.signal);
     }
-    if (batch.length) yield batch;
-  }
-
-  /**
-   * Every connection of one dataset version that passes `filter`, ordered by (pre, post, synapse type), in batches
-   * held as columns (as scanConnections, but sorted and filtered: the complete answer of the connections route).
-   */
-  async *scanConnectionRows(datasetId: string, version: number, filter: ConnectionFilter = {}, opts: ScanOptions = {}): AsyncGenerator<ConnectionBatch> {
-    const q = ch`SELECT pre, post, toUInt8(synapse_type), weight FROM connections WHERE ${this.version(datasetId, version)}${connectionConditions(filter)}
-       ORDER BY pre, post, synapse_type`;
-    yield* this.connectionBatches('scanConnectionRows', q, opts);
   }
 
   /**
@@ -322,15 +326,15 @@ export class DataStore {
    * exists as one string or as millions of objects. Leave the loop to stop the read. The query may run for
    * `maxExecutionTime` seconds (default 600), the time the caller spends on each batch included.
    */
-  async *scanConnections(datasetId: string, version: number, opts: { signal?: AbortSignal; maxExecutionTime?: number } = {}): AsyncGenerator<ConnectionBatch> {
+  async *scanConnections(datasetId: string, version: number, opts: ScanOptions = {}): AsyncGenerator<ConnectionBatch> {
     const q = ch`SELECT pre, post, toUInt8(synapse_type), weight FROM connections WHERE ${this.version(datasetId, version)}`;
     yield* this.connectionBatches('scanConnections', q, opts);
   }
 
   /** Rows of (pre, post, synapse type code, weight) as TabSeparated text, parsed into column batches. */
   private async *connectionBatches(method: string, q: ChQuery, opts: ScanOptions): AsyncGenerator<ConnectionBatch> {
-    const options = { ...this.options(method, opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600, parallel: opts.parallel };
-    const size = opts.batchRows ?? BATCH_ROWS;
+    const options = { ...this.options(method, opts.signal), maxExecutionTime: opts.maxExecutionTime ?? 600 };
+    const size = BATCH_ROWS;
     let batch = emptyBatch(size);
     let n = 0;
     try {
@@ -495,24 +499,6 @@ function connectionConditions(f: ConnectionFilter = {}): ChQuery {
   }
   return and(parts);
 }
-
-/** The lines of TabSeparated chunks, whatever the chunks' boundaries. */
-async function* tsvLines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
-  let rest = '';
-  for await (const chunk of chunks) {
-    const text = rest + chunk;
-    let start = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      yield text.slice(start, end);
-      start = end + 1;
-    }
-    rest = text.slice(start);
-  }
-  if (rest) yield rest;
-}
-
-/** A Nullable(Float64) field of TabSeparated text: `\N` is null. */
-const tsvNumber = (field: string): number | null => (field === '\\N' ? null : Number(field));
 
 const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 

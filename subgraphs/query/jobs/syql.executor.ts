@@ -2,7 +2,7 @@ import type { ColumnStore } from '../../../lib/column/column.js';
 import type { SubgraphDeps } from '../../../lib/subgraph.js';
 import { ownerContext, resultKey, type AccountStanding, type JobExecutor } from '../../../lib/jobs/index.js';
 import { compileCount, compileQuery } from '../syql/compile.js';
-import { exportArrow } from '../results/arrow-export.js';
+import { exportArrow } from '../../../lib/column/arrow-export.js';
 import type { SyqlService } from '../syql.service.js';
 import { engineLimits, limitExceededError } from '../syql-limits.js';
 import { resultMetadata, type SyqlJobInput } from './job-input.js';

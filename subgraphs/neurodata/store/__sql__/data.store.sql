@@ -24,15 +24,19 @@
 
 /* DataStore.countNeurons */ SELECT count() AS n FROM neurons WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) AND neuron_id IN ('AVAL', '720575940621039145') AND cell_class IN ('AVA') AND is_neuron = toUInt8(1);
 
-/* DataStore.scanNeurons */ SELECT neuron_id, name, cell_class, cell_type, neurotransmitter, is_neuron, region_code, x, y, z FROM neurons WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) AND neuron_id IN ('AVAL', '720575940621039145') AND cell_class IN ('AVA') AND is_neuron = toUInt8(1) ORDER BY neuron_id;
+/* DataStore.exportNeurons */ SELECT *, 1 AS _arrow_export_row_end FROM (
+SELECT neuron_id, name, cell_class, cell_type, neurotransmitter, is_neuron, region_code, x, y, z FROM neurons WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) AND neuron_id IN ('AVAL', '720575940621039145') AND cell_class IN ('AVA') AND is_neuron = toUInt8(1) ORDER BY neuron_id
+);
 
 /* DataStore.readConnections */ SELECT pre, post, synapse_type, weight FROM connections WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) AND (pre IN ('AVAL') OR post IN ('AVAL')) AND synapse_type = 'chemical' AND weight >= toFloat64(2.5)
   ORDER BY pre, post, synapse_type LIMIT 200, 100;
 
 /* DataStore.countConnections */ SELECT count() AS n FROM connections WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) AND (pre IN ('AVAL') OR post IN ('AVAL')) AND synapse_type = 'chemical' AND weight >= toFloat64(2.5);
 
-/* DataStore.scanConnectionRows */ SELECT pre, post, toUInt8(synapse_type), weight FROM connections WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) AND (pre IN ('AVAL') OR post IN ('AVAL')) AND synapse_type = 'chemical' AND weight >= toFloat64(2.5)
-  ORDER BY pre, post, synapse_type;
+/* DataStore.exportConnections */ SELECT *, 1 AS _arrow_export_row_end FROM (
+SELECT pre, post, toString(synapse_type) AS synapse_name, weight FROM connections WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) AND (pre IN ('AVAL') OR post IN ('AVAL')) AND synapse_type = 'chemical' AND weight >= toFloat64(2.5)
+  ORDER BY pre, post, synapse_type
+);
 
 /* DataStore.morphologies */ SELECT neuron, file, object_key, sha256, n_points, n_soma_points, n_stems, n_bifurcations, n_tips, total_length,
   soma_x, soma_y, soma_z, min_x, min_y, min_z, max_x, max_y, max_z

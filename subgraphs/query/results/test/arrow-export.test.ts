@@ -15,8 +15,8 @@ import { closeWorkerPool } from '../../../../lib/workers/pool.js';
 import { jobResultHandler } from '../../../../rest-compat/job-results.js';
 import type { RunOperation } from '../../../../rest-compat/login-redirect.js';
 import type { ResultColumn } from '../../syql/plan.js';
-import { ARROW_STREAM_MEDIA_TYPE, exportArrow } from '../arrow-export.js';
-import { encodeTsvBatch } from '../arrow.task.js';
+import { ARROW_STREAM_MEDIA_TYPE, exportArrow } from '../../../../lib/column/arrow-export.js';
+import { encodeTsvBatch } from '../../../../lib/column/arrow.task.js';
 
 // chDB without CLICKHOUSE_URL, a ClickHouse server (Debian's 18.16: no Arrow formats) with it.
 let engines: TestEngines;

@@ -4,12 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Message, MessageHeader } from 'apache-arrow';
-import type { ColumnLane, ColumnStore, EngineLimits } from '../../../lib/column/column.js';
-import { ch, quoteString, type ChQuery } from '../../../lib/column/sql.js';
-import type { ObjectStore } from '../../../lib/objects/objects.js';
-import { abortError, currentRequestScope } from '../../../lib/request-scope.js';
-import { runTask } from '../../../lib/workers/pool.js';
-import type { ResultColumn } from '../syql/plan.js';
+import type { ColumnLane, ColumnStore, EngineLimits } from './column.js';
+import { ch, quoteString, type ChQuery } from './sql.js';
+import type { ObjectStore } from '../objects/objects.js';
+import { abortError, currentRequestScope } from '../request-scope.js';
+import { runTask } from '../workers/pool.js';
 import {
   END_OF_STREAM,
   checkBatch,
@@ -18,11 +17,12 @@ import {
   needsReencoding,
   planConversions,
   reencodeBatch,
+  type ArrowColumn,
   type Conversion,
   type TsvBatchInput,
 } from './arrow.task.js';
 
-import { ARROW_STREAM_MEDIA_TYPE } from '../../../lib/jobs/job-result.js';
+import { ARROW_STREAM_MEDIA_TYPE } from '../arrow-ipc.js';
 
 export { ARROW_STREAM_MEDIA_TYPE };
 
@@ -93,7 +93,7 @@ const ROW_END = '_arrow_export_row_end';
 export async function exportArrow(
   deps: ExportDeps,
   q: ChQuery,
-  columns: ResultColumn[],
+  columns: ArrowColumn[],
   key: string,
   metadata: Record<string, string>,
   opts: ExportOptions = {},
@@ -207,7 +207,7 @@ const CHDB_ARROW_SETTINGS = [
 async function fromChdb(
   column: ColumnStore,
   q: ChQuery,
-  columns: ResultColumn[],
+  columns: ArrowColumn[],
   schema: Uint8Array,
   out: Output,
   written: (rows: number) => void,
@@ -267,7 +267,7 @@ async function stopQuery(column: ColumnStore, ctx: QueryContext): Promise<void> 
 }
 
 /** Reads ClickHouse's Arrow stream and writes ours: our schema, its batches (re-encoded where needed), no EOS. */
-async function copyMessages(input: ByteQueue, columns: ResultColumn[], schema: Uint8Array, out: Output, written: (rows: number) => void): Promise<void> {
+async function copyMessages(input: ByteQueue, columns: ArrowColumn[], schema: Uint8Array, out: Output, written: (rows: number) => void): Promise<void> {
   let conversions: Conversion[] | null = null;
   let reencode = false;
   let nativeSchema: Buffer | null = null;
@@ -473,7 +473,7 @@ function spoolDir(column: ColumnStore): Promise<string> {
 async function fromServer(
   column: ColumnStore,
   q: ChQuery,
-  columns: ResultColumn[],
+  columns: ArrowColumn[],
   schema: Uint8Array,
   out: Output,
   written: (rows: number) => void,

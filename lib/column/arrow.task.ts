@@ -17,8 +17,16 @@ import {
   type Float,
 } from 'apache-arrow';
 import { move } from 'piscina';
-import { END_OF_STREAM, recordBatchMessage, schemaMessage } from '../../../lib/arrow-ipc.js';
-import type { ResultColumn } from '../syql/plan.js';
+import { END_OF_STREAM, recordBatchMessage, schemaMessage } from '../arrow-ipc.js';
+
+/** A result column as the export declares it: its Arrow type follows `type`, its ClickHouse type is `chType`. */
+export interface ArrowColumn {
+  name: string;
+  type: 'string' | 'integer' | 'float' | 'boolean';
+  nullable: boolean;
+  /** The ClickHouse type the SQL gives the column (String, Int64, Float64, UInt8, Nullable(Float64), ...). */
+  chType: string;
+}
 
 /**
  * Apache Arrow IPC stream encoding of query results, with apache-arrow: the schema of a result, its record batches
@@ -34,7 +42,7 @@ export { END_OF_STREAM };
 const TWO_32 = 4294967296;
 const UTF8 = new TextEncoder();
 
-function arrowType(c: ResultColumn): DataType {
+function arrowType(c: ArrowColumn): DataType {
   switch (c.type) {
     case 'string':
       return new Utf8();
@@ -45,12 +53,12 @@ function arrowType(c: ResultColumn): DataType {
     case 'boolean':
       return new Bool();
     default:
-      throw new Error(`result column ${c.name}: no Arrow type for ${String((c as ResultColumn).type)}`);
+      throw new Error(`result column ${c.name}: no Arrow type for ${String((c as ArrowColumn).type)}`);
   }
 }
 
 /** The schema of a result: one field per column, named and typed as declared, with the declared nullability. */
-export function resultSchema(columns: readonly ResultColumn[], metadata?: Record<string, string>): Schema {
+export function resultSchema(columns: readonly ArrowColumn[], metadata?: Record<string, string>): Schema {
   const fields = columns.map((c) => new Field(c.name, arrowType(c), c.nullable));
   return new Schema(fields, metadata ? new Map(Object.entries(metadata).map(([k, v]) => [k, String(v)])) : undefined);
 }
@@ -59,7 +67,7 @@ export function resultSchema(columns: readonly ResultColumn[], metadata?: Record
  * The Schema message of a result: one field per column, named and typed as declared (Utf8, Int64, Float64, Bool),
  * with the declared nullability, and `metadata` as the schema's custom metadata.
  */
-export function encodeSchemaMessage(columns: readonly ResultColumn[], metadata: Record<string, string>): Uint8Array {
+export function encodeSchemaMessage(columns: readonly ArrowColumn[], metadata: Record<string, string>): Uint8Array {
   return schemaMessage(resultSchema(columns, metadata));
 }
 
@@ -69,7 +77,7 @@ export function encodeRecordBatch(batch: RecordBatch): Uint8Array {
 }
 
 /** A record batch of `columns` from one Data per column. */
-function recordBatch(columns: readonly ResultColumn[], length: number, children: Data[]): RecordBatch {
+function recordBatch(columns: readonly ArrowColumn[], length: number, children: Data[]): RecordBatch {
   const schema = resultSchema(columns);
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
 }
@@ -86,7 +94,7 @@ export type Conversion =
   | { kind: 'large-offsets' };
 
 /** The conversion of each column, or an error naming the first column whose native type cannot become the declared one. */
-export function planConversions(columns: readonly ResultColumn[], fields: readonly Field[]): Conversion[] {
+export function planConversions(columns: readonly ArrowColumn[], fields: readonly Field[]): Conversion[] {
   if (fields.length !== columns.length) throw new Error(`the query returned ${fields.length} columns, ${columns.length} were declared`);
   return columns.map((c, i) => {
     const t = fields[i].type;
@@ -133,7 +141,7 @@ export interface NativeBatch {
  * Checks a native record batch against the declared columns: no compression, one node per column with the
  * batch's length, no NULLs in a column declared non-nullable, every buffer inside the body.
  */
-export function checkBatch(batch: NativeBatch, bodyLength: number, columns: readonly ResultColumn[], conversions: readonly Conversion[]): void {
+export function checkBatch(batch: NativeBatch, bodyLength: number, columns: readonly ArrowColumn[], conversions: readonly Conversion[]): void {
   if (batch.compression) throw new Error('Arrow record batch: compressed bodies are not expected');
   if (batch.nodes.length !== columns.length) throw new Error(`Arrow record batch: ${batch.nodes.length} columns, ${columns.length} declared`);
   const expected = conversions.reduce((n, c) => n + nativeBufferCount(c), 0);
@@ -150,7 +158,7 @@ export function checkBatch(batch: NativeBatch, bodyLength: number, columns: read
  * schema message and this batch's message (marker, length, metadata), `body` its body. apache-arrow decodes the
  * batch, the columns whose type differs are converted, and apache-arrow writes the new batch.
  */
-export function reencodeBatch(schemaMessage: Uint8Array, batchMessage: Uint8Array, body: Uint8Array, columns: readonly ResultColumn[], conversions: readonly Conversion[]): Uint8Array {
+export function reencodeBatch(schemaMessage: Uint8Array, batchMessage: Uint8Array, body: Uint8Array, columns: readonly ArrowColumn[], conversions: readonly Conversion[]): Uint8Array {
   const native = RecordBatchReader.from([schemaMessage, batchMessage, body, END_OF_STREAM]).next();
   if (native.done) throw new Error('Arrow record batch: apache-arrow read no batch');
   const n = native.value.numRows;
@@ -201,7 +209,7 @@ export function reencodeBatch(schemaMessage: Uint8Array, batchMessage: Uint8Arra
 export interface TsvBatchInput {
   /** Whole lines of TabSeparated text, each ending in '\n'; `\N` is NULL. */
   text: string;
-  columns: ResultColumn[];
+  columns: ArrowColumn[];
   /** Each line ends in one more field, `1`, after the columns: see encodeTsvBatch. */
   terminated?: boolean;
 }
@@ -456,7 +464,7 @@ function badValue(type: string, bytes: Uint8Array, start: number): Error {
   return new Error(`not a valid ${type} in the query result: ${JSON.stringify(text)}`);
 }
 
-function builderFor(c: ResultColumn, rows: number, textBytes: number): Builder {
+function builderFor(c: ArrowColumn, rows: number, textBytes: number): Builder {
   const nullable = c.nullable || /^Nullable\(/.test(c.chType);
   switch (c.type) {
     case 'string':
@@ -468,7 +476,7 @@ function builderFor(c: ResultColumn, rows: number, textBytes: number): Builder {
     case 'boolean':
       return new BoolBuilder(rows, nullable);
     default:
-      throw new Error(`result column ${c.name}: no Arrow type for ${String((c as ResultColumn).type)}`);
+      throw new Error(`result column ${c.name}: no Arrow type for ${String((c as ArrowColumn).type)}`);
   }
 }
 
@@ -483,7 +491,7 @@ const ENGINE_ERROR = /^Code: \d+[.,] /;
  * it after the columns): a line without it is not a row, and an error message is reported as the query's failure
  * instead of being taken for a value.
  */
-export function encodeTsvBatch(text: string, columns: readonly ResultColumn[], terminated = false): EncodedBatch {
+export function encodeTsvBatch(text: string, columns: readonly ArrowColumn[], terminated = false): EncodedBatch {
   const bytes = UTF8.encode(text);
   const n = bytes.length;
   let rows = 0;
