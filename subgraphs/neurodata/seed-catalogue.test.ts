@@ -107,7 +107,7 @@ describe('seedDatasetInput', () => {
   });
 
   it('keeps the developmental stage and the series as keywords', () => {
-    expect(byFolder('celegans_witvliet_2021_5').keywords).toEqual(expect.arrayContaining(['L2', 'hermaphrodite', 'Witvliet 2020 developmental series']));
+    expect(byFolder('celegans_witvliet_2021_5').keywords).toEqual(expect.arrayContaining(['L2', 'hermaphrodite', 'Witvliet 2021 developmental series']));
     expect(byFolder('celegans_varshney_2011').keywords).toContain('adult');
   });
 
