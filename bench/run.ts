@@ -23,7 +23,11 @@ const dir = path.dirname(self);
 const args = process.argv.slice(2);
 const sameProcess = args.includes('--same-process');
 const child = args.indexOf('--child');
-const only = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--child');
+/** Options that take a value (`--synapses 1000000`): passed on to the benchmarks, not names of benchmarks. */
+const VALUED = new Set(['--child', '--synapses']);
+const only = args.filter((a, i) => !a.startsWith('--') && !VALUED.has(args[i - 1]));
+/** What the benchmarks read from the command line (bench/synapses.bench.ts's `--synapses N`, `--service`). */
+const forwarded = args.filter((a, i) => (a.startsWith('--') && a !== '--same-process' && a !== '--child' && args[i - 1] !== '--child') || (VALUED.has(args[i - 1]) && args[i - 1] !== '--child'));
 const files = (await readdir(dir)).filter((f) => f.endsWith('.bench.ts') && (only.length === 0 || only.some((o) => f.includes(o)))).sort();
 
 async function runHere(file: string): Promise<void> {
@@ -34,7 +38,7 @@ async function runHere(file: string): Promise<void> {
 /** One benchmark in a new process with this one's Node flags (tsx's loader among them) and environment. */
 function runForked(file: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [...process.execArgv, self, '--child', file], { stdio: 'inherit' });
+    const p = spawn(process.execPath, [...process.execArgv, self, '--child', file, ...forwarded], { stdio: 'inherit' });
     p.once('error', reject);
     p.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`benchmark ${file} failed (${signal ?? `exit ${code}`})`))));
   });

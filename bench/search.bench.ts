@@ -142,7 +142,7 @@ function generateDatasets(terms: Term[], rnd: () => number): DatasetRow[] {
       visibility: rnd() < 0.85 ? 'public' : 'restricted',
       published_at: new Date(start + Math.floor(rnd() * span)).toISOString(),
       metadata,
-      row_counts: { neurons, connections, chemicalConnections: connections, electricalConnections: 0, morphologies: int(0, 500) },
+      row_counts: { neurons, connections, chemicalConnections: connections, electricalConnections: 0, morphologies: int(0, 500), synapses: 0, roiConnections: 0, neuronAnnotations: 0, rois: 0, neuronRois: 0 },
     };
   });
 }

@@ -103,6 +103,16 @@ const envSchema = z.object({
     .describe('true | false: publish the shipped C. elegans connectomes and neuron morphologies on a first start (default true)'),
   UPLOAD_MAX_BYTES: int(2 * 1024 * 1024 * 1024, 1)
     .describe('largest dataset asset one upload may carry, streamed to object storage (default 2147483648 = 2 GiB); larger uploads (counted decompressed for a compressed upload) get a 413'),
+  DATA_READS_MAX_CONCURRENT_PER_USER: int(2, 1)
+    .describe('whole-table Arrow reads and synapse-table scans (neurons.arrow, connections.arrow, synapses, per-ROI connections) one user may run at once in this process; further ones get a 429 (default 2)'),
+  SYNAPSES_DERIVE_ON_UPLOAD_MAX: int(10_000_000, 0)
+    .describe(
+      "a draft of at most this many synapses has its per-ROI connections, counts and connections rebuilt after each upload (default 10000000); a larger one once, at publication, its draft's data reads answering 409 until then",
+    ),
+  PUBLISH_WAIT_MS: z.coerce.number().int().min(0).optional()
+    .describe(
+      "how long a publication waits for the derived tables a large draft put off before answering 409 while they are built on; unset: as long as the request may (REQUEST_TIMEOUT_MS less a second); set it below the timeout of a proxy in front of the service",
+    ),
   UPLOAD_TIMEOUT_MS: int(30 * 60 * 1000, 1)
     .describe('deadline of one dataset file upload, streaming and ingestion included, instead of REQUEST_TIMEOUT_MS (default 1800000 = 30 min)'),
   DOWNLOAD_URL_TTL_SECONDS: int(3600, 1)
@@ -453,7 +463,7 @@ export interface Config {
   readonly objects: ObjectsConfig;
   readonly search: SearchConfig;
   /** Dataset assets: the upload size limit and the lifetime of download URLs. */
-  readonly assets: { uploadMaxBytes: number; uploadTimeoutMs: number; downloadUrlTtlSeconds: number };
+  readonly assets: { uploadMaxBytes: number; uploadTimeoutMs: number; downloadUrlTtlSeconds: number; deriveOnUploadMaxSynapses: number; readsPerUser: number; publishWaitMs: number | null };
   /** Publish the shipped datasets on a first start. */
   readonly seedDatasets: boolean;
   /** The graph engine's memory for built graphs (docs/graph.md). */
@@ -612,7 +622,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxEstimatedRows: e.SYQL_MAX_ESTIMATED_ROWS,
       maxConcurrentPerUser: e.SYQL_MAX_CONCURRENT_PER_USER,
     },
-    assets: { uploadMaxBytes: e.UPLOAD_MAX_BYTES, uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS, downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS },
+    assets: {
+      uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+      uploadTimeoutMs: e.UPLOAD_TIMEOUT_MS,
+      downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+      deriveOnUploadMaxSynapses: e.SYNAPSES_DERIVE_ON_UPLOAD_MAX,
+      readsPerUser: e.DATA_READS_MAX_CONCURRENT_PER_USER,
+      publishWaitMs: e.PUBLISH_WAIT_MS ?? null,
+    },
     seedDatasets: e.SEED_DATASETS === 'true',
     subgraphs: { urls, port: e.SUBGRAPH_PORT, disabled },
     federation: {
@@ -772,6 +789,17 @@ export function neurodataBenchSettings(): { neurons: number; connections: number
     clickhouseUrl: process.env.BENCH_CLICKHOUSE_URL || undefined,
     clickhouseTcpPort: Number(process.env.BENCH_CLICKHOUSE_TCP_PORT ?? 9000),
   };
+}
+
+/**
+ * Size and data of the synapse benchmark (npm run bench -- synapses): BENCH_SYNAPSES synapse rows (FlyWire v783's
+ * 54.5 million by default; `--synapses N` on the command line wins), BENCH_SYNAPSES_DIR a folder holding a release
+ * made by `npm run bench:generate-flywire` to reuse (its generator.json must name the same size and seed), otherwise
+ * the benchmark generates one in a temporary folder and removes it afterwards.
+ */
+export function synapseBenchSettings(): { synapses: number; dir?: string } {
+  const synapses = Number(process.env.BENCH_SYNAPSES ?? 54_500_000);
+  return { synapses: Number.isSafeInteger(synapses) && synapses > 0 ? synapses : 54_500_000, dir: process.env.BENCH_SYNAPSES_DIR || undefined };
 }
 
 function deepFreeze<T>(o: T): T {

@@ -54,14 +54,6 @@ export interface RestHost {
 export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{ openapi: Record<string, unknown> }> {
   const { config, run, makeContext } = host;
   const { sofaRoutes, openapi, validator } = restLayerOf(host);
-  mountSofaRoutes(
-    app,
-    sofaRoutes,
-    makeContext,
-    validator,
-    ({ document, variables, operationName, context }) => run({ query: document, variables, operationName }, context),
-    config.api.directExecution,
-  );
   host.prepare?.(sofaRoutes.map((r) => r.operation));
 
   const runOperation: RunOperation = async (request, query, variables = {}) => run({ query, variables }, await makeContext(request));
@@ -84,6 +76,18 @@ export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{
       return host.graphql(request, reply);
     },
   };
+  mountSofaRoutes(
+    app,
+    sofaRoutes,
+    makeContext,
+    validator,
+    ({ document, variables, operationName, context }) => run({ query: document, variables, operationName }, context),
+    config.api.directExecution,
+    (path) => {
+      const route = host.routes.find((r): r is HandlerRoute => r.kind === 'handler' && r.method === 'GET' && r.path === path);
+      return route ? handlers[route.handler] : undefined;
+    },
+  );
   for (const route of host.routes.filter((r): r is HandlerRoute => r.kind === 'handler')) {
     await mountHandler(app, route, handlers[route.handler], host);
   }

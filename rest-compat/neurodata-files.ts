@@ -21,18 +21,41 @@ type UploadProblem = { status?: number; error?: unknown; graphqlError?: unknown 
 const ASSET_FIELDS = 'id filename kind media_type size sha256 rows created_at';
 
 const ROWS_EXPORT = `query RowsExport($id: String!, $table: String!, $version: String, $neuron_ids: [String!], $names: [String!], $cell_class: [String!],
-  $cell_type: [String!], $is_neuron: Boolean, $pre: [String!], $post: [String!], $synapse_type: String, $min_weight: Float) {
+  $cell_type: [String!], $is_neuron: Boolean, $pre: [String!], $post: [String!], $synapse_type: String, $min_weight: Float, $roi: String, $group_by: String) {
   datasetRowsExport(dataset_id: $id, table: $table, version: $version, neuron_ids: $neuron_ids, names: $names, cell_class: $cell_class,
-    cell_type: $cell_type, is_neuron: $is_neuron, pre: $pre, post: $post, synapse_type: $synapse_type, min_weight: $min_weight) {
+    cell_type: $cell_type, is_neuron: $is_neuron, pre: $pre, post: $post, synapse_type: $synapse_type, min_weight: $min_weight, roi: $roi, group_by: $group_by) {
     object_key rows size sha256 filename
   }
 }`;
 
-/** The query parameters of each .arrow route: the list filters, and the single-valued ones. */
-const ROWS_PARAMETERS = {
-  neurons: { lists: ['neuron_ids', 'names', 'cell_class', 'cell_type'], single: ['version', 'is_neuron'] },
-  connections: { lists: ['neuron_ids', 'pre', 'post'], single: ['version', 'synapse_type', 'min_weight'] },
-} as const;
+const SYNAPSES_EXPORT = `query SynapsesExport($id: String!, $version: String, $neuron: [String!], $pre: [String!], $post: [String!], $roi: String, $bbox: String,
+  $unit: String, $min_confidence: Float, $min_cleft_score: Float, $min_connection_score: Float, $transmitter: [String!]) {
+  datasetRowsExport: datasetSynapsesExport(dataset_id: $id, version: $version, neuron: $neuron, pre: $pre, post: $post, roi: $roi, bbox: $bbox, unit: $unit,
+    min_confidence: $min_confidence, min_cleft_score: $min_cleft_score, min_connection_score: $min_connection_score, transmitter: $transmitter) {
+    object_key rows size sha256 filename
+  }
+}`;
+
+interface ArrowParameters {
+  /** Repeated or comma-separated (the neurodata rules split, bound and name them). */
+  lists: readonly string[];
+  single: readonly string[];
+  /** Single values that are numbers. */
+  numbers: readonly string[];
+  booleans: readonly string[];
+}
+
+/** The query parameters of each .arrow route. */
+const ROWS_PARAMETERS: Record<'neurons' | 'connections' | 'synapses', ArrowParameters> = {
+  neurons: { lists: ['neuron_ids', 'names', 'cell_class', 'cell_type'], single: ['version', 'is_neuron'], numbers: [], booleans: ['is_neuron'] },
+  connections: { lists: ['neuron_ids', 'pre', 'post'], single: ['version', 'synapse_type', 'min_weight', 'roi', 'group_by'], numbers: ['min_weight'], booleans: [] },
+  synapses: {
+    lists: ['neuron', 'pre', 'post', 'transmitter'],
+    single: ['version', 'roi', 'bbox', 'unit', 'min_confidence', 'min_cleft_score', 'min_connection_score'],
+    numbers: ['min_confidence', 'min_cleft_score', 'min_connection_score'],
+    booleans: [],
+  },
+};
 
 /**
  * The dataset routes whose bodies are not JSON: streamed uploads, citations (BibTeX/RIS), JSON-LD and downloads.
@@ -63,8 +86,8 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
         }
         const res = await run(
           request,
-          `mutation Attach($id: String!, $key: String!, $filename: String!, $media: String) { attachDatasetAsset(dataset_id: $id, upload_key: $key, filename: $filename, media_type: $media) { ${ASSET_FIELDS} } }`,
-          { id: t.dataset_id, key, filename: file.filename, media: file.mediaType },
+          `mutation Attach($id: String!, $key: String!, $filename: String!, $media: String, $mapping: String) { attachDatasetAsset(dataset_id: $id, upload_key: $key, filename: $filename, media_type: $media, mapping: $mapping) { ${ASSET_FIELDS} } }`,
+          { id: t.dataset_id, key, filename: file.filename, media: file.mediaType, mapping: mappingOf(request) },
         );
         if (res.errors?.[0]) return { graphqlError: res.errors[0] };
         items.push((res.data as { attachDatasetAsset: unknown }).attachDatasetAsset);
@@ -144,6 +167,7 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
 
     datasetNeuronsArrow: rowsArrow(run, objects, 'neurons'),
     datasetConnectionsArrow: rowsArrow(run, objects, 'connections'),
+    datasetSynapsesArrow: rowsArrow(run, objects, 'synapses'),
 
     signedDownload: async (request, reply) => {
       const grant = String((request.query as { grant?: string }).grant ?? '');
@@ -175,15 +199,14 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
  * `datasetRowsExport` decides access, reads the rows batch by batch and writes the stream to object storage; it is
  * streamed from there and removed once sent (or once the client is gone).
  */
-function rowsArrow(run: RunOperation, objects: ObjectStore, table: 'neurons' | 'connections'): Handler {
+function rowsArrow(run: RunOperation, objects: ObjectStore, table: 'neurons' | 'connections' | 'synapses'): Handler {
   return async (request, reply) => {
     const { dataset_id } = request.params as { dataset_id: string };
     const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     const query = new URLSearchParams(rawQuery);
-    const variables: Record<string, unknown> = { id: dataset_id, table };
-    const { lists, single } = ROWS_PARAMETERS[table];
+    const variables: Record<string, unknown> = table === 'synapses' ? { id: dataset_id } : { id: dataset_id, table };
+    const { lists, single, numbers, booleans } = ROWS_PARAMETERS[table];
     for (const name of lists) {
-      // Repeated or comma-separated: the neurodata rules split, bound and name the field (data-read.rules.ts).
       const values = query.getAll(name);
       if (values.length) variables[name] = values;
     }
@@ -192,18 +215,18 @@ function rowsArrow(run: RunOperation, objects: ObjectStore, table: 'neurons' | '
       if (values.length > 1) return sendError(reply, 400, `${name}: give it once`);
       if (!values.length) continue;
       const value = values[0];
-      if (name === 'is_neuron') {
-        if (value !== 'true' && value !== 'false') return sendError(reply, 400, `is_neuron: true or false (got ${JSON.stringify(value)})`);
+      if (booleans.includes(name)) {
+        if (value !== 'true' && value !== 'false') return sendError(reply, 400, `${name}: true or false (got ${JSON.stringify(value)})`);
         variables[name] = value === 'true';
-      } else if (name === 'min_weight') {
+      } else if (numbers.includes(name)) {
         const n = value.trim() === '' ? Number.NaN : Number(value);
-        if (!Number.isFinite(n)) return sendError(reply, 400, `min_weight: a number of at least 0 (got ${JSON.stringify(value)})`);
+        if (!Number.isFinite(n)) return sendError(reply, 400, `${name}: a number (got ${JSON.stringify(value)})`);
         variables[name] = n;
       } else {
         variables[name] = value;
       }
     }
-    const res = await run(request, ROWS_EXPORT, variables);
+    const res = await run(request, table === 'synapses' ? SYNAPSES_EXPORT : ROWS_EXPORT, variables);
     if (res.errors?.[0]) return sendGraphqlError(request, reply, res.errors[0], `${table} export failed`);
     const e = (res.data as { datasetRowsExport: { object_key: string; rows: number; size: number; sha256: string; filename: string } }).datasetRowsExport;
     const remove = () => void objects.delete(e.object_key).catch((err: unknown) => request.log.warn({ err, key: e.object_key }, 'could not remove a streamed Arrow answer'));
@@ -310,4 +333,10 @@ function answerProblem(request: FastifyRequest, reply: FastifyReply, problem: Up
   // The client reads that object storage failed; what the store said (a path, errno, the server's reply) is logged.
   if (problem.status === 503) request.log.error({ err: (problem.error as { cause?: unknown }).cause ?? problem.error }, 'upload failed: object storage is unavailable');
   return sendCaughtError(request, reply, problem.status ?? 500, problem.error, 'upload failed');
+}
+
+/** The column mapping of a synapse-level table, given as ?mapping=<JSON> (the service checks it). */
+function mappingOf(request: { query: unknown }): string | null {
+  const m = (request.query as { mapping?: unknown }).mapping;
+  return typeof m === 'string' && m !== '' ? m : null;
 }

@@ -38,6 +38,11 @@ export interface GraphqlRoute {
   plot?: boolean;
   /** The summary of the plot route of a `svg` route. */
   plotSummary?: string;
+  /**
+   * The path of the handler route (GET, `.arrow`) that `?format=arrow` here answers like: every matching row as an
+   * Apache Arrow IPC stream, unpaged. The JSON route documents application/json only (one media type per status).
+   */
+  arrow?: string;
   /** REST parameter name -> GraphQL argument name, where they differ (path and query parameters). */
   rename?: Record<string, string>;
   /** Marks an older route form kept for compatibility (spec 4.5). */

@@ -145,6 +145,8 @@ export function mountSofaRoutes(
   execute: ExecuteOperation,
   /** Answer without sofa's router (sofa-dispatch.ts); false keeps the router, the reference the two are tested against. */
   direct: boolean,
+  /** The handler of a GET route by path: what `?format=arrow` on a route with `arrow` hands the request to. */
+  handlerAt: (path: string) => ((request: FastifyRequest, reply: FastifyReply) => unknown) | undefined = () => undefined,
 ): void {
   for (const m of mounted) {
     const gate = accessGate(m.route, makeContext);
@@ -169,6 +171,11 @@ export function mountSofaRoutes(
           validator.queryProblem(m.route.method, m.route.path, restQuery) ??
           (typeof request.body === 'string' && m.route.textBodyArg ? undefined : validator.bodyProblem(m.route.method, m.route.path, request.body ?? undefined));
         if (problem) return reply.code(400).send({ error: problem });
+        // Every row as Arrow is the .arrow route's answer: the same parameters, unpaged.
+        if (m.route.arrow && restQuery.get('format') === 'arrow') {
+          const arrow = handlerAt(m.route.arrow);
+          if (arrow) return arrow(request, reply);
+        }
         const fromQuery: Record<string, string> = {};
         if (m.route.svg && !restQuery.has('format') && prefersSvg(request.headers.accept)) restQuery.set('format', 'svg');
         // The plot route is its JSON route with format=svg, which it does not document as a parameter.

@@ -117,12 +117,24 @@ if { [ "$mode" = both ] && [ ${#extra[@]} -eq 0 ]; } || [ "$mode" = python ]; th
 fi
 
 node -e '
-const fs = require("fs"); let p = 0, f = 0, s = 0;
+const fs = require("fs"); let p = 0, f = 0, s = 0; const failures = [];
 for (const file of fs.readdirSync(process.argv[1])) {
   const r = JSON.parse(fs.readFileSync(process.argv[1] + "/" + file, "utf8"));
   p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + (r.numTodoTests || 0);
   if (!r.success && r.numFailedTests === 0) f += 1; // a file that failed to load
+  // Named again here, last, because CI keeps only the tail of the output.
+  for (const t of r.testResults || []) {
+    if (t.status === "failed" && !(t.assertionResults || []).some((a) => a.status === "failed")) {
+      failures.push(`${file.replace(/\.json$/, "")}: ${t.name}: ${(t.message || "").split("\n")[0].slice(0, 300)}`);
+    }
+    for (const a of t.assertionResults || []) {
+      if (a.status === "failed") {
+        failures.push(`${file.replace(/\.json$/, "")}: ${t.name} > ${a.fullName}: ${(a.failureMessages || [""])[0].split("\n")[0].slice(0, 300)}`);
+      }
+    }
+  }
 }
+for (const line of failures) console.log(`FAILED ${line}`);
 console.log(`tests: ${p} passed, ${f} failed, ${s} skipped`);
 ' "$results" || status=1
 exit $status

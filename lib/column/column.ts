@@ -48,6 +48,8 @@ export interface EngineLimits {
   /** Rows of the result; more stops the statement (result_overflow_mode = 'throw'). */
   maxResultRows?: number;
   maxThreads?: number;
+  /** Bytes a GROUP BY may hold before it spills to disk (then slower, not failed). */
+  maxBytesBeforeExternalGroupBy?: number;
 }
 
 /** The limits as ClickHouse settings. */
@@ -62,6 +64,7 @@ function limitSettings(l: EngineLimits | undefined): Record<string, number | str
     out.result_overflow_mode = 'throw';
   }
   if (l.maxThreads) out.max_threads = l.maxThreads;
+  if (l.maxBytesBeforeExternalGroupBy) out.max_bytes_before_external_group_by = l.maxBytesBeforeExternalGroupBy;
   return out;
 }
 
@@ -468,18 +471,16 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     // closed socket ("socket hang up"). At 1 s a loaded process still retires the socket first.
     keep_alive: { idle_socket_ttl: 1000 },
   };
-  // Through Distributed tables an insert returns once its rows are on their shard, so a read right after it sees them.
-  const client = createClient({
-    ...base,
-    database: cfg.database,
-    clickhouse_settings: { ...base.clickhouse_settings, ...(cfg.cluster ? { insert_distributed_sync: 1 } : {}) },
-  });
+  // Through Distributed tables an insert returns once its rows are on their shard, so a read right after it sees them
+  // (on both lanes: an INSERT ... SELECT of a job is followed by reads of what it wrote).
+  const settings = { ...base.clickhouse_settings, ...(cfg.cluster ? { insert_distributed_sync: 1 as const } : {}) };
+  const client = createClient({ ...base, database: cfg.database, clickhouse_settings: settings });
   // The background lane: a client of its own, so a job's export or count holds none of the connections interactive
   // statements take turns on, and its HTTP time limit is the statement's (max_execution_time), not a request's.
   let backgroundClient: ReturnType<typeof createClient> | null = null;
   const clientFor = (opts: ColumnQueryOptions) =>
     opts.lane === 'background'
-      ? (backgroundClient ??= createClient({ ...base, database: cfg.database, request_timeout: BACKGROUND_REQUEST_TIMEOUT_MS, max_open_connections: BACKGROUND_CONNECTIONS }))
+      ? (backgroundClient ??= createClient({ ...base, database: cfg.database, clickhouse_settings: settings, request_timeout: BACKGROUND_REQUEST_TIMEOUT_MS, max_open_connections: BACKGROUND_CONNECTIONS }))
       : client;
 
   // The server may be down when we start: the service still starts (and /health says degraded), and the database
@@ -548,7 +549,8 @@ async function openClickhouseServer(cfg: Extract<ColumnConfig, { kind: 'clickhou
     },
     async command(q, given) {
       const opts = scoped(given);
-      await clientFor(opts).command({ ...(await prepare(q, opts)), abort_signal: opts.signal, query_id: queryId(opts) });
+      // 18.16 takes max_memory_usage only from the request, not from the SETTINGS of an INSERT's SELECT.
+      await clientFor(opts).command({ ...(await prepare(q, opts)), abort_signal: opts.signal, query_id: queryId(opts), clickhouse_settings: limitSettings(opts.limits) });
     },
     async insert(table, rows, given) {
       if (rows.length === 0) return;

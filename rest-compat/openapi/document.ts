@@ -39,6 +39,13 @@ function plotRouteOf(route: GraphqlRoute, routes: readonly Route[]): string {
   return routeKey(plot);
 }
 
+/** The .arrow route (`GET path`) that `?format=arrow` on a route with `arrow` answers like. */
+function arrowRouteOf(route: GraphqlRoute, routes: readonly Route[]): string {
+  const target = routes.find((r) => r.kind === 'handler' && r.method === 'GET' && r.path === route.arrow);
+  if (!target) throw new Error(`${routeKey(route)} answers format=arrow like ${route.arrow}, which is no handler route`);
+  return routeKey(target);
+}
+
 function graphqlOperation(route: GraphqlRoute, input: OpenApiInput, schemas: GraphqlJsonSchemas): { op: Json; access: AccessClass } {
   const document = input.documents.get(routeKey(route));
   if (!document) throw new Error(`no sofa operation for ${routeKey(route)}`);
@@ -54,6 +61,8 @@ function graphqlOperation(route: GraphqlRoute, input: OpenApiInput, schemas: Gra
     'x-token-scope': token,
     // ?format=svg (or Accept: image/svg+xml) here answers what the named path answers (docs/rest-contract.md).
     ...(route.svg ? { 'x-svg-alias-of': plotRouteOf(route, input.routes) } : {}),
+    // ?format=arrow here answers what the named .arrow route answers.
+    ...(route.arrow ? { 'x-arrow-alias-of': arrowRouteOf(route, input.routes) } : {}),
   };
   return { op, access };
 }

@@ -18,6 +18,8 @@ interface Operation {
   responses: Record<string, { $ref?: string; content?: Record<string, { schema: Json }> }>;
   /** The plot operation whose image/svg+xml answer `?format=svg` here gives (docs/rest-contract.md). */
   'x-svg-alias-of'?: string;
+  /** The .arrow operation whose Arrow answer `?format=arrow` here gives. */
+  'x-arrow-alias-of'?: string;
 }
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -115,6 +117,10 @@ export class OpenApiValidator {
     if (type === 'image/svg+xml' && status === 200 && op['x-svg-alias-of']) {
       const [aliasMethod, aliasPath] = op['x-svg-alias-of'].split(' ');
       return this.operation(aliasMethod, aliasPath)?.responses['200']?.content?.[type] ? [] : [`${method} ${path}: x-svg-alias-of ${op['x-svg-alias-of']} documents no SVG answer`];
+    }
+    if (type === 'application/vnd.apache.arrow.stream' && status === 200 && op['x-arrow-alias-of']) {
+      const [aliasMethod, aliasPath] = op['x-arrow-alias-of'].split(' ');
+      return this.operation(aliasMethod, aliasPath)?.responses['200']?.content?.[type] ? [] : [`${method} ${path}: x-arrow-alias-of ${op['x-arrow-alias-of']} documents no Arrow answer`];
     }
     if (!response.content[type]) return [`${method} ${path} ${status}: content type ${type || '(none)'} is not documented (documented: ${Object.keys(response.content).join(', ')})`];
     if (type !== 'application/json') return [];

@@ -34,9 +34,23 @@ const connectionFilterParams = [
   listParam('post', 'only connections to these cells'),
   { name: 'synapse_type', in: 'query', required: false, schema: { type: 'string', enum: ['chemical', 'electrical'] }, description: 'default both' },
   { name: 'min_weight', in: 'query', required: false, schema: { type: 'number', minimum: 0 }, description: 'only connections of at least this weight' },
+  { name: 'roi', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 200 }, description: 'only synapses in this ROI tree count (none: outside every ROI); needs per-ROI connections' },
+  { name: 'group_by', in: 'query', required: false, schema: { type: 'string', enum: ['roi'] }, description: 'roi: one row per pre, post and primary ROI (columns pre, post, roi, synapse_type, weight)' },
+];
+const synapseFilterParams = [
+  listParam('neuron', 'only synapses with one of these neurons on either side'),
+  listParam('pre', 'only synapses from these neurons'),
+  listParam('post', 'only synapses onto these neurons'),
+  { name: 'roi', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 200 }, description: 'only synapses in this ROI or its descendants; none: outside every ROI' },
+  { name: 'bbox', in: 'query', required: false, schema: { type: 'string' }, description: 'x0,y0,z0,x1,y1,z1: only synapses in this box (corners inclusive), in unit', example: '0,0,0,1000,1000,1000' },
+  { name: 'unit', in: 'query', required: false, schema: { type: 'string', enum: ['voxel', 'nm', 'um'] }, description: 'the unit of bbox; required with it', example: 'nm' },
+  { name: 'min_confidence', in: 'query', required: false, schema: { type: 'number' } },
+  { name: 'min_cleft_score', in: 'query', required: false, schema: { type: 'number' } },
+  { name: 'min_connection_score', in: 'query', required: false, schema: { type: 'number' } },
+  listParam('transmitter', 'only synapses of these predicted transmitters'),
 ];
 /** Every matching row as an Arrow IPC stream: the JSON route's rows, unpaged. */
-const rowsArrowRoute = (table: 'neurons' | 'connections', handler: string, columns: string, parameters: unknown[]): Route => ({
+const rowsArrowRoute = (table: 'neurons' | 'connections' | 'synapses', handler: string, columns: string, parameters: unknown[]): Route => ({
   kind: 'handler',
   method: 'GET',
   path: `${ds}/${table}.arrow`,
@@ -44,7 +58,7 @@ const rowsArrowRoute = (table: 'neurons' | 'connections', handler: string, colum
   access: AccessClass.Academic,
   longTransfer: true,
   tag: 'neurodata',
-  summary: `Every matching ${table === 'neurons' ? 'neuron' : 'connection'} of a version (the filters of GET .../${table}) as an Apache Arrow IPC stream, in the same order, unpaged: ${columns}; the schema metadata names the dataset, version, query and service version`,
+  summary: `Every matching ${table.slice(0, -1)} of a version (the filters of GET .../${table}) as an Apache Arrow IPC stream, in the same order, unpaged: ${columns}; the schema metadata names the dataset, version, query and service version`,
   openapi: {
     parameters: [versionParam, ...parameters],
     responses: {
@@ -57,7 +71,11 @@ const rowsArrowRoute = (table: 'neurons' | 'connections', handler: string, colum
         },
         content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } } },
       },
-      '400': error('a bad filter (an unknown synapse_type, a negative min_weight, more than 1000 values in a list) or version'),
+      '400': error(
+        table === 'synapses'
+          ? 'a bad filter (an unknown roi, a bbox without unit or one the dataset cannot place, a bad number, more than 1000 values in a list) or version'
+          : 'a bad filter (an unknown synapse_type, a negative min_weight, more than 1000 values in a list, roi or group_by on a version without per-ROI connections) or version',
+      ),
       '403': error('an account below Academic, or a restricted dataset you have no access to (the message says how to ask)'),
       '404': error('no such dataset or version, or not visible to you'),
       '409': error('the dataset has no published version yet'),
@@ -84,9 +102,33 @@ export const neurodataRoutes: Route[] = [
   { kind: 'graphql', method: 'GET', path: `${ds}/provenance`, field: 'Query.datasetProvenance', tag: 'neurodata', summary: 'Who created, changed, published and derived what, and when (events and PROV-JSON)' },
   { kind: 'graphql', method: 'GET', path: `${ds}/lineage`, field: 'Query.datasetLineage', tag: 'neurodata', summary: 'Upstream and downstream datasets with versions; deleted ones flagged' },
   { kind: 'graphql', method: 'POST', path: `${ds}/lineage`, field: 'Mutation.declareDatasetLineage', status: 201, bodyArg: 'input', tag: 'neurodata', summary: 'Declare {derived_from, version?, relation?, description?}; cycles are refused', errors: [400] },
+  { kind: 'graphql', method: 'GET', path: `${ds}/draft`, field: 'Query.datasetDraft', tag: 'neurodata', summary: "The open draft: rows per table, its synapses (with both partners, points only, partners that are not neurons), the file being ingested with its progress, and what publishing still needs" },
   { kind: 'graphql', method: 'GET', path: `${ds}/assets`, field: 'Query.datasetAssets', tag: 'neurodata', summary: 'Files of a version (?version=latest|vN|draft)', errors: [400] },
-  { kind: 'graphql', method: 'GET', path: `${ds}/neurons`, field: 'Query.datasetNeurons', tag: 'neurodata', summary: 'Neurons (and other cells) of a version (?version=latest|vN|draft), ordered by neuron_id, a page at a time with their total: neuron_ids, names, cell_class, cell_type, is_neuron, limit, offset; every row at once: .../neurons.arrow', errors: [400] },
-  { kind: 'graphql', method: 'GET', path: `${ds}/connections`, field: 'Query.datasetConnections', tag: 'neurodata', summary: 'Connections of a version as stored, ordered by pre, post, synapse_type, a page at a time with their total: neuron_ids, pre, post, synapse_type, min_weight, limit, offset; every row at once: .../connections.arrow', errors: [400] },
+  { kind: 'graphql', method: 'GET', path: `${ds}/neurons`, field: 'Query.datasetNeurons', tag: 'neurodata', summary: 'Neurons (and other cells) of a version (?version=latest|vN|draft), ordered by neuron_id, a page at a time with their total: neuron_ids, names, cell_class, cell_type, is_neuron, limit, offset; every row at once: format=arrow or .../neurons.arrow', errors: [400], arrow: `${ds}/neurons.arrow` },
+  {
+    kind: 'graphql',
+    method: 'GET',
+    path: `${ds}/connections`,
+    field: 'Query.datasetConnections',
+    tag: 'neurodata',
+    summary:
+      'Connections of a version as stored, ordered by pre, post, synapse_type, a page at a time with their total: neuron_ids, pre, post, synapse_type, min_weight, limit, offset; roi (only synapses in that ROI tree count) and group_by=roi from per-ROI connections; every row at once: format=arrow or .../connections.arrow',
+    errors: [400],
+    arrow: `${ds}/connections.arrow`,
+  },
+  {
+    kind: 'graphql',
+    method: 'GET',
+    path: `${ds}/synapses`,
+    field: 'Query.datasetSynapses',
+    tag: 'neurodata',
+    summary:
+      'Synapses of a version ordered by pre, post, synapse_id, a page at a time (limit, after=next) with their total: neuron, pre, post, roi, bbox with unit, min_confidence, min_cleft_score, min_connection_score, transmitter; every row at once: format=arrow or .../synapses.arrow',
+    errors: [400],
+    arrow: `${ds}/synapses.arrow`,
+  },
+  { kind: 'graphql', method: 'GET', path: `${ds}/rois`, field: 'Query.datasetRois', tag: 'neurodata', summary: 'The ROI hierarchy of a version with pre and post synapse counts per ROI (non-primary ROIs: the sum over their primary descendants) and outside every ROI', errors: [400] },
+  { kind: 'graphql', method: 'GET', path: `${ds}/neurons/{neuron_id}`, field: 'Query.datasetNeuron', tag: 'neurodata', summary: "One neuron: its neurons row, annotations (instance, type, class, ..., soma), the source's other columns (extra) and synapse counts per ROI", errors: [400] },
   { kind: 'graphql', method: 'DELETE', path: `${ds}/assets/{asset_id}`, field: 'Mutation.removeDatasetAsset', tag: 'neurodata', summary: 'Remove a file (and its rows) from the open draft' },
   { kind: 'graphql', method: 'POST', path: `${ds}/access/request`, field: 'Mutation.requestDatasetAccess', status: 201, tag: 'neurodata', summary: "Ask for access to a restricted dataset's data; optional {message}", errors: [400] },
   { kind: 'graphql', method: 'GET', path: `${ds}/access`, field: 'Query.datasetAccess', tag: 'neurodata', summary: 'Your access and request status; owners and maintainers also see every request' },
@@ -107,9 +149,20 @@ export const neurodataRoutes: Route[] = [
     access: AccessClass.Academic,
     streamBody: true,
     tag: 'neurodata',
-    summary: 'Upload files to the open draft, streamed: a raw body with ?filename= (or Content-Disposition), or multipart/form-data; neurons/connections CSV and SWC are validated and ingested',
+    summary:
+      'Upload files to the open draft, streamed: a raw body with ?filename= (or Content-Disposition), or multipart/form-data; neurons/connections CSV, SWC and synapse-level tables (synapses*, connections*, neurons*, classification*, rois* as CSV, Arrow/Feather or Parquet) are validated and ingested',
     openapi: {
-      parameters: [{ name: 'filename', in: 'query', required: false, schema: { type: 'string' }, description: 'the file name, for a raw body', example: 'neurons.csv' }],
+      parameters: [
+        { name: 'filename', in: 'query', required: false, schema: { type: 'string' }, description: 'the file name, for a raw body', example: 'neurons.csv' },
+        {
+          name: 'mapping',
+          in: 'query',
+          required: false,
+          schema: { type: 'string' },
+          description: 'a synapse-level table of another layout: JSON object from field names to its columns',
+          example: '{"pre": "source", "post": "target", "roi": "region"}',
+        },
+      ],
       requestBody: {
         required: true,
         content: {
@@ -134,7 +187,7 @@ export const neurodataRoutes: Route[] = [
         },
         '400': error('no file, a malformed file (the message names the file, line and problem; SWC coordinates beyond ±1e7 or radii outside 0 to 1e5), a bad file name, or a compressed body that does not decompress'),
         '404': error('no such dataset, or not visible to you'),
-        '409': error('a file of another kind has that name, or the draft already has a neurons/connections file under another name'),
+        '409': error('a file of another kind has that name, the draft already has a neurons/connections file (or ROI hierarchy) under another name, another file is being ingested into the draft, or the file mixes C. elegans and synapse-level tables'),
         '413': error('the file exceeds UPLOAD_MAX_BYTES (a compressed upload counts its decompressed bytes)'),
         '415': error('a Content-Encoding other than gzip, deflate or br, or a compressed multipart body'),
       },
@@ -158,7 +211,13 @@ export const neurodataRoutes: Route[] = [
     },
   },
   rowsArrowRoute('neurons', 'datasetNeuronsArrow', 'neuron_id, name, cell_class, cell_type, neurotransmitter, is_neuron, region, x, y, z', neuronFilterParams),
-  rowsArrowRoute('connections', 'datasetConnectionsArrow', 'pre, post, synapse_type, weight', connectionFilterParams),
+  rowsArrowRoute('connections', 'datasetConnectionsArrow', 'pre, post, synapse_type, weight (with group_by=roi: pre, post, roi, synapse_type, weight)', connectionFilterParams),
+  rowsArrowRoute(
+    'synapses',
+    'datasetSynapsesArrow',
+    'synapse_id, pre, post, x, y, z, roi, confidence, cleft_score, connection_score, size, transmitter, gaba, ach, glut, oct, ser, da',
+    synapseFilterParams,
+  ),
   {
     kind: 'handler',
     method: 'GET',

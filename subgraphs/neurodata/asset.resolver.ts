@@ -41,8 +41,13 @@ export class AssetResolver {
     @Arg('upload_key', () => String) uploadKey: string,
     @Arg('filename', () => String) filename: string,
     @Arg('media_type', () => String, { nullable: true }) mediaType?: string,
+    @Arg('mapping', () => String, {
+      nullable: true,
+      description: 'for a synapse-level table of a layout not recognised from its columns: a JSON object from field names (pre, post, x, y, z, roi, ...) to the columns holding them',
+    })
+    mapping?: string,
   ): Promise<DatasetAsset> {
-    return toAsset(await this.assets.attach(actorOf(ctx), datasetId, { uploadKey, filename, mediaType }));
+    return toAsset(await this.assets.attach(actorOf(ctx), datasetId, { uploadKey, filename, mediaType, mapping }));
   }
 
   @Mutation(() => DatasetAsset, { description: 'Removes a file from the open draft, with its rows.' })

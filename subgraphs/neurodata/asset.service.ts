@@ -3,14 +3,27 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import { BadInput, Conflict, NotFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import type { ObjectStore } from '../../lib/objects/objects.js';
 import type { DownloadSigner } from '../../lib/objects/signed-url.js';
 import type { AssetKind, AssetRecord } from './dataset.model.js';
 import type { DataTable } from './store/clickhouse/columns.js';
 import type { DatasetStore, StoredDataset } from './store/dataset.store.js';
-import type { Actor, DatasetService } from './dataset.service.js';
+import { INGEST_STALE_MS, type Actor, type DatasetService } from './dataset.service.js';
 import { detectAssetKind, saysCsv } from './ingest/asset-kind.js';
 import { checkCsvEncoding, checkFileName } from './ingest/file-rules.js';
 import { parseConnectionsOffThread, parseNeuronsOffThread, parseSwcOffThread } from './ingest/ingest.js';
+import { isTableKind, type TableIngestService, type TableKind } from './table-ingest.service.js';
+
+/** Says whether a file is a synapse-level table (and which) from its name and first bytes; null when it is not. */
+export type TableKindOf = (
+  filename: string,
+  head: Buffer,
+  source: { size: number; readRange(start: number, end: number): Promise<Buffer | null> },
+  mapping: Record<string, string> | null,
+) => Promise<TableKind | null>;
+
+/** Bytes of an upload read to tell what it holds before it is read whole. */
+const HEAD_BYTES = 64 * 1024;
 
 /** What the service needs of the column store. */
 export interface AssetData {
@@ -26,6 +39,8 @@ export interface AssetObjects {
   copy(fromKey: string, toKey: string): Promise<unknown>;
   delete(key: string): Promise<void>;
   presignedGetUrl(key: string, opts: { expiresInSeconds: number; filename?: string; contentType?: string }): Promise<string | null>;
+  head: ObjectStore['head'];
+  getStream: ObjectStore['getStream'];
 }
 
 export type DownloadTokenSigner = Pick<DownloadSigner, 'sign'>;
@@ -55,6 +70,8 @@ export class AssetService {
     private readonly limits: { uploadMaxBytes: number; downloadUrlTtlSeconds: number },
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    private readonly tables: TableIngestService,
+    private readonly tableKindOf: TableKindOf,
   ) {}
 
   /** Where the upload route may stream a file for this dataset; only its owner, maintainers and SuperUsers get one. */
@@ -68,13 +85,28 @@ export class AssetService {
    * and ingested, all or nothing; a malformed file is a 400 naming the file, line and problem, and the draft keeps
    * what it had. The upload object is removed in every case.
    */
-  async attach(actor: Actor, datasetId: string, input: { uploadKey: string; filename: string; mediaType?: string | null }): Promise<AssetRecord & { version: number }> {
+  async attach(
+    actor: Actor,
+    datasetId: string,
+    input: { uploadKey: string; filename: string; mediaType?: string | null; mapping?: string | null },
+  ): Promise<AssetRecord & { version: number }> {
     const { dataset } = await this.datasets.viewForChange(actor, datasetId);
     if (!input.uploadKey.startsWith(`uploads/${dataset.id}/`) || !/^uploads\/[0-9a-f-]{36}\/[0-9a-f-]{36}$/.test(input.uploadKey)) {
       throw new BadInput('upload_key: not an upload of this dataset');
     }
     try {
       const filename = checkFileName(input.filename);
+      const mapping = parseMapping(input.mapping);
+      // Synapse-level tables may be many gigabytes: they are told by their first bytes and streamed, never read whole.
+      const size = (await this.objects.head(input.uploadKey))?.size;
+      const head = size === undefined ? null : await this.range(input.uploadKey, 0, Math.min(size, HEAD_BYTES) - 1);
+      if (size === undefined || !head) throw new NotFound('that upload does not exist (uploads are attached once)');
+      const tableKind = size > 0 ? await this.tableKindOf(filename, head, { size, readRange: (start, end) => this.range(input.uploadKey, start, end) }, mapping) : null;
+      if (tableKind) {
+        const mediaType = (input.mediaType || 'application/octet-stream').split(';')[0].trim().toLowerCase();
+        return await this.tables.attach(actor, dataset, { uploadKey: input.uploadKey, filename, mediaType, kind: tableKind, mapping }, (sha) => assetObjectKey(dataset.id, sha));
+      }
+      if (mapping) throw new BadInput(`mapping: ${filename} is not a synapse-level table (synapses*, connections*, neurons*, classification*, rois*), whose columns a mapping names`);
       const object = await this.objects.get(input.uploadKey);
       if (!object) throw new NotFound('that upload does not exist (uploads are attached once)');
       const body = object.body;
@@ -131,6 +163,16 @@ export class AssetService {
     }
   }
 
+  /** Bytes start..end (inclusive) of a stored object; null when it does not exist. */
+  private async range(key: string, start: number, end: number): Promise<Buffer | null> {
+    if (end < start) return Buffer.alloc(0);
+    const s = await this.objects.getStream(key, { start, end });
+    if (!s) return null;
+    const parts: Buffer[] = [];
+    for await (const part of s.body) parts.push(part as Buffer);
+    return Buffer.concat(parts);
+  }
+
   /** Removes a file from the open draft (and its rows from the column store). */
   async remove(actor: Actor, datasetId: string, assetId: string): Promise<AssetRecord & { version: number }> {
     const { dataset } = await this.datasets.viewForChange(actor, datasetId);
@@ -145,6 +187,17 @@ export class AssetService {
       if (!current) throw new NotFound(`file ${target.filename} is not in the draft`);
       const all = await tx.assets(dataset.id, version);
       if (current.kind === 'neurons' && all.some((a) => a.kind === 'connections')) throw new Conflict('remove the connections file first: its rows refer to these neurons');
+      if (isTableKind(current.kind)) {
+        const checked = all.find((a) => a.kind === 'synapses' || a.kind === 'roi_connections');
+        if (current.kind === 'rois' && checked) throw new Conflict(`remove the synapse-level files first (${checked.filename}): they were checked against this ROI hierarchy`);
+        const claim = await tx.claimIngest({ datasetId: dataset.id, version, filename: current.filename, kind: current.kind, bytesTotal: 0, startedBy: actor.id }, this.clock.now(), new Date(this.clock.now().getTime() - INGEST_STALE_MS));
+        if (!claim.claimed) throw new Conflict(`the draft is ingesting ${claim.holder.filename}; remove files when it has finished`);
+        try {
+          await this.tables.afterRemoval({ datasetId: dataset.id, version }, current.kind, all.filter((a) => a.id !== current.id));
+        } finally {
+          await tx.releaseIngest(dataset.id, current.filename);
+        }
+      }
       if (current.kind === 'neurons') await this.data.dropTableVersion('neurons', dataset.id, version);
       if (current.kind === 'connections') await this.data.dropTableVersion('connections', dataset.id, version);
       if (current.kind === 'morphology') {
@@ -262,4 +315,22 @@ export class AssetService {
     const parsed = table === 'neurons' ? await parseNeuronsOffThread(input) : await parseConnectionsOffThread({ ...input, neuronIds: await this.data.neuronIds(datasetId, version) });
     await this.data.insertTsv(table, parsed.chunks);
   }
+}
+
+/** A column mapping given with an upload: a JSON object from our field names to the file's column names. */
+function parseMapping(text: string | null | undefined): Record<string, string> | null {
+  if (text === undefined || text === null || text === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new BadInput('mapping: must be a JSON object such as {"pre": "source_cell", "post": "target_cell"}');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new BadInput('mapping: must be a JSON object of field name to column name');
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > 64) throw new BadInput('mapping: at most 64 fields');
+  for (const [k, v] of entries) {
+    if (typeof v !== 'string' || !v || v.length > 256 || k.length > 64) throw new BadInput(`mapping: ${JSON.stringify(k).slice(0, 70)} must name a column (text of 1 to 256 characters)`);
+  }
+  return value as Record<string, string>;
 }

@@ -33,7 +33,7 @@ export function rowsPage(limit?: number | null, offset?: number | null): RowsPag
  * separated by commas (`neuron_ids=AVAL,AVAR`): a query string repeats a parameter only so often (REST), and ids and
  * names hold no commas.
  */
-function valueList(field: string, given: readonly string[] | null | undefined): string[] | undefined {
+export function valueList(field: string, given: readonly string[] | null | undefined): string[] | undefined {
   if (given === null || given === undefined) return undefined;
   const values = given.flatMap((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()) : [v]));
   if (values.length > MAX_FILTER_VALUES) throw new BadInput(`${field}: at most ${MAX_FILTER_VALUES} values (got ${values.length})`);

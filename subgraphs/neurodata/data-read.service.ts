@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../lib/clock.js';
 import type { ObjectStore } from '../../lib/objects/objects.js';
+import type { PerUserSlots } from '../../lib/per-user-slots.js';
 import { currentRequestScope } from '../../lib/request-scope.js';
 import type { Actor, DatasetService, ResolvedVersion } from './dataset.service.js';
 import {
@@ -52,6 +53,8 @@ export class DataReadService {
     private readonly objects: ObjectStore,
     private readonly clock: Clock,
     private readonly serviceVersion: string,
+    /** A user's whole-table reads at once (DATA_READS_MAX_CONCURRENT_PER_USER). */
+    private readonly heavyReads: PerUserSlots,
   ) {}
 
   /** One page of the neurons that pass the filters, by neuron id, with how many pass. */
@@ -84,39 +87,50 @@ export class DataReadService {
   async exportArrow(actor: Actor, ref: string, version: string | null | undefined, table: RowsTable, input: NeuronFilterInput & ConnectionFilterInput): Promise<RowsExport> {
     const filter = table === 'neurons' ? neuronFilter(input) : connectionFilter(input);
     const resolved = await this.datasets.resolve(actor, ref, version);
-    await this.removeStaleExports();
-    const d = resolved.dataset;
-    const label = resolved.isDraft ? `${d.slug}@draft` : `${d.slug}@v${resolved.version}`;
-    const parameters = filterParameters(input);
-    const metadata: Record<string, string> = {
-      query: `GET /v1/neurodata/datasets/${d.slug}/${table}.arrow${queryString({ version: resolved.isDraft ? 'draft' : `v${resolved.version}`, ...parameters })}`,
-      table,
-      parameters: JSON.stringify(parameters),
-      dataset: d.slug,
-      dataset_id: d.id,
-      version: String(resolved.version),
-      is_draft: String(resolved.isDraft),
-      datasets: JSON.stringify([{ dataset_id: d.id, slug: d.slug, version: resolved.version, is_draft: resolved.isDraft, label }]),
-      service: 'neurodata-service',
-      service_version: this.serviceVersion,
-      created_at: this.clock.now().toISOString(),
-    };
-    const objectKey = `${ROWS_EXPORT_PREFIX}${this.clock.now().getTime()}-${randomUUID()}.arrows`;
-    const stored = await this.data.exportRows(this.objects, objectKey, table, { datasetId: d.id, version: resolved.version }, filter, metadata, {
-      signal: currentRequestScope()?.signal,
-      maxExecutionTime: SCAN_MAX_EXECUTION_S,
-    });
-    return { resolved, objectKey, rows: stored.rows, bytes: stored.bytes, sha256: stored.sha256, filename: `${label.replace('@', '_')}_${table}.arrows` };
+    await removeStaleExports(this.objects, this.clock);
+    const { objectKey, metadata, label } = rowsExportTarget(resolved, table, filterParameters(input), this.clock, this.serviceVersion);
+    const stored = await this.heavyReads.run(actor.id, () =>
+      this.data.exportRows(this.objects, objectKey, table, { datasetId: resolved.dataset.id, version: resolved.version }, filter, metadata, {
+        signal: currentRequestScope()?.signal,
+        maxExecutionTime: SCAN_MAX_EXECUTION_S,
+      }),
+    );
+    return { resolved, objectKey, rows: stored.rows, bytes: stored.bytes, sha256: stored.sha256, filename: `${label}_${table}.arrows` };
   }
+}
 
-  /** Arrow answers whose requests died before streaming them (their key starts with the time they were written). */
-  private async removeStaleExports(): Promise<void> {
-    const before = this.clock.now().getTime() - STALE_EXPORT_MS;
-    for (const key of await this.objects.list(ROWS_EXPORT_PREFIX)) {
-      const at = Number(key.slice(ROWS_EXPORT_PREFIX.length).split('-')[0]);
-      if (Number.isFinite(at) && at < before) await this.objects.delete(key).catch(() => undefined);
-    }
+/** Removes the Arrow answers whose requests died before streaming them (their key starts with the time they were written). */
+export async function removeStaleExports(objects: ObjectStore, clock: Clock): Promise<void> {
+  const before = clock.now().getTime() - STALE_EXPORT_MS;
+  for (const key of await objects.list(ROWS_EXPORT_PREFIX)) {
+    const at = Number(key.slice(ROWS_EXPORT_PREFIX.length).split('-')[0]);
+    if (Number.isFinite(at) && at < before) await objects.delete(key).catch(() => undefined);
   }
+}
+
+/**
+ * Where an Arrow answer of `table` is written (under ROWS_EXPORT_PREFIX, its key starting with the time) and the
+ * provenance its schema carries: the request with its version pinned, the parameters, the dataset version read and
+ * the service. `label` is `slug_vN` (or `slug_draft`), for the file name.
+ */
+export function rowsExportTarget(resolved: ResolvedVersion, table: string, parameters: Record<string, unknown>, clock: Clock, serviceVersion: string) {
+  const d = resolved.dataset;
+  const label = resolved.isDraft ? `${d.slug}@draft` : `${d.slug}@v${resolved.version}`;
+  const metadata: Record<string, string> = {
+    query: `GET /v1/neurodata/datasets/${d.slug}/${table}.arrow${queryString({ version: resolved.isDraft ? 'draft' : `v${resolved.version}`, ...parameters })}`,
+    table,
+    parameters: JSON.stringify(parameters),
+    dataset: d.slug,
+    dataset_id: d.id,
+    version: String(resolved.version),
+    is_draft: String(resolved.isDraft),
+    datasets: JSON.stringify([{ dataset_id: d.id, slug: d.slug, version: resolved.version, is_draft: resolved.isDraft, label }]),
+    service: 'neurodata-service',
+    service_version: serviceVersion,
+    created_at: clock.now().toISOString(),
+  };
+  const objectKey = `${ROWS_EXPORT_PREFIX}${clock.now().getTime()}-${randomUUID()}.arrows`;
+  return { objectKey, metadata, label: label.replace('@', '_') };
 }
 
 function queryString(params: Record<string, unknown>): string {

@@ -47,6 +47,9 @@ export class DatasetConnection {
 
   @Field(() => Float, { description: "in the dataset's weight unit (usually a synapse count)" })
   weight!: number;
+
+  @Field(() => String, { nullable: true, description: "with group_by=roi the row's primary ROI (empty: outside every ROI); null otherwise" })
+  roi!: string | null;
 }
 
 /** A page of one table of a dataset version, naming the version it read. */

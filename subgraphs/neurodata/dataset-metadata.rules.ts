@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { BadInput } from '../../lib/errors.js';
 import { creatorKind } from './citation.js';
-import type { Creator, CreatorKind, Publication } from './dataset.model.js';
+import type { CoordinateBounds, CoordinateUnit, Creator, CreatorKind, Publication } from './dataset.model.js';
 
 const SPDX_IDS: ReadonlySet<string> = new Set((createRequire(import.meta.url)('spdx-license-ids') as string[]).map((s) => s));
 const SPDX_BY_LOWER = new Map([...SPDX_IDS].map((id) => [id.toLowerCase(), id]));
@@ -102,4 +102,57 @@ export function checkPublication(p: { doi?: string | null; citation?: string | n
   if (year !== null && (!Number.isInteger(year) || year < 1600 || year > 2200)) throw new BadInput(`related_publication.year: a year from 1600 to 2200 (got ${year})`);
   if (!doi && !citation && !url) return null;
   return { doi, citation, url, year };
+}
+
+export const COORDINATE_UNITS: readonly CoordinateUnit[] = ['nm', 'um', 'voxel'];
+/** The largest magnitude of a coordinate or voxel edge kept (a whole brain is about 1e6 nm across; 1e12 is far past any). */
+const MAX_COORDINATE = 1e12;
+
+export interface CoordinatesInput {
+  coordinate_unit?: string | null;
+  voxel_size?: readonly number[] | null;
+  bounds?: { min?: readonly number[] | null; max?: readonly number[] | null } | null;
+}
+
+export interface Coordinates {
+  coordinateUnit: CoordinateUnit | null;
+  voxelSize: [number, number, number] | null;
+  bounds: CoordinateBounds | null;
+}
+
+function point(field: string, v: readonly number[] | null | undefined, positive: boolean): [number, number, number] {
+  if (!Array.isArray(v) || v.length !== 3) throw new BadInput(`${field}: three numbers [x, y, z] (got ${JSON.stringify(v)})`);
+  for (const n of v) {
+    if (typeof n !== 'number' || !Number.isFinite(n) || Math.abs(n) > MAX_COORDINATE) throw new BadInput(`${field}: finite numbers of magnitude at most ${MAX_COORDINATE} (got ${JSON.stringify(v)})`);
+    if (positive && !(n > 0)) throw new BadInput(`${field}: each edge in nm greater than 0 (got ${JSON.stringify(v)})`);
+  }
+  return [v[0], v[1], v[2]];
+}
+
+/**
+ * The coordinate declaration of a dataset after a change: the fields given replace the current ones (null clears),
+ * and the result must hold together: a voxel unit needs the voxel size, bounds need min <= max on each axis.
+ */
+export function checkCoordinates(current: Coordinates, input: CoordinatesInput): Coordinates {
+  const out: Coordinates = { ...current };
+  if (input.coordinate_unit !== undefined) {
+    const u = input.coordinate_unit === null ? null : String(input.coordinate_unit).trim().toLowerCase();
+    if (u !== null && u !== '' && !(COORDINATE_UNITS as string[]).includes(u)) {
+      throw new BadInput(`coordinate_unit: ${JSON.stringify(input.coordinate_unit)} is not one of ${COORDINATE_UNITS.join(', ')}`);
+    }
+    out.coordinateUnit = u ? (u as CoordinateUnit) : null;
+  }
+  if (input.voxel_size !== undefined) out.voxelSize = input.voxel_size === null ? null : point('voxel_size', input.voxel_size, true);
+  if (input.bounds !== undefined) {
+    if (input.bounds === null) out.bounds = null;
+    else {
+      const min = point('bounds.min', input.bounds.min, false);
+      const max = point('bounds.max', input.bounds.max, false);
+      const axis = [0, 1, 2].find((i) => min[i] > max[i]);
+      if (axis !== undefined) throw new BadInput(`bounds: min ${'xyz'[axis]} (${min[axis]}) exceeds max (${max[axis]})`);
+      out.bounds = { min, max };
+    }
+  }
+  if (out.coordinateUnit === 'voxel' && !out.voxelSize) throw new BadInput('voxel_size: required when coordinate_unit is voxel (the size of a voxel in nm, [x, y, z])');
+  return out;
 }

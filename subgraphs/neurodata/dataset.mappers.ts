@@ -35,6 +35,9 @@ export function toMetadataView(m: DatasetMetadata): DatasetMetadataView {
     creators: m.creators.map((c) => ({ name: c.name, kind: creatorKind(c), orcid: c.orcid, affiliation: c.affiliation })),
     related_publication: m.relatedPublication ? { doi: m.relatedPublication.doi, citation: m.relatedPublication.citation, url: m.relatedPublication.url, year: m.relatedPublication.year ?? null } : null,
     doi: m.doi,
+    coordinate_unit: m.coordinateUnit ?? null,
+    voxel_size: m.voxelSize ?? null,
+    bounds: m.bounds ?? null,
   };
 }
 
@@ -82,6 +85,11 @@ export const toRowCountsView = (c: RowCounts): RowCountsView => ({
   chemical_connections: c.chemicalConnections,
   electrical_connections: c.electricalConnections,
   morphologies: c.morphologies,
+  synapses: c.synapses,
+  roi_connections: c.roiConnections,
+  neuron_annotations: c.neuronAnnotations,
+  rois: c.rois,
+  neuron_rois: c.neuronRois,
 });
 
 /** A version as the viewer sees it: without `canReadData` (a restricted dataset), no files and no row counts. */

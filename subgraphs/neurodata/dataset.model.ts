@@ -51,12 +51,28 @@ export interface DatasetMetadata {
   relatedPublication: Publication | null;
   /** The dataset's own DOI, when one has been assigned. */
   doi: string | null;
+  /**
+   * The unit of the dataset's stored coordinates (synapse and soma positions): nm, um or voxel; null when not
+   * declared. Absent in metadata written before it existed, read as null.
+   */
+  coordinateUnit?: CoordinateUnit | null;
+  /** The size of one voxel in nm along x, y, z; required when coordinateUnit is voxel. */
+  voxelSize?: [number, number, number] | null;
+  /** The box every stored position lies in, in coordinateUnit (inclusive). */
+  bounds?: CoordinateBounds | null;
+}
+
+export type CoordinateUnit = 'nm' | 'um' | 'voxel';
+
+export interface CoordinateBounds {
+  min: [number, number, number];
+  max: [number, number, number];
 }
 
 export type Visibility = 'public' | 'restricted';
 /** draft: never published; published: at least one immutable version exists. */
 export type DatasetStatus = 'draft' | 'published';
-export type AssetKind = 'neurons' | 'connections' | 'morphology' | 'other';
+export type AssetKind = 'neurons' | 'connections' | 'morphology' | 'synapses' | 'roi_connections' | 'annotations' | 'rois' | 'other';
 
 export interface AssetRecord {
   id: string;
@@ -77,6 +93,12 @@ export interface RowCounts {
   chemicalConnections: number;
   electricalConnections: number;
   morphologies: number;
+  /** The synapse-level tables' rows (docs/neurodata-tables.md); 0 for a version published before they existed. */
+  synapses: number;
+  roiConnections: number;
+  neuronAnnotations: number;
+  rois: number;
+  neuronRois: number;
 }
 
 export interface DatasetRecord extends DatasetMetadata {

@@ -11,8 +11,10 @@ import { decideAccess, parseDatasetRef, restrictedMessage, slugFromTitle, SLUG, 
 import {
   LIMITS,
   REQUIRED_FOR_PUBLICATION,
+  checkCoordinates,
   checkCreators,
   checkDoi,
+  type Coordinates,
   checkKeywords,
   checkLicense,
   checkPublication,
@@ -59,6 +61,9 @@ export interface MetadataInput {
   creators?: ReadonlyArray<{ name?: string | null; kind?: string | null; orcid?: string | null; affiliation?: string | null }> | null;
   related_publication?: { doi?: string | null; citation?: string | null; url?: string | null; year?: number | null } | null;
   doi?: string | null;
+  coordinate_unit?: string | null;
+  voxel_size?: readonly number[] | null;
+  bounds?: { min?: readonly number[] | null; max?: readonly number[] | null } | null;
 }
 
 export interface CreateInput extends MetadataInput {
@@ -103,6 +108,9 @@ function toTermValues(list: Array<{ id: string; vocabulary: string; code: string
 
 /** Datasets read per statement when the whole visible catalogue is summarised. */
 const CATALOGUE_PAGE = 500;
+
+/** An ingest whose heartbeat is older than this belongs to a process that stopped (table-ingest.service.ts renews it). */
+export const INGEST_STALE_MS = 2 * 60_000;
 
 /** A published dataset as the analytics catalogue summarises it. */
 export interface CatalogueEntry {
@@ -194,6 +202,11 @@ export class DatasetService {
     if (selector.kind === 'draft') {
       if (!v.access.canModify) throw new NotFound(`dataset ${JSON.stringify(key)} has no draft you may read; published versions: ${d.latestVersion ? `v1..v${d.latestVersion}` : 'none'}`);
       if (d.draftVersion === null) throw new NotFound(`dataset ${JSON.stringify(key)} has no open draft: nothing changed since v${d.latestVersion}`);
+      if ((await this.store.derivations.staleVersion(d.id)) === d.draftVersion) {
+        throw new Conflict(
+          `the draft of ${d.slug} has more synapses than are summarised after each upload: its per-ROI connections, counts and connections are computed when it is published; read it then, or read the published version`,
+        );
+      }
       return { ...v, version: d.draftVersion, isDraft: true };
     }
     if (d.latestVersion === null) {
@@ -202,6 +215,20 @@ export class DatasetService {
     if (selector.kind === 'latest') return { ...v, version: d.latestVersion, isDraft: false };
     if (selector.version > d.latestVersion) throw new NotFound(`dataset ${JSON.stringify(key)} has no version v${selector.version}; the latest is v${d.latestVersion}`);
     return { ...v, version: selector.version, isDraft: false };
+  }
+
+  /**
+   * The coordinate declaration (unit, voxel size, bounds) of one version of a dataset: a published version's as
+   * frozen at publication, the open draft's as it stands. No access check: for the ingest of a draft and for reads
+   * already resolved. Throws NotFound when the version does not exist.
+   */
+  async versionCoordinates(datasetId: string, version: number): Promise<Coordinates> {
+    const d = await this.store.find(datasetId);
+    if (!d) throw new NotFound(`dataset ${JSON.stringify(datasetId)} not found`);
+    if (d.draftVersion === version) return coordinatesOf(d);
+    const v = await this.store.version(d.id, version);
+    if (!v) throw new NotFound(`dataset ${JSON.stringify(datasetId)} has no version v${version}`);
+    return coordinatesOf(v.metadata);
   }
 
   /**
@@ -346,22 +373,45 @@ export class DatasetService {
     for (const f of REQUIRED_FOR_PUBLICATION) if (!has[f]) missing.push(why[f] ?? f);
     if (d.draftVersion !== null) {
       const counts = await this.data.rowCounts(d.id, d.draftVersion);
-      if (counts.neurons === 0 && counts.morphologies === 0) missing.push('data: upload neurons.csv and connections.csv, or SWC morphologies');
-      else if (counts.neurons > 0 && counts.connections === 0 && counts.morphologies === 0) missing.push('data: connections.csv (neurons are uploaded, connections are not)');
+      const synapseLevel = counts.synapses > 0 || counts.roiConnections > 0;
+      if (synapseLevel && counts.neuronAnnotations === 0) {
+        missing.push('data: a neuron table (neurons*, classification*: the neurons the synapses connect, with their annotations)');
+      } else if (counts.neurons === 0 && counts.morphologies === 0) missing.push('data: upload neurons.csv and connections.csv, or SWC morphologies');
+      else if (counts.neuronAnnotations > 0 && !synapseLevel && counts.morphologies === 0) missing.push('data: synapses* or per-ROI connections* (the neurons are annotated, their connections are not uploaded)');
+      else if (counts.neurons > 0 && counts.connections === 0 && counts.morphologies === 0 && !synapseLevel) missing.push('data: connections.csv (neurons are uploaded, connections are not)');
     }
     return missing;
+  }
+
+  /** Work a publication waits for before its transaction: the derived tables a large synapse-level draft put off. */
+  private beforePublish: (actor: Actor, d: StoredDataset) => Promise<void> = async () => undefined;
+
+  onBeforePublish(fn: (actor: Actor, d: StoredDataset) => Promise<void>): void {
+    this.beforePublish = fn;
   }
 
   /** Freezes the open draft as the next immutable version. */
   async publish(actor: Actor, idOrSlug: string, note?: string | null): Promise<VersionRecord & { note: string | null }> {
     const { dataset } = await this.viewForChange(actor, idOrSlug);
+    // Outside the transaction: rebuilding a large draft's derived tables takes minutes.
+    if (dataset.draftVersion !== null && (await this.missingForPublication(dataset)).length === 0) await this.beforePublish(actor, dataset);
     const noteText = checkText('note', note, LIMITS.text) || null;
     const now = this.clock.now();
     const published = await this.store.transaction(async (tx) => {
       const d = (await tx.find(dataset.id, { forUpdate: true }))!;
       if (d.draftVersion === null) throw new Conflict(`nothing to publish: no change since v${d.latestVersion}; edit the dataset or upload files to open a draft`);
+      const ingest = await tx.currentIngest(d.id);
+      if (ingest) {
+        const stale = this.clock.now().getTime() - ingest.heartbeatAt.getTime() > INGEST_STALE_MS;
+        throw new Conflict(
+          stale
+            ? `the ingest of ${ingest.filename} stopped before it finished; upload a file again (it rebuilds the draft's tables first), then publish`
+            : `the draft is ingesting ${ingest.filename}; publish when it has finished`,
+        );
+      }
       const missing = await this.missingForPublication(d);
       if (missing.length) throw new Conflict(`the draft cannot be published yet; missing: ${missing.join('; ')}`);
+      if ((await tx.derivations.staleVersion(d.id)) === d.draftVersion) throw new Conflict('a file was uploaded while the draft was being prepared for publication; publish again');
       const assets = (await tx.assets(d.id, d.draftVersion)).map(({ version: _v, summary: _s, ...a }) => a);
       const rowCounts = await this.data.rowCounts(d.id, d.draftVersion);
       const metadata: DatasetMetadata = pickMetadata(d);
@@ -446,6 +496,7 @@ export class DatasetService {
     if (input.creators !== undefined) m.creators = checkCreators(input.creators);
     if (input.related_publication !== undefined) m.relatedPublication = checkPublication(input.related_publication);
     if (input.doi !== undefined) m.doi = checkDoi('doi', input.doi);
+    Object.assign(m, checkCoordinates(coordinatesOf(m), input));
     const termInput: Parameters<TermChecker>[0] = {};
     const lists = { species: input.species, brain_region: input.brain_regions, microscopy: input.microscopy, neurotransmitter: input.neurotransmitters };
     for (const [field, list] of Object.entries(lists) as Array<[keyof typeof lists, readonly string[] | null | undefined]>) {
@@ -512,5 +563,11 @@ export function pickMetadata(d: DatasetMetadata): DatasetMetadata {
     creators: d.creators,
     relatedPublication: d.relatedPublication,
     doi: d.doi,
+    ...coordinatesOf(d),
   };
+}
+
+/** The coordinate declaration of metadata (null where not declared, also in metadata older than these fields). */
+export function coordinatesOf(m: DatasetMetadata): Coordinates {
+  return { coordinateUnit: m.coordinateUnit ?? null, voxelSize: m.voxelSize ?? null, bounds: m.bounds ?? null };
 }

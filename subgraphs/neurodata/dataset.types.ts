@@ -69,6 +69,24 @@ export class Publication {
   year!: number | null;
 }
 
+@ObjectType({ description: "A box in a dataset's coordinate space, corners inclusive." })
+export class DatasetBounds {
+  @Field(() => [Float], { description: '[x, y, z]' })
+  min!: number[];
+
+  @Field(() => [Float], { description: '[x, y, z]' })
+  max!: number[];
+}
+
+@InputType()
+export class DatasetBoundsInput {
+  @Field(() => [Float], { description: '[x, y, z]' })
+  min!: number[];
+
+  @Field(() => [Float], { description: '[x, y, z]' })
+  max!: number[];
+}
+
 @ObjectType({ description: 'Descriptive metadata of a dataset or of one of its published versions.' })
 export class DatasetMetadataView {
   @Field(() => String)
@@ -103,6 +121,15 @@ export class DatasetMetadataView {
 
   @Field(() => String, { nullable: true, description: "the dataset's own DOI, when assigned" })
   doi!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'unit of the stored coordinates (synapse and soma positions): nm | um | voxel; null when not declared' })
+  coordinate_unit!: string | null;
+
+  @Field(() => [Float], { nullable: true, description: 'size of one voxel in nm, [x, y, z]; given whenever coordinate_unit is voxel' })
+  voxel_size!: number[] | null;
+
+  @Field(() => DatasetBounds, { nullable: true, description: 'the box every stored position lies in, in coordinate_unit' })
+  bounds!: DatasetBounds | null;
 }
 
 @ObjectType({ description: "The caller's rights on a dataset." })
@@ -192,7 +219,7 @@ export class DatasetAsset {
   @Field(() => String)
   filename!: string;
 
-  @Field(() => String, { description: 'neurons | connections | morphology | other' })
+  @Field(() => String, { description: 'neurons | connections | morphology | synapses | roi_connections | annotations | rois | other' })
   kind!: string;
 
   @Field(() => String)
@@ -227,6 +254,21 @@ export class RowCountsView {
 
   @Field(() => Int)
   morphologies!: number;
+
+  @Field(() => Int, { description: 'synapse rows (synapse-level connectomes; 0 for others)' })
+  synapses!: number;
+
+  @Field(() => Int, { description: 'per-ROI connection rows: (pre, post, ROI) with a weight' })
+  roi_connections!: number;
+
+  @Field(() => Int, { description: 'neurons with annotations (cell type, class, lineage, ...)' })
+  neuron_annotations!: number;
+
+  @Field(() => Int, { description: 'regions of interest of the ROI hierarchy' })
+  rois!: number;
+
+  @Field(() => Int, { description: 'per-neuron per-ROI count rows' })
+  neuron_rois!: number;
 }
 
 @ObjectType({ description: 'An immutable published version.' })
@@ -380,6 +422,15 @@ export class UpdateDatasetInput {
 
   @Field(() => String, { nullable: true })
   doi?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'unit of the stored coordinates: nm | um | voxel (null clears)' })
+  coordinate_unit?: string | null;
+
+  @Field(() => [Float], { nullable: true, description: 'size of one voxel in nm, [x, y, z], each > 0; required when coordinate_unit is voxel' })
+  voxel_size?: number[] | null;
+
+  @Field(() => DatasetBoundsInput, { nullable: true, description: 'the box every stored position lies in, in coordinate_unit; uploads outside it are refused' })
+  bounds?: DatasetBoundsInput | null;
 
   @Field(() => String, { nullable: true, description: 'public (default) | restricted' })
   visibility?: string | null;

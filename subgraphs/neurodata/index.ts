@@ -11,6 +11,8 @@ import { LineageResolver } from './lineage.resolver.js';
 import { CollectionResolver } from './collection.resolver.js';
 import { ExportResolver } from './export.resolver.js';
 import { DataReadResolver } from './data-read.resolver.js';
+import { DraftResolver } from './draft.resolver.js';
+import { SynapseReadResolver } from './synapse-read.resolver.js';
 import { SearchResolver } from './search/search.resolver.js';
 import { PublishedDatasetResolver } from './search/published-dataset.resolver.js';
 import { actorOf, toDataset } from './dataset.mappers.js';
@@ -57,7 +59,9 @@ export const neurodata = defineSubgraph({
     new LineageResolver(s.lineage),
     new CollectionResolver(s.collections, s.datasets),
     new ExportResolver(s.exports),
-    new DataReadResolver(s.reads),
+    new DraftResolver(s.drafts),
+    new DataReadResolver(s.reads, s.synapseReads),
+    new SynapseReadResolver(s.synapseReads),
     new SearchResolver(s.search, s.federation),
     new PublishedDatasetResolver(s.published),
   ],

@@ -15,7 +15,13 @@ import { AccessRequestService } from './access-request.service.js';
 import { LineageService } from './lineage.service.js';
 import { CollectionService } from './collection.service.js';
 import { ExportService } from './export.service.js';
+import { PerUserSlots } from '../../lib/per-user-slots.js';
 import { DataReadService } from './data-read.service.js';
+import { DraftService } from './draft.service.js';
+import { TableIngestService } from './table-ingest.service.js';
+import { readTableFile, tableKindOfUpload } from './table-files.js';
+import { SynapseReadService } from './synapse-read.service.js';
+import { SynapseReadStore } from './store/synapse-read.store.js';
 import { serviceVersion } from '../../lib/package-root.js';
 import { DownloadGrantService } from './download-grant.service.js';
 import { DatasetSearchService } from './search/search.service.js';
@@ -59,6 +65,15 @@ export async function buildNeurodataServices(deps: SubgraphDeps) {
     return l;
   };
   const exports = new ExportService(datasets, store);
+  // One budget for a user's heavy reads, whichever route they come through.
+  const heavyReads = new PerUserSlots(
+    deps.config.assets.readsPerUser,
+    (n) => `you are running ${n} large data reads already, the most one user may run at once (DATA_READS_MAX_CONCURRENT_PER_USER): wait for one to finish, or narrow the read`,
+  );
+  const tables: TableIngestService = new TableIngestService(datasets, store, data, deps.stores.objects, readTableFile, (d) => d.bounds ?? null,
+    async (phrases) => (await ontologyTerms.findTermsByName(phrases, ['brain_region'])).filter((m) => m.status === 'active').map((m) => ({ input: m.input, code: m.term.code })),
+    deps.config.assets, deps.clock, deps.log.child({ component: 'TableIngest' }));
+  datasets.onBeforePublish((actor, d) => tables.deriveBeforePublish(actor, d));
   const requestStatuses = (ids: string[], requesterId: string) => requests.statusesFor(ids, requesterId);
   return {
     datasetLoader,
@@ -70,13 +85,15 @@ export async function buildNeurodataServices(deps: SubgraphDeps) {
     store,
     data,
     datasets,
-    assets: new AssetService(datasets, store, data, deps.stores.objects, signer, deps.config.assets, deps.clock, deps.log.child({ component: 'AssetService' })),
+    assets: new AssetService(datasets, store, data, deps.stores.objects, signer, deps.config.assets, deps.clock, deps.log.child({ component: 'AssetService' }), tables, tableKindOfUpload),
+    drafts: new DraftService(datasets, store, data),
     grants: new DownloadGrantService(signer, datasets, (id) => accounts.accountStanding(id), deps.clock),
     requests: new AccessRequestService(datasets, requests, store, deps.clock),
     lineage: new LineageService(datasets, new LineageStore(db), store, deps.clock),
     collections: new CollectionService(new CollectionStore(db), datasets, deps.clock),
     exports,
-    reads: new DataReadService(datasets, data, deps.stores.objects, deps.clock, serviceVersion()),
+    reads: new DataReadService(datasets, data, deps.stores.objects, deps.clock, serviceVersion(), heavyReads),
+    synapseReads: new SynapseReadService(datasets, new SynapseReadStore(deps.stores.column), data, deps.stores.objects, deps.clock, serviceVersion(), heavyReads),
   };
 }
 

@@ -77,10 +77,10 @@ describe('GET /v1/neurodata/datasets/{dataset_id}/neurons and /connections', () 
     expect(all.body.total).toBe(4);
     // The electrical row is stored once with pre <= post.
     expect(all.body.items).toEqual([
-      { pre: KC, post: PN, synapse_type: 'electrical', weight: 3 },
-      { pre: KC, post: MBON, synapse_type: 'chemical', weight: 2 },
-      { pre: PN, post: KC, synapse_type: 'chemical', weight: 12 },
-      { pre: MBON, post: 'M1', synapse_type: 'chemical', weight: 5 },
+      { pre: KC, post: PN, synapse_type: 'electrical', weight: 3, roi: null },
+      { pre: KC, post: MBON, synapse_type: 'chemical', weight: 2, roi: null },
+      { pre: PN, post: KC, synapse_type: 'chemical', weight: 12, roi: null },
+      { pre: MBON, post: 'M1', synapse_type: 'chemical', weight: 5, roi: null },
     ]);
     const chemical = await call(t.url, 'GET', `${ds(fly.id)}/connections?synapse_type=chemical&min_weight=3`, { token: reader.accessToken });
     expect(chemical.body.items.map((c: { weight: number }) => c.weight)).toEqual([12, 5]);
@@ -116,6 +116,10 @@ describe('GET /v1/neurodata/datasets/{dataset_id}/neurons and /connections', () 
     expect(edges.getChild('post')!.toArray()).toEqual([KC, 'M1']);
     expect(edges.schema.fields[0].typeId).toBe(Type.Utf8);
     expect(JSON.parse(Object.fromEntries(edges.schema.metadata).parameters)).toEqual({ synapse_type: 'chemical', min_weight: 2.5 });
+    // format=arrow on the JSON route is the .arrow route's answer.
+    const aliased = tableFromIPC((await arrow(`${ds(fly.id)}/connections?format=arrow&synapse_type=chemical&min_weight=2.5`, readToken)).bytes);
+    expect(aliased.getChild('pre')!.toArray()).toEqual([PN, MBON]);
+    expect(tableFromIPC((await arrow(`${ds(fly.id)}/neurons?format=arrow`, readToken)).bytes).numRows).toBe(4);
     const none = tableFromIPC((await arrow(`${ds(fly.id)}/connections.arrow?neuron_ids=nobody`, readToken)).bytes);
     expect(none.numRows).toBe(0);
     expect(none.schema.fields.map((f) => f.name)).toEqual(['pre', 'post', 'synapse_type', 'weight']);
@@ -182,8 +186,7 @@ describe('GET /v1/neurodata/datasets/{dataset_id}/neurons and /connections', () 
       ['neurons?offset=-1', /offset/],
       ['neurons.arrow?is_neuron=maybe', /is_neuron/],
       ['neurons?version=v99', /v99|version/],
-      ['neurons?format=arrow', /format: "arrow" is not json; every row as Apache Arrow is GET \/v1\/neurodata\/datasets\/\{dataset_id\}\/neurons\.arrow/],
-      ['connections?format=arrow', /connections\.arrow/],
+      ['neurons?format=csv', /format: "csv" is not json or arrow/],
     ] as const) {
       const r = await call(t.url, 'GET', `${ds(fly.id)}/${path}`, { token: reader.accessToken });
       expect([400, 404], path.slice(0, 60)).toContain(r.status);

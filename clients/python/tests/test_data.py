@@ -88,7 +88,10 @@ def test_every_row_comes_as_arrow_and_equals_the_pages_of_the_json_route(client:
         )
         assert page["total"] == len(connections)
         rows.extend(page["items"])
-    pd.testing.assert_frame_equal(connections, pd.DataFrame.from_records(rows), check_dtype=False, check_like=False)
+    pages = pd.DataFrame.from_records(rows)
+    # A page's rows carry roi, which only group_by=roi fills (per-ROI connections): not a column of the stored rows.
+    assert pages.pop("roi").isna().all()
+    pd.testing.assert_frame_equal(connections, pages, check_dtype=False, check_like=False)
     assert isinstance(connections["pre"].iloc[0], str) and connections["weight"].dtype == "float64"
 
 
@@ -141,3 +144,27 @@ def test_syql_job_result_is_arrow_with_its_metadata_and_equals_the_exec_rows(cli
     assert job_frame.attrs["job_id"] == job.id
     assert job_frame.attrs["version"] == 1
     pd.testing.assert_frame_equal(job_frame, exec_frame)
+
+
+def test_synapse_level_reads_of_a_version_without_synapses_answer_empty_and_typed(client: neurodata.Client) -> None:
+    dataset = client.dataset(COOK_MALE)
+    synapses = dataset.synapses(neuron=["AVAL"], min_confidence=0.5)
+    assert len(synapses) == 0
+    assert list(synapses.columns)[:7] == ["synapse_id", "pre", "post", "x", "y", "z", "roi"]
+    assert synapses.attrs["dataset"] == COOK_MALE
+    assert synapses.attrs["parameters"] == {"neuron": ["AVAL"], "min_confidence": 0.5}
+    assert len(dataset.synapses(numeric_ids=True)) == 0
+    with pytest.raises(ValueError, match="bbox and unit"):
+        dataset.synapses(bbox=[0, 0, 0, 1, 1, 1])
+
+    rois = dataset.rois()
+    assert len(rois) == 0
+    assert rois.attrs["outside_rois"] == {"pre": 0, "post": 0}
+
+    aval = dataset.neuron("AVAL")
+    assert aval["name"] == "AVAL"
+    assert aval["instance"] is None
+    assert aval["extra"] == {}
+    assert len(aval["rois"]) == 0
+    with pytest.raises(neurodata.NotFound):
+        dataset.neuron("nobody")

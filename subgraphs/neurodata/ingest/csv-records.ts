@@ -116,7 +116,15 @@ export class CsvRow {
  * quote, nearly every line of a connectome table, are split directly; quoted records go to csv-parse. At the first
  * malformed record `onSyntaxError` is called with its line and reading stops, since nothing after it can be trusted.
  */
-export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: number) => void, onSyntaxError: (line: number, message: string) => void): void {
+export function readCsvRecords(
+  source: CsvSource,
+  onRecord: (row: CsvRow, line: number) => void,
+  onSyntaxError: (line: number, message: string) => void,
+  /** Raises the cell limit (a neuPrint roiInfo cell holds per-ROI counts of thousands of ROIs). */
+  limits: { maxCellChars?: number } = {},
+): void {
+  const maxCell = limits.maxCellChars ?? CSV_CELL_MAX_CHARS;
+  const maxQuoted = Math.max(QUOTED_RECORD_MAX_CHARS, 2 * maxCell);
   const row = new CsvRow();
   let line = 0;
   let stopped = false as boolean;
@@ -130,11 +138,11 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
     onSyntaxError(at, message);
   };
 
-  const tooLong = () => `a cell is ${row.longest} characters long, over the limit of ${CSV_CELL_MAX_CHARS} characters per cell`;
+  const tooLong = () => `a cell is ${row.longest} characters long, over the limit of ${maxCell} characters per cell`;
 
   const emit = (fields: string[], at: number) => {
     row.setFields(fields);
-    if (row.longest > CSV_CELL_MAX_CHARS) return fail(at, tooLong());
+    if (row.longest > maxCell) return fail(at, tooLong());
     onRecord(row, at);
   };
 
@@ -193,7 +201,7 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
         const done = open;
         open = null;
         completeQuoted(done.text, done.line);
-      } else if (open.text.length > QUOTED_RECORD_MAX_CHARS) {
+      } else if (open.text.length > maxQuoted) {
         fail(open.line, 'malformed CSV: a quoted field opened on this line is not closed');
       }
       return;
@@ -203,7 +211,7 @@ export function readCsvRecords(source: CsvSource, onRecord: (row: CsvRow, line: 
       flushBatch();
       if (stopped) return;
       row.setRange(text, start, end);
-      if (row.longest > CSV_CELL_MAX_CHARS) return fail(line, tooLong());
+      if (row.longest > maxCell) return fail(line, tooLong());
       onRecord(row, line);
       return;
     }

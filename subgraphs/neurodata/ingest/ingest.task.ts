@@ -1,5 +1,6 @@
 import { badInputAsValue, type TaskOutcome } from '../../../lib/workers/outcome.js';
 import { parseConnectionsCsv, parseNeuronsCsv, type ParsedConnections, type ParsedNeurons, type TableFileInput } from './connectome-csv.js';
+import { mergeAnnotationRows, type MergedAnnotations } from './annotation-merge.js';
 import { encodeMorphologyRow, parseSwc, type MorphologyRow, type MorphologySummary } from './swc.js';
 
 /**
@@ -45,4 +46,9 @@ export async function parseSwcTask(input: SwcTaskInput): Promise<IngestTaskResul
     };
     return { summary, warnings, row, tsv: encodeMorphologyRow(row) };
   });
+}
+
+/** Merges the encoded annotation rows of a draft's annotation files into one row per neuron (annotation-merge.ts). */
+export async function mergeAnnotationsTask(input: { files: string[][]; datasetId: string; version: number }): Promise<IngestTaskResult<MergedAnnotations>> {
+  return badInputAsValue(() => mergeAnnotationRows(input.files, input));
 }

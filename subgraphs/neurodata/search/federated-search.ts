@@ -332,6 +332,12 @@ function counts(v: unknown, path: string): RowCountsView | null {
     chemical_connections: int(o.chemical_connections, `${path}.chemical_connections`, 0),
     electrical_connections: int(o.electrical_connections, `${path}.electrical_connections`, 0),
     morphologies: int(o.morphologies, `${path}.morphologies`, 0),
+    // Not asked of peers (one running a release without these tables would refuse the whole query).
+    synapses: 0,
+    roi_connections: 0,
+    neuron_annotations: 0,
+    rois: 0,
+    neuron_rois: 0,
   };
 }
 

@@ -7,8 +7,11 @@ import { DataStore } from './data.store.js';
 
 const ID = '0190f3a4-5b6c-7d8e-9f00-112233445566';
 
-/** A column store that answers nothing and keeps each statement as sent to a server without query parameters. */
-function recorder(cluster?: string): { column: ColumnStore; statements: string[]; names: string[] } {
+/**
+ * A column store that answers every query with `rows` (none by default) and keeps each statement as sent to a server
+ * without query parameters.
+ */
+function recorder(cluster?: string, rows: unknown[] = []): { column: ColumnStore; statements: string[]; names: string[] } {
   const statements: string[] = [];
   const names: string[] = [];
   const keep = (q: ChQuery, opts: ColumnQueryOptions) => {
@@ -21,7 +24,7 @@ function recorder(cluster?: string): { column: ColumnStore; statements: string[]
     cluster,
     async query<T>(q: ChQuery, opts: ColumnQueryOptions) {
       keep(q, opts);
-      return [] as T[];
+      return rows as T[];
     },
     async command(q, opts) {
       keep(q, opts);
@@ -74,6 +77,12 @@ describe(DataStore.name, () => {
     await store.exportRows(discard, 'tmp/rows/c.arrows', 'connections', { datasetId: ID, version: 2 }, connections, {});
     await store.morphologies(ID, 2);
     await store.copyVersion(ID, 2, 3);
+    await store.checkSynapseIds({ datasetId: ID, version: 2 });
+    await store.synapseSummary({ datasetId: ID, version: 2 });
+    await store.deriveFromRoiConnections({ datasetId: ID, version: 2 });
+    // The derive step of a version with synapse pairs (every "is there any" query answered yes).
+    const derive = recorder(undefined, [{ x: 1 }]);
+    await new DataStore(derive.column).deriveSynapseTables({ datasetId: ID, version: 2 });
     const cluster = recorder('neurodata');
     await new DataStore(cluster.column).dropTableVersion('connections', ID, 3);
 
@@ -81,6 +90,8 @@ describe(DataStore.name, () => {
     const text = [
       '-- DataStore on one server (values as sent to ClickHouse 18.16, which has no query parameters)',
       ...one.statements.map((s) => `${s};`),
+      '-- DataStore.deriveSynapseTables of a version with synapse pairs',
+      ...derive.statements.map((s) => `${s};`),
       '-- DataStore on a cluster: dropping a version',
       ...cluster.statements.map((s) => `${s};`),
       '-- migrations, one server',
@@ -102,7 +113,7 @@ describe(DataStore.name, () => {
   it('writes only DDL a second start finds already applied', async () => {
     const { column, statements } = recorder();
     // The recorder answers every query with no rows: a store where nothing has been applied yet.
-    expect(await migrateColumnTables(column)).toEqual({ applied: ['1_data_tables'] });
+    expect(await migrateColumnTables(column)).toEqual({ applied: ['1_data_tables', '2_synapse_tables', '3_roi_connections_by_roi'] });
     expect(statements.filter((s) => /^\/\* [^*]+ \*\/ CREATE/.test(s)).every((s) => s.includes('IF NOT EXISTS'))).toBe(true);
   });
 });

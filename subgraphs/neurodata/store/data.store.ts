@@ -10,6 +10,7 @@ import { DATA_TABLES, type DataTable } from './clickhouse/columns.js';
 import { partitionTarget } from './clickhouse/migrations.js';
 import { unescapeTsv } from '../../../lib/column/tsv.js';
 import type { MorphologySummary } from '../../../lib/morphology/summary.js';
+import * as derive from './synapse-derive.js';
 
 export type SynapseType = 'chemical' | 'electrical';
 
@@ -108,6 +109,35 @@ interface ScanOptions {
 
 export type RowsTable = 'neurons' | 'connections';
 
+/** One dataset version. */
+export interface VersionRef {
+  datasetId: string;
+  version: number;
+}
+
+/** Rows of a version's tables after a derive step. */
+export interface DerivedCounts {
+  synapses: number;
+  roiConnections: number;
+  connections: number;
+  neuronRois: number;
+}
+
+/** What a version's synapses hold (the checks of an upload, before it is published). */
+export interface SynapseSummary {
+  synapses: number;
+  /** Rows with both pre and post known. */
+  withBothPartners: number;
+  /** Rows with one side unknown (a per-neuron T-bar or postsynaptic density). */
+  pointsOnly: number;
+  /** Distinct ids on either side of a synapse that have no row in the version's `neurons`. */
+  partnersNotNeurons: number;
+  /** Distinct non-empty ids on either side. */
+  neurons: number;
+  /** Distinct non-empty ROIs. */
+  rois: number;
+}
+
 /** The columns of the Arrow answers of the neurons and connections routes, in the order of their SQL. */
 export const ROW_EXPORT_COLUMNS: Record<RowsTable, ArrowColumn[]> = {
   neurons: [
@@ -127,6 +157,8 @@ export const ROW_EXPORT_COLUMNS: Record<RowsTable, ArrowColumn[]> = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_VERSION = 0xffffffff;
 const TABLES = Object.keys(DATA_TABLES) as DataTable[];
+/** The tables rowCounts counts plainly (neurons and connections have their own branches). */
+const COUNTED_TABLES: DataTable[] = ['morphologies', 'synapses', 'roi_connections', 'neuron_annotations', 'rois', 'neuron_rois'];
 const columnNames = (table: DataTable) => DATA_TABLES[table].map(([name]) => name);
 
 /** Rows of at most this many are read as JSON; full reads of a version's connections go through scanConnections. */
@@ -155,7 +187,7 @@ export class DataStore {
     await this.run('insertTsv', (o) => this.column.insertTsv(table, chunks, { ...o, columns: columnNames(table) }), opts.signal);
   }
 
-  /** Removes every row of one dataset version from all three tables. Dropping a version that has no rows is no error. */
+  /** Removes every row of one dataset version from every data table. Dropping a version that has no rows is no error. */
   async dropVersion(datasetId: string, version: number): Promise<void> {
     for (const table of TABLES) await this.dropTableVersion(table, datasetId, version);
   }
@@ -189,24 +221,121 @@ export class DataStore {
     }
   }
 
+  /** The primary ROIs of a version's hierarchy (those synapses carry), by name. */
+  async primaryRois(at: VersionRef): Promise<string[]> {
+    const rows = await this.query<{ roi: string }>('primaryRois', ch`SELECT roi FROM rois WHERE ${this.version(at.datasetId, at.version)} AND is_primary = 1 ORDER BY roi`);
+    return rows.map((r) => r.roi);
+  }
+
   /** Rows of each table for one dataset version (zeros for a version without data). */
   async rowCounts(datasetId: string, version: number): Promise<RowCounts> {
     const where = this.version(datasetId, version);
+    const counted = (table: DataTable) => ch`UNION ALL SELECT ${table} AS t, count() AS n, toUInt64(0) AS chemical, toUInt64(0) AS electrical FROM ${ident(table)} WHERE ${where}`;
     const rows = await this.query<{ t: string; n: number | string; chemical: number | string; electrical: number | string }>(
       'rowCounts',
       ch`SELECT 'neurons' AS t, count() AS n, toUInt64(0) AS chemical, toUInt64(0) AS electrical FROM neurons WHERE ${where}
          UNION ALL SELECT 'connections' AS t, count() AS n, countIf(synapse_type = 'chemical') AS chemical, countIf(synapse_type = 'electrical') AS electrical FROM connections WHERE ${where}
-         UNION ALL SELECT 'morphologies' AS t, count() AS n, toUInt64(0) AS chemical, toUInt64(0) AS electrical FROM morphologies WHERE ${where}`,
+         ${join(COUNTED_TABLES.map(counted), '\n         ')}`,
     );
     const by = new Map(rows.map((r) => [r.t, r]));
+    const n = (table: DataTable) => Number(by.get(table)?.n ?? 0);
     const connections = by.get('connections');
     return {
-      neurons: Number(by.get('neurons')?.n ?? 0),
-      connections: Number(connections?.n ?? 0),
+      neurons: n('neurons'),
+      connections: n('connections'),
       chemicalConnections: Number(connections?.chemical ?? 0),
       electricalConnections: Number(connections?.electrical ?? 0),
-      morphologies: Number(by.get('morphologies')?.n ?? 0),
+      morphologies: n('morphologies'),
+      synapses: n('synapses'),
+      roiConnections: n('roi_connections'),
+      neuronAnnotations: n('neuron_annotations'),
+      rois: n('rois'),
+      neuronRois: n('neuron_rois'),
     };
+  }
+
+  /**
+   * Derives a synapse-level version's summary tables from its `synapses`, in the engine (docs/neurodata-tables.md,
+   * "The derive step"): `synapses_by_post` always; `roi_connections` when some synapse has both partners (otherwise
+   * the version's roi_connections, from a per-neuropil connection file say, are kept); `neuron_rois` always (replacing
+   * any from a neuron table's roiInfo); `connections` from roi_connections when the version has any, and their copy
+   * in ROI order (`roi_connections_by_roi`). Each table's
+   * rows of the version are dropped before they are written again, so a derive that failed is simply run again.
+   * Meant for a draft; a long statement (minutes for 54.5 M synapses), on the column store's background lane.
+   */
+  async deriveSynapseTables(at: VersionRef, opts: { signal?: AbortSignal } = {}): Promise<DerivedCounts> {
+    const where = this.version(at.datasetId, at.version);
+    await this.rederive('deriveSynapseTables', 'synapses_by_post', at, derive.synapsesByPostSql(where), opts.signal);
+    if ((await this.query('deriveSynapseTables', derive.hasPairsSql(where))).length > 0) {
+      await this.rederive('deriveSynapseTables', 'roi_connections', at, derive.roiConnectionsSql(at, where), opts.signal);
+    }
+    await this.rederive('deriveSynapseTables', 'neuron_rois', at, derive.neuronRoisFromSynapsesSql(at, where), opts.signal);
+    if ((await this.query('deriveSynapseTables', derive.hasRoiConnectionsSql(where))).length > 0) {
+      await this.rederive('deriveSynapseTables', 'connections', at, derive.connectionsFromRoiConnectionsSql(at, where), opts.signal);
+    }
+    await this.rederive('deriveSynapseTables', 'roi_connections_by_roi', at, derive.roiConnectionsByRoiSql(where), opts.signal);
+    return this.derivedCounts('deriveSynapseTables', where);
+  }
+
+  /**
+   * For a version with `roi_connections` but no synapses (a per-neuropil connection file): rewrites its `connections`
+   * (one chemical row per pair, weight = the sum over ROIs) and `neuron_rois` (pre = downstream = outgoing weight in
+   * the ROI, post = upstream = incoming weight, rounded to whole synapses) from them, in the engine.
+   */
+  async deriveFromRoiConnections(at: VersionRef, opts: { signal?: AbortSignal } = {}): Promise<DerivedCounts> {
+    const where = this.version(at.datasetId, at.version);
+    await this.rederive('deriveFromRoiConnections', 'connections', at, derive.connectionsFromRoiConnectionsSql(at, where), opts.signal);
+    await this.rederive('deriveFromRoiConnections', 'neuron_rois', at, derive.neuronRoisFromRoiConnectionsSql(at, where), opts.signal);
+    await this.rederive('deriveFromRoiConnections', 'roi_connections_by_roi', at, derive.roiConnectionsByRoiSql(where), opts.signal);
+    return this.derivedCounts('deriveFromRoiConnections', where);
+  }
+
+  /**
+   * The first (in byte order) non-empty synapse id that occurs more than once in a version, or null: ids must be
+   * unique in a version, and an upload in several part files can repeat one across them.
+   */
+  async checkSynapseIds(at: VersionRef, opts: { signal?: AbortSignal } = {}): Promise<string | null> {
+    const [r] = await this.check<{ synapse_id: string }>('checkSynapseIds', derive.duplicateSynapseIdSql(this.version(at.datasetId, at.version)), opts.signal);
+    return r ? String(r.synapse_id) : null;
+  }
+
+  /** What a version's synapses hold: row counts, distinct neurons and ROIs, and the partner ids that are not neurons. */
+  async synapseSummary(at: VersionRef, opts: { signal?: AbortSignal } = {}): Promise<SynapseSummary> {
+    const where = this.version(at.datasetId, at.version);
+    const [rows] = await this.check<Record<string, number | string>>('synapseSummary', derive.synapseRowSummarySql(where), opts.signal);
+    const [ids] = await this.check<Record<string, number | string>>('synapseSummary', derive.synapseNeuronSummarySql(where), opts.signal);
+    return {
+      synapses: Number(rows?.synapses ?? 0),
+      withBothPartners: Number(rows?.pairs ?? 0),
+      pointsOnly: Number(rows?.points ?? 0),
+      partnersNotNeurons: Number(ids?.strangers ?? 0),
+      neurons: Number(ids?.neurons ?? 0),
+      rois: Number(rows?.rois ?? 0),
+    };
+  }
+
+  /** Drops one table's rows of a version and writes them again with `insert` (an INSERT ... SELECT). */
+  private async rederive(method: string, table: DataTable, at: VersionRef, insert: ChQuery, signal?: AbortSignal): Promise<void> {
+    throwIfAborted(signal);
+    await this.dropTableVersion(table, at.datasetId, at.version);
+    // The background lane: minutes of work that must not hold up requests' statements, and a server HTTP time limit
+    // of its own (the statement's max_execution_time bounds it).
+    await this.run(method, (o) => this.column.command(insert, { ...o, lane: 'background', maxExecutionTime: derive.DERIVE_SETTINGS.max_execution_time, limits: derive.DERIVE_LIMITS }), signal);
+  }
+
+  private async derivedCounts(method: string, where: ChQuery): Promise<DerivedCounts> {
+    const rows = await this.query<{ t: string; n: number | string }>(method, derive.derivedCountsSql(where));
+    const n = (table: DataTable) => Number(rows.find((r) => r.t === table)?.n ?? 0);
+    return { synapses: n('synapses'), roiConnections: n('roi_connections'), connections: n('connections'), neuronRois: n('neuron_rois') };
+  }
+
+  /** A read over a whole version's synapses: background lane, memory bounded (GROUP BY spills to disk). */
+  private check<T>(method: string, q: ChQuery, signal?: AbortSignal): Promise<T[]> {
+    return this.run(
+      method,
+      (o) => this.column.query<T>(q, { ...o, lane: 'background', maxExecutionTime: derive.DERIVE_SETTINGS.max_execution_time, limits: derive.DERIVE_LIMITS }),
+      signal,
+    );
   }
 
   /** Chemical and electrical row counts, total weights and self-loops of one dataset version. */
@@ -439,6 +568,10 @@ export class DataStore {
 }
 
 const raw = (text: string): ChQuery => ({ sql: text, params: {} });
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw abortError(signal);
+}
 
 function checkDatasetId(datasetId: string): string {
   if (typeof datasetId !== 'string' || !UUID.test(datasetId)) throw new BadInput('dataset_id: must be a UUID');

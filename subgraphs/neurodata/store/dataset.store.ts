@@ -4,7 +4,8 @@ import { namedQuery, toDate, toDateOrNull, fromJson, fromTextArray } from '../..
 import { pagedQuery } from '../../../lib/db/paged-query.js';
 import type { AssetKind, AssetRecord, DatasetMetadata, DatasetRecord, DatasetStatus, RowCounts, VersionRecord, Visibility } from '../dataset.model.js';
 import { datasetAssets, datasets, datasetSlugAliases, datasetVersions, provenanceEvents } from './tables.js';
-import { DatasetSearchStore } from './search.store.js';
+import { DatasetSearchStore, storedRowCounts } from './search.store.js';
+import { DraftDerivationStore, IngestProgressStore, type IngestProgress } from './ingest-progress.store.js';
 
 type Row = Record<string, unknown>;
 
@@ -65,7 +66,7 @@ function toVersion(r: Row): VersionRecord & { note: string | null } {
     version: Number(r.version),
     metadata: fromJson<DatasetMetadata>(r.metadata),
     assets: toFrozenAssets(r.assets),
-    rowCounts: fromJson<RowCounts>(r.row_counts),
+    rowCounts: storedRowCounts(r.row_counts),
     note: (r.note as string | null) ?? null,
     publishedAt: toDate(r.published_at),
     publishedBy: r.published_by as string,
@@ -281,7 +282,7 @@ export class DatasetStore {
       sql`/* DatasetStore.latestVersions */ select distinct on (dataset_id) dataset_id, version, metadata, row_counts from ${datasetVersions}
         where dataset_id = any(${`{${ids.join(',')}}`}::uuid[]) order by dataset_id, version desc`,
     );
-    return new Map(rows.map((r) => [r.dataset_id as string, { version: Number(r.version), metadata: fromJson<DatasetMetadata>(r.metadata), rowCounts: fromJson<RowCounts>(r.row_counts) }]));
+    return new Map(rows.map((r) => [r.dataset_id as string, { version: Number(r.version), metadata: fromJson<DatasetMetadata>(r.metadata), rowCounts: storedRowCounts(r.row_counts) }]));
   }
 
   async delete(id: string): Promise<boolean> {
@@ -319,6 +320,28 @@ export class DatasetStore {
       sql`/* DatasetStore.asset */ select * from ${datasetAssets} where dataset_id = ${datasetId} and id = ${assetId}`,
     );
     return rows[0] && toAsset(rows[0]);
+  }
+
+  /** The dataset's ingest slot (store/ingest-progress.store.ts), in this store's transaction when it has one. */
+  claimIngest(...a: Parameters<IngestProgressStore['claim']>) {
+    return new IngestProgressStore(this.db).claim(...a);
+  }
+
+  reportIngest(...a: Parameters<IngestProgressStore['report']>): Promise<void> {
+    return new IngestProgressStore(this.db).report(...a);
+  }
+
+  releaseIngest(datasetId: string, filename: string): Promise<void> {
+    return new IngestProgressStore(this.db).release(datasetId, filename);
+  }
+
+  currentIngest(datasetId: string): Promise<IngestProgress | null> {
+    return new IngestProgressStore(this.db).current(datasetId);
+  }
+
+  /** Whether a draft's derived synapse-level tables are behind (store/ingest-progress.store.ts). */
+  get derivations(): DraftDerivationStore {
+    return new DraftDerivationStore(this.db);
   }
 
   async deleteAsset(assetId: string): Promise<void> {

@@ -4,6 +4,16 @@ import { fromJson, fromTextArray, namedQuery, toDate } from '../../../lib/db/nam
 import type { DatasetMetadata, RowCounts, Visibility } from '../dataset.model.js';
 import type { FacetValue, Facets, PlanClause, SearchPlan, SearchResultPage, SearchRow } from '../search/search.model.js';
 
+/**
+ * A version's row counts as stored with it. Versions published before the synapse-level tables were stored without
+ * their counts: those read as 0.
+ */
+export function storedRowCounts(json: unknown): RowCounts {
+  const stored = fromJson<Omit<RowCounts, SynapseCount> & Partial<Pick<RowCounts, SynapseCount>>>(json);
+  return { synapses: 0, roiConnections: 0, neuronAnnotations: 0, rois: 0, neuronRois: 0, ...stored };
+}
+type SynapseCount = 'synapses' | 'roiConnections' | 'neuronAnnotations' | 'rois' | 'neuronRois';
+
 type Row = Record<string, unknown>;
 
 /** The text search configuration of the catalogue (migration 0008): English stemming after unaccent. */
@@ -331,7 +341,7 @@ function toSearchRow(r: Row): SearchRow {
     maintainerIds: fromTextArray(r.maintainer_ids),
     version: Number(r.version),
     metadata: fromJson<DatasetMetadata>(r.metadata),
-    rowCounts: fromJson<RowCounts>(r.row_counts),
+    rowCounts: storedRowCounts(r.row_counts),
     year: Number(r.year),
     publishedAt: toDate(r.published_at),
     versionPublishedAt: toDate(r.version_published_at),

@@ -86,7 +86,7 @@ export const datasetAssets = neurodata.table(
       .references(() => datasets.id, { onDelete: 'cascade' }),
     version: integer().notNull(),
     filename: text().notNull(),
-    /** neurons | connections | morphology | other */
+    /** neurons | connections | morphology | synapses | roi_connections | annotations | rois | other */
     kind: text().notNull(),
     mediaType: text().notNull(),
     size: bigint({ mode: 'number' }).notNull(),
@@ -101,9 +101,32 @@ export const datasetAssets = neurodata.table(
   (t) => [
     unique('dataset_assets_version_filename_unique').on(t.datasetId, t.version, t.filename),
     index('dataset_assets_object_key_idx').on(t.objectKey),
-    check('dataset_assets_kind_check', sql`${t.kind} in ('neurons', 'connections', 'morphology', 'other')`),
+    check('dataset_assets_kind_check', sql`${t.kind} in ('neurons', 'connections', 'morphology', 'synapses', 'roi_connections', 'annotations', 'rois', 'other')`),
   ],
 );
+
+/**
+ * The file a dataset's draft is ingesting now, with its progress: at most one per dataset, so two uploads never
+ * write the same draft's column tables at once. The row lives while the ingest runs (its heartbeat renewed every
+ * few seconds) and is removed when it ends; one whose heartbeat stopped belongs to a process that died, and the
+ * next upload takes it over and first rebuilds the tables that ingest was writing.
+ */
+export const datasetIngests = neurodata.table('dataset_ingests', {
+  datasetId: uuid()
+    .primaryKey()
+    .references(() => datasets.id, { onDelete: 'cascade' }),
+  version: integer().notNull(),
+  filename: text().notNull(),
+  kind: text().notNull(),
+  /** reading | deriving */
+  stage: text().notNull(),
+  rows: bigint({ mode: 'number' }).notNull().default(0),
+  bytesRead: bigint({ mode: 'number' }).notNull().default(0),
+  bytesTotal: bigint({ mode: 'number' }).notNull().default(0),
+  startedBy: uuid().notNull(),
+  startedAt: timestamp({ withTimezone: true }).notNull(),
+  heartbeatAt: timestamp({ withTimezone: true }).notNull(),
+});
 
 /** A request to read a restricted dataset's data; one per requester and dataset, its status changing over time. */
 export const accessRequests = neurodata.table(
@@ -201,3 +224,16 @@ export const collectionItems = neurodata.table(
   },
   (t) => [primaryKey({ columns: [t.collectionId, t.datasetId] }), index('collection_items_dataset_idx').on(t.datasetId)],
 );
+
+/**
+ * A draft whose derived synapse-level tables (per-ROI connections, per-neuron ROI counts, the by-post copy,
+ * connections) are behind its synapses: an upload to a draft of many synapses leaves them for publication to
+ * rebuild once, instead of rebuilding them after every part file. The draft's data reads answer 409 meanwhile.
+ */
+export const draftDerivations = neurodata.table('draft_derivations', {
+  datasetId: uuid()
+    .primaryKey()
+    .references(() => datasets.id, { onDelete: 'cascade' }),
+  version: integer().notNull(),
+  staleSince: timestamp({ withTimezone: true }).notNull(),
+});

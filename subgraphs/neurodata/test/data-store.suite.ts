@@ -8,8 +8,9 @@ import type { ColumnStore } from '../../../lib/column/column.js';
 import { ch, ident } from '../../../lib/column/sql.js';
 import { BadInput } from '../../../lib/errors.js';
 import { DATA_TABLES, type DataTable } from '../store/clickhouse/columns.js';
-import { migrateColumnTables } from '../store/clickhouse/migrations.js';
+import { COLUMN_MIGRATIONS, migrateColumnTables } from '../store/clickhouse/migrations.js';
 import { DataStore } from '../store/data.store.js';
+import { NO_SYNAPSE_ROWS, synapseTablesSuite } from './data-store-synapses.suite.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -63,9 +64,21 @@ export function dataStoreSuite(label: string, target: SuiteTarget): { column: ()
   });
 
   describe(`${DataStore.name} on ${label}`, () => {
-    it('creates the data tables once: a second migration run applies nothing', async () => {
-      expect(await migrateColumnTables(column)).toEqual({ applied: ['1_data_tables'] });
+    it('creates the data tables once, adds the synapse-level tables to an install that has only the first ones, then the ROI-ordered copy with the versions it holds, and then applies nothing', async () => {
+      // An install of the release before the synapse-level tables, then this one starting on it.
+      expect(await migrateColumnTables(column, COLUMN_MIGRATIONS.slice(0, 1))).toEqual({ applied: ['1_data_tables'] });
+      expect(await migrateColumnTables(column, COLUMN_MIGRATIONS.slice(0, 2))).toEqual({ applied: ['2_synapse_tables'] });
+      // A version published before the ROI-ordered copy existed: the migration that adds it copies the version in.
+      const before = randomUUID();
+      const row = [before, 1, '720575940630000001', '720575940630000002', 'GNG', 4, 'ach'];
+      await store.insertTsv('roi_connections', [tsv([row])]);
+      expect(await migrateColumnTables(column)).toEqual({ applied: ['3_roi_connections_by_roi'] });
       expect(await migrateColumnTables(column)).toEqual({ applied: [] });
+      const copied = await column.query<Record<string, unknown>>(
+        ch`SELECT dataset_id, version, pre, post, roi, weight, transmitter FROM roi_connections_by_roi WHERE dataset_id = ${before}`,
+        { name: 'test.byRoi' },
+      );
+      expect(copied.map((r) => Object.values(r).map((v) => (typeof v === 'string' && /^\d+$/.test(v) && v.length < 10 ? Number(v) : v)))).toEqual([row]);
       for (const table of Object.keys(DATA_TABLES) as DataTable[]) {
         const cols = await column.query<{ name: string; type: string }>(
           ch`SELECT name, type FROM system.columns WHERE database = ${column.database} AND table = ${table}`,
@@ -74,7 +87,11 @@ export function dataStoreSuite(label: string, target: SuiteTarget): { column: ()
         expect(cols.map((c) => [c.name, c.type])).toEqual(DATA_TABLES[table].map(([n, t]) => [n, t]));
       }
       const recorded = await column.query<{ version: number; name: string }>(ch`SELECT version, name FROM neurodata_schema_migrations`, { name: 'test.migrations' });
-      expect(recorded.map((r) => [Number(r.version), r.name])).toEqual([[1, 'data_tables']]);
+      expect(recorded.map((r) => [Number(r.version), r.name]).sort()).toEqual([
+        [1, 'data_tables'],
+        [2, 'synapse_tables'],
+        [3, 'roi_connections_by_roi'],
+      ]);
     });
 
     it('counts what was inserted, drops one table of a version or a whole version, and copies a version', async () => {
@@ -94,8 +111,8 @@ export function dataStoreSuite(label: string, target: SuiteTarget): { column: ()
       );
       await store.insertTsv('morphologies', [tsv([morphologyRow(a, 1, 'AVAL', true), morphologyRow(a, 1, 'AVAR', false)])]);
 
-      expect(await store.rowCounts(a, 1)).toEqual({ neurons: 3, connections: 4, chemicalConnections: 2, electricalConnections: 2, morphologies: 2 });
-      expect(await store.rowCounts(b, 1)).toEqual({ neurons: 1, connections: 1, chemicalConnections: 1, electricalConnections: 0, morphologies: 0 });
+      expect(await store.rowCounts(a, 1)).toEqual({ neurons: 3, connections: 4, chemicalConnections: 2, electricalConnections: 2, morphologies: 2, ...NO_SYNAPSE_ROWS });
+      expect(await store.rowCounts(b, 1)).toEqual({ neurons: 1, connections: 1, chemicalConnections: 1, electricalConnections: 0, morphologies: 0, ...NO_SYNAPSE_ROWS });
       expect(await store.connectionStats(a, 1)).toEqual({
         chemicalConnections: 2,
         electricalConnections: 2,
@@ -140,11 +157,11 @@ export function dataStoreSuite(label: string, target: SuiteTarget): { column: ()
       // The draft's connections are replaced; the published version and the other dataset keep theirs.
       await store.dropTableVersion('connections', a, 2);
       await store.insertTsv('connections', [tsv([connectionRow(a, 2, 'AVAR', 'PVCL', 'chemical', 7)])]);
-      expect(await store.rowCounts(a, 2)).toEqual({ neurons: 3, connections: 1, chemicalConnections: 1, electricalConnections: 0, morphologies: 2 });
+      expect(await store.rowCounts(a, 2)).toEqual({ neurons: 3, connections: 1, chemicalConnections: 1, electricalConnections: 0, morphologies: 2, ...NO_SYNAPSE_ROWS });
       expect((await store.rowCounts(a, 1)).connections).toBe(4);
 
       await store.dropVersion(a, 1);
-      expect(await store.rowCounts(a, 1)).toEqual({ neurons: 0, connections: 0, chemicalConnections: 0, electricalConnections: 0, morphologies: 0 });
+      expect(await store.rowCounts(a, 1)).toEqual({ neurons: 0, connections: 0, chemicalConnections: 0, electricalConnections: 0, morphologies: 0, ...NO_SYNAPSE_ROWS });
       expect((await store.rowCounts(a, 2)).neurons).toBe(3);
       expect((await store.rowCounts(b, 1)).neurons).toBe(1);
       await store.dropVersion(a, 1); // dropping an empty version is no error
@@ -209,7 +226,9 @@ export function dataStoreSuite(label: string, target: SuiteTarget): { column: ()
       await expect(store.rowCounts(randomUUID(), 1.5)).rejects.toBeInstanceOf(BadInput);
       await expect(store.copyVersion(randomUUID(), 1, 2 ** 32)).rejects.toThrow(/to: must be an integer/);
       await expect(store.readConnections(randomUUID(), 1, { limit: -1 })).rejects.toThrow(/limit/);
-      await expect(store.insertTsv('synapses' as DataTable, [''])).rejects.toBeInstanceOf(BadInput);
+      await expect(store.insertTsv('synapse' as DataTable, [''])).rejects.toBeInstanceOf(BadInput);
+      await expect(store.deriveSynapseTables({ datasetId: 'nope', version: 1 })).rejects.toBeInstanceOf(BadInput);
+      await expect(store.checkSynapseIds({ datasetId: randomUUID(), version: -2 })).rejects.toBeInstanceOf(BadInput);
     });
 
     it('names the query that failed and keeps the engine error as its cause', async () => {
@@ -222,6 +241,10 @@ export function dataStoreSuite(label: string, target: SuiteTarget): { column: ()
       expect(error.message).toMatch(/^DataStore\.insertTsv failed: /);
       expect(error.cause).toBeDefined();
     });
+  });
+
+  describe(`${DataStore.name} on ${label}`, () => {
+    synapseTablesSuite({ store: () => store, column: () => column, tsv, neuronRow: (d, v, id) => neuronRow(d, v, id) });
   });
 
   return { column: () => column, store: () => store };

@@ -44,6 +44,11 @@ describe('the shipped datasets', () => {
         chemical_connections: counts.chemical_connections,
         electrical_connections: counts.electrical_connections,
         morphologies: 0,
+        synapses: 0,
+        roi_connections: 0,
+        neuron_annotations: 0,
+        rois: 0,
+        neuron_rois: 0,
       });
       const stats = await s.data.connectionStats(v.body.dataset_id, 1);
       expect(stats, folder).toEqual({

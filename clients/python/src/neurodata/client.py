@@ -254,6 +254,94 @@ class Client:
         single = {"synapse_type": synapse_type, "min_weight": None if min_weight is None else float(min_weight)}
         return self._rows(name, version, "connections", filters, single)
 
+    def synapses(
+        self,
+        dataset: DatasetRef,
+        *,
+        version: str | int = "latest",
+        neuron: str | Sequence[str] | None = None,
+        pre: str | Sequence[str] | None = None,
+        post: str | Sequence[str] | None = None,
+        roi: str | None = None,
+        bbox: Sequence[float] | None = None,
+        unit: str | None = None,
+        min_confidence: float | None = None,
+        min_cleft_score: float | None = None,
+        min_connection_score: float | None = None,
+        transmitter: str | Sequence[str] | None = None,
+        numeric_ids: bool = False,
+    ) -> pd.DataFrame:
+        """Every synapse of a synapse-level dataset version that passes the filters, ordered by pre, post and
+        synapse_id: synapse_id, pre, post (missing when the source does not say), x, y, z (in the dataset's
+        coordinate_unit), roi (missing outside every ROI), confidence, cleft_score, connection_score, size,
+        transmitter and the six transmitter probabilities.
+
+        `neuron` keeps synapses with one of these neurons on either side; `roi` an ROI name (its primary
+        descendants count; "none" is outside every ROI); `bbox` (x0, y0, z0, x1, y1, z1) needs `unit` (voxel, nm
+        or um). Never truncated (every row comes at once as Apache Arrow). Ids are text, exact; `numeric_ids=True`
+        turns pre and post into nullable UInt64 (exact: FlyWire's root ids exceed 2**53, never floats).
+        `df.attrs` holds the dataset, version, query and service version."""
+        if (bbox is None) != (unit is None):
+            raise ValueError("bbox and unit: give both (unit is voxel, nm or um) or neither")
+        if unit is not None and unit not in ("voxel", "nm", "um"):
+            raise ValueError(f"unit: {unit!r} is not voxel, nm or um")
+        box = None
+        if bbox is not None:
+            values = [float(v) for v in bbox]
+            if len(values) != 6:
+                raise ValueError(f"bbox: six numbers x0, y0, z0, x1, y1, z1 (got {len(values)})")
+            box = ",".join(repr(v) for v in values)
+        name, version = _split_reference(dataset, version)
+        lists = {"neuron": neuron, "pre": pre, "post": post, "transmitter": transmitter}
+        scores = {
+            "min_confidence": min_confidence,
+            "min_cleft_score": min_cleft_score,
+            "min_connection_score": min_connection_score,
+        }
+        single = {
+            "roi": roi,
+            "bbox": box,
+            "unit": unit,
+            **{k: None if v is None else float(v) for k, v in scores.items()},
+        }
+        frame = self._rows(name, version, "synapses", lists, single)
+        if numeric_ids:
+            for column in ("pre", "post"):
+                frame[column] = pd.array(
+                    [None if v is None or v is pd.NA else int(v) for v in frame[column]], dtype="UInt64"
+                )
+        return frame
+
+    def rois(self, dataset: DatasetRef, *, version: str | int = "latest") -> pd.DataFrame:
+        """The ROI hierarchy of a dataset version, indexed by roi: parent, primary, description, term and the
+        pre/post synapse counts (a non-primary ROI: the sum over its primary descendants). The synapses outside
+        every ROI are in `df.attrs["outside_rois"]` ({pre, post})."""
+        name, version = _split_reference(dataset, version)
+        answer = self._session.json(
+            "GET", f"/v1/neurodata/datasets/{quote(name, safe='')}/rois", params={"version": _version_param(version)}
+        )
+        columns = ["roi", "parent", "primary", "description", "term", "pre", "post"]
+        frame = pd.DataFrame(answer["items"], columns=columns).set_index("roi")
+        frame["pre"] = frame["pre"].astype("Int64")
+        frame["post"] = frame["post"].astype("Int64")
+        frame.attrs.update({"dataset_id": answer["dataset_id"], "version": answer["version"], "draft": answer["draft"]})
+        frame.attrs["outside_rois"] = answer["outside_rois"]
+        return frame
+
+    def neuron(self, dataset: DatasetRef, neuron_id: str | int, *, version: str | int = "latest") -> dict[str, Any]:
+        """One neuron of a dataset version: its neurons row, annotations (instance, type, class, super_class,
+        sub_class, hemilineage, side, status, transmitter, transmitter_confidence, soma), `extra` (the source's
+        other columns) and `rois`, its synapse counts per primary ROI as a DataFrame indexed by roi. Raises
+        NotFound for an unknown neuron."""
+        name, version = _split_reference(dataset, version)
+        path = f"/v1/neurodata/datasets/{quote(name, safe='')}/neurons/{quote(str(neuron_id), safe='')}"
+        answer: dict[str, Any] = self._session.json("GET", path, params={"version": _version_param(version)})
+        rois = pd.DataFrame(answer.get("rois") or [], columns=["roi", "pre", "post", "upstream", "downstream"])
+        for column in ("pre", "post", "upstream", "downstream"):
+            rois[column] = rois[column].astype("Int64")
+        answer["rois"] = rois.set_index("roi")
+        return answer
+
     def _rows(
         self,
         name: str,
@@ -262,7 +350,7 @@ class Client:
         lists: Mapping[str, str | Sequence[str] | None],
         single: Mapping[str, Any],
     ) -> pd.DataFrame:
-        """Every row of the neurons or connections route that passes the filters, read whole as Arrow."""
+        """Every row of the neurons, connections or synapses route that passes the filters, read whole as Arrow."""
         params: dict[str, Any] = {"version": _version_param(version)}
         params.update({k: _query_value(v) for k, v in single.items() if v is not None})
         given = {k: _in_list(v) for k, v in lists.items() if v is not None}
@@ -294,7 +382,7 @@ class Client:
             columns = {"neuron_ids": "neuron_id", "names": "name"}
             keep = pd.Series(True, index=frame.index)
             for key, values in given.items():
-                if table == "connections" and key == "neuron_ids":
+                if (table == "connections" and key == "neuron_ids") or (table == "synapses" and key == "neuron"):
                     keep &= frame["pre"].isin(values) | frame["post"].isin(values)
                 else:
                     keep &= frame[columns.get(key, key)].isin(values)

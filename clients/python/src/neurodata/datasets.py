@@ -216,6 +216,18 @@ class Dataset:
         """Every connection of this version (see Client.connections)."""
         return self._client.connections(self.slug, version=self.version_label, **filters)
 
+    def synapses(self, **filters: Any) -> pd.DataFrame:
+        """Every synapse of this version that passes the filters (see Client.synapses)."""
+        return self._client.synapses(self.slug, version=self.version_label, **filters)
+
+    def rois(self) -> pd.DataFrame:
+        """The ROI hierarchy of this version with its synapse counts (see Client.rois)."""
+        return self._client.rois(self.slug, version=self.version_label)
+
+    def neuron(self, neuron_id: str | int) -> dict[str, Any]:
+        """One neuron of this version: row, annotations, extra columns and per-ROI counts (see Client.neuron)."""
+        return self._client.neuron(self.slug, neuron_id, version=self.version_label)
+
     # --- access to a restricted dataset ---
 
     def access(self) -> dict[str, Any]:

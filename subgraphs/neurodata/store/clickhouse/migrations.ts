@@ -19,7 +19,7 @@ interface Layout {
   cluster?: string;
 }
 
-interface ColumnMigration {
+export interface ColumnMigration {
   version: number;
   name: string;
   statements(layout: Layout): ChQuery[];
@@ -30,7 +30,38 @@ const ORDER_BY: Record<DataTable, readonly string[]> = {
   neurons: ['dataset_id', 'version', 'neuron_id'],
   connections: ['dataset_id', 'version', 'pre', 'post'],
   morphologies: ['dataset_id', 'version', 'neuron'],
+  synapses: ['dataset_id', 'version', 'pre', 'post', 'synapse_id'],
+  synapses_by_post: ['dataset_id', 'version', 'post', 'pre', 'synapse_id'],
+  roi_connections: ['dataset_id', 'version', 'pre', 'post', 'roi'],
+  roi_connections_by_roi: ['dataset_id', 'version', 'roi', 'pre', 'post'],
+  neuron_rois: ['dataset_id', 'version', 'neuron_id', 'roi'],
+  neuron_annotations: ['dataset_id', 'version', 'neuron_id'],
+  rois: ['dataset_id', 'version', 'roi'],
 };
+
+/**
+ * How a cluster spreads each table's rows over its shards. The cell tables go whole to one shard per dataset; the
+ * synapse-level tables, tens of millions of rows for one dataset, are spread within the dataset by the neuron on
+ * their leading side (the other side for a point without it), so one dataset is not bound to one machine and one
+ * neuron's rows on that side stay on one shard.
+ */
+const SHARD_BY: Record<DataTable, string> = {
+  neurons: 'cityHash64(dataset_id)',
+  connections: 'cityHash64(dataset_id)',
+  morphologies: 'cityHash64(dataset_id)',
+  // A per-neuron synapse point has one side empty: it goes with its neuron, not with every other empty side.
+  synapses: "cityHash64(dataset_id, if(pre = '', post, pre))",
+  synapses_by_post: "cityHash64(dataset_id, if(post = '', pre, post))",
+  roi_connections: 'cityHash64(dataset_id, pre)',
+  roi_connections_by_roi: 'cityHash64(dataset_id, pre)',
+  neuron_rois: 'cityHash64(dataset_id, neuron_id)',
+  neuron_annotations: 'cityHash64(dataset_id)',
+  rois: 'cityHash64(dataset_id)',
+};
+
+/** One data table's DDL: one partition per (dataset_id, version), sorted by its key, sharded as SHARD_BY says. */
+const dataTableDdl = (layout: Layout, table: DataTable) =>
+  tableDdl(layout, table, DATA_TABLES[table], `MergeTree PARTITION BY (dataset_id, version) ORDER BY (${ORDER_BY[table].join(', ')})`, SHARD_BY[table]);
 
 const raw = (text: string): ChQuery => ({ sql: text, params: {} });
 const qualified = (layout: Layout, table: string) => ident(`${layout.database}.${table}`);
@@ -67,22 +98,36 @@ function bootstrap(layout: Layout): ChQuery[] {
   ];
 }
 
+/**
+ * The versions an install already holds, copied into `roi_connections_by_roi` (every derive writes it from then on):
+ * their ROI-only reads go to that table. Versions it already has are left alone, so a second run adds nothing.
+ * GLOBAL: on a cluster the set is read once through the Distributed table, not again by every shard.
+ */
+function copyIntoRoiOrder(layout: Layout): ChQuery {
+  const columns = raw(DATA_TABLES.roi_connections.map(([name]) => name).join(', '));
+  const target = qualified(layout, 'roi_connections_by_roi');
+  return ch`INSERT INTO ${target} (${columns}) SELECT ${columns} FROM ${qualified(layout, 'roi_connections')}
+    WHERE (dataset_id, version) GLOBAL NOT IN (SELECT dataset_id, version FROM ${target} GROUP BY dataset_id, version)`;
+}
+
 export const COLUMN_MIGRATIONS: readonly ColumnMigration[] = [
   {
     version: 1,
     name: 'data_tables',
     // One partition per (dataset_id, version): a version is written whole and dropped whole, and
     // ALTER TABLE ... DROP PARTITION removes it at once, synchronously, on every engine we run on.
+    statements: (layout) => (['neurons', 'connections', 'morphologies'] as const).flatMap((table) => dataTableDdl(layout, table)),
+  },
+  {
+    version: 2,
+    name: 'synapse_tables',
     statements: (layout) =>
-      (Object.keys(DATA_TABLES) as DataTable[]).flatMap((table) =>
-        tableDdl(
-          layout,
-          table,
-          DATA_TABLES[table],
-          `MergeTree PARTITION BY (dataset_id, version) ORDER BY (${ORDER_BY[table].join(', ')})`,
-          'cityHash64(dataset_id)',
-        ),
-      ),
+      (['synapses', 'synapses_by_post', 'roi_connections', 'neuron_rois', 'neuron_annotations', 'rois'] as const).flatMap((table) => dataTableDdl(layout, table)),
+  },
+  {
+    version: 3,
+    name: 'roi_connections_by_roi',
+    statements: (layout) => [...dataTableDdl(layout, 'roi_connections_by_roi'), copyIntoRoiOrder(layout)],
   },
 ];
 
@@ -97,10 +142,10 @@ export function partitionTarget(column: Pick<ColumnStore, 'database' | 'cluster'
 
 /**
  * Applies the migrations this store has not recorded yet, in order, and returns the names of those it applied
- * (`<version>_<name>`); a second run applies nothing. Throws the engine's error (the store unreachable, ON CLUSTER
+ * (`<version>_<name>`); a second run applies nothing. `migrations` is for tests that start from an older install. Throws the engine's error (the store unreachable, ON CLUSTER
  * DDL timing out because a node or ZooKeeper is down) with nothing recorded for the migration that failed.
  */
-export async function migrateColumnTables(column: ColumnStore): Promise<{ applied: string[] }> {
+export async function migrateColumnTables(column: ColumnStore, migrations: readonly ColumnMigration[] = COLUMN_MIGRATIONS): Promise<{ applied: string[] }> {
   const layout: Layout = { database: column.database, cluster: column.cluster };
   const exists = await column.query<{ n: number | string }>(
     ch`SELECT count() AS n FROM system.tables WHERE database = ${column.database} AND name = ${MIGRATIONS_TABLE}`,
@@ -118,7 +163,7 @@ export async function migrateColumnTables(column: ColumnStore): Promise<{ applie
     ).map((r) => Number(r.version)),
   );
   const applied: string[] = [];
-  for (const m of COLUMN_MIGRATIONS) {
+  for (const m of migrations) {
     if (done.has(m.version)) continue;
     const label = `${m.version}_${m.name}`;
     for (const q of m.statements(layout)) await column.command(q, { name: `migrateColumnTables.${label}` });

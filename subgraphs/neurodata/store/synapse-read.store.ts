@@ -1,0 +1,465 @@
+import { exportArrow, type ExportResult } from '../../../lib/column/arrow-export.js';
+import type { ArrowColumn } from '../../../lib/column/arrow.task.js';
+import type { ColumnQueryOptions, ColumnStore } from '../../../lib/column/column.js';
+import type { ObjectStore } from '../../../lib/objects/objects.js';
+import { ch, ident, join, typed, type ChQuery } from '../../../lib/column/sql.js';
+import { AppError, BadInput } from '../../../lib/errors.js';
+import { abortError, currentRequestScope } from '../../../lib/request-scope.js';
+import { TRANSMITTER_COLUMNS } from './clickhouse/columns.js';
+
+/** One dataset version of the column store. */
+export interface VersionRef {
+  datasetId: string;
+  version: number;
+}
+
+/** Which synapses a read keeps; every condition given must hold. Lists are checked and bounded by the caller. */
+export interface SynapseFilter {
+  /** Synapses with one of these neurons on either side. */
+  neurons?: readonly string[];
+  pre?: readonly string[];
+  post?: readonly string[];
+  /** Primary ROI names, already expanded by the caller; '' is the bucket outside every ROI. */
+  rois?: readonly string[];
+  /** In the dataset's stored unit, corners inclusive. */
+  bbox?: { min: [number, number, number]; max: [number, number, number] };
+  minConfidence?: number;
+  minCleftScore?: number;
+  minConnectionScore?: number;
+  transmitters?: readonly string[];
+}
+
+export type Transmitter = (typeof TRANSMITTER_COLUMNS)[number];
+
+export interface SynapseRow {
+  synapseId: string;
+  /** null when the source gives this side unknown (a per-neuron synapse point). */
+  pre: string | null;
+  post: string | null;
+  x: number;
+  y: number;
+  z: number;
+  /** The primary ROI, null outside every ROI. */
+  roi: string | null;
+  confidence: number | null;
+  cleftScore: number | null;
+  connectionScore: number | null;
+  size: number | null;
+  /** The predicted transmitter, null when unknown. */
+  transmitter: string | null;
+  probabilities: Record<Transmitter, number | null>;
+}
+
+/** Where a page of synapses ends: the keyset of the order (pre, post, synapse_id), with '' for an unknown side. */
+export interface SynapseCursor {
+  pre: string;
+  post: string;
+  synapseId: string;
+}
+
+export interface RoiRow {
+  roi: string;
+  /** null for a root. */
+  parent: string | null;
+  primary: boolean;
+  description: string;
+  /** The brain-region ontology code it maps to, null when none. */
+  term: string | null;
+}
+
+export interface RoiCount {
+  pre: number;
+  post: number;
+}
+
+export interface NeuronRoiRow {
+  neuronId: string;
+  /** '' is the bucket outside every primary ROI. */
+  roi: string;
+  pre: number;
+  post: number;
+  upstream: number;
+  /** null when the neuron's presynaptic sites come without partners. */
+  downstream: number | null;
+}
+
+export interface NeuronAnnotationRow {
+  neuronId: string;
+  instance: string;
+  type: string;
+  class: string;
+  superClass: string;
+  subClass: string;
+  hemilineage: string;
+  side: string;
+  status: string;
+  transmitter: string;
+  transmitterConfidence: number | null;
+  soma: [number, number, number] | null;
+  /** The source's other columns, as text. */
+  extra: Record<string, string>;
+}
+
+/** Which per-ROI connections a read keeps. */
+export interface RoiConnectionFilter {
+  neurons?: readonly string[];
+  pre?: readonly string[];
+  post?: readonly string[];
+  /** Primary ROI names ('' the outside bucket); all ROIs when absent. */
+  rois?: readonly string[];
+  /** On the summed weight of a row (per pair, or per pair and ROI). */
+  minWeight?: number;
+}
+
+export interface RoiConnectionRow {
+  pre: string;
+  post: string;
+  /** Set when grouped by ROI ('' outside every ROI); null when summed over the ROIs read. */
+  roi: string | null;
+  weight: number;
+}
+
+const nullableFloat = (name: string): ArrowColumn => ({ name, type: 'float', nullable: true, chType: 'Nullable(Float64)' });
+
+/** The columns of the Arrow answer of the synapses routes, in the order of SYNAPSE_EXPORT_SQL. */
+export const SYNAPSE_EXPORT_COLUMNS: ArrowColumn[] = [
+  { name: 'synapse_id', type: 'string', nullable: false, chType: 'String' },
+  { name: 'pre', type: 'string', nullable: true, chType: 'Nullable(String)' },
+  { name: 'post', type: 'string', nullable: true, chType: 'Nullable(String)' },
+  ...['x', 'y', 'z'].map((name): ArrowColumn => ({ name, type: 'float', nullable: false, chType: 'Float64' })),
+  { name: 'roi', type: 'string', nullable: true, chType: 'Nullable(String)' },
+  ...['confidence', 'cleft_score', 'connection_score', 'size'].map(nullableFloat),
+  { name: 'transmitter', type: 'string', nullable: true, chType: 'Nullable(String)' },
+  ...TRANSMITTER_COLUMNS.map(nullableFloat),
+];
+
+/** The columns of the Arrow answer of per-ROI connections (group_by=roi). */
+export const ROI_CONNECTION_EXPORT_COLUMNS: ArrowColumn[] = [
+  { name: 'pre', type: 'string', nullable: false, chType: 'String' },
+  { name: 'post', type: 'string', nullable: false, chType: 'String' },
+  { name: 'roi', type: 'string', nullable: false, chType: 'String' },
+  { name: 'synapse_type', type: 'string', nullable: false, chType: 'String' },
+  { name: 'weight', type: 'float', nullable: false, chType: 'Float64' },
+];
+
+// Float32 scores leave the engine through their shortest decimal text, so JSON pages and Arrow answers carry the
+// same number (0.9, not the 0.8999999761581421 a cast to Float64 would give).
+const f32 = (column: string) => `toFloat64(toString(${column})) AS ${column}_out`;
+const SYNAPSE_SELECT = [
+  'synapse_id',
+  "nullIf(pre, '') AS pre_out",
+  "nullIf(post, '') AS post_out",
+  'x',
+  'y',
+  'z',
+  "nullIf(roi, '') AS roi_out",
+  ...['confidence', 'cleft_score', 'connection_score', 'size'].map(f32),
+  "nullIf(transmitter, '') AS transmitter_out",
+  ...TRANSMITTER_COLUMNS.map(f32),
+].join(', ');
+/** The columns each side of a union reads (those SYNAPSE_SELECT uses, plus the keys it orders by). */
+const SYNAPSE_COLUMNS = ['pre', 'post', 'synapse_id', 'x', 'y', 'z', 'roi', 'confidence', 'cleft_score', 'connection_score', 'size', 'transmitter', ...TRANSMITTER_COLUMNS].join(', ');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_VERSION = 0xffffffff;
+/** Seconds a bounded read (a page, a count, a neuron) may run. */
+const READ_MAX_EXECUTION_S = 60;
+
+/**
+ * Reads of the synapse-level tables of a dataset version (docs/neurodata-tables.md): synapse points by neuron,
+ * ROI, box and score, the ROI hierarchy and its counts, per-neuron ROI counts and annotations, and per-ROI
+ * connections. Written by DataStore; read only here. Within ClickHouse 18.16: no parameters in LIMIT, no window
+ * functions, keyset conditions written out. Engine failures are rethrown naming the query
+ * (`SynapseReadStore.<method> failed`); a query stopped because its request ended throws Timeout.
+ */
+export class SynapseReadStore {
+  constructor(private readonly column: ColumnStore) {}
+
+  /** The ROI hierarchy of a version, by name. */
+  async readRois(at: VersionRef): Promise<RoiRow[]> {
+    const rows = await this.query<{ roi: string; parent: string; is_primary: number | string; description: string; term: string }>(
+      'readRois',
+      ch`SELECT roi, parent, is_primary, description, term FROM rois WHERE ${version(at)} ORDER BY roi`,
+    );
+    return rows.map((r) => ({ roi: r.roi, parent: r.parent || null, primary: Number(r.is_primary) === 1, description: r.description, term: r.term || null }));
+  }
+
+  /** Synapse counts per primary ROI and the '' bucket, summed over the version's per-neuron ROI counts. */
+  async roiCounts(at: VersionRef): Promise<Map<string, RoiCount>> {
+    const rows = await this.query<{ roi: string; pre: number | string; post: number | string }>(
+      'roiCounts',
+      ch`SELECT roi, sum(pre) AS pre, sum(post) AS post FROM neuron_rois WHERE ${version(at)} GROUP BY roi`,
+    );
+    return new Map(rows.map((r) => [r.roi, { pre: Number(r.pre), post: Number(r.post) }]));
+  }
+
+  /** The per-ROI counts of these neurons, by neuron and ROI. */
+  async neuronRois(at: VersionRef, neuronIds: readonly string[]): Promise<NeuronRoiRow[]> {
+    if (!neuronIds.length) return [];
+    const rows = await this.query<Record<string, unknown>>(
+      'neuronRois',
+      ch`SELECT neuron_id, roi, pre, post, upstream, downstream FROM neuron_rois WHERE ${version(at)} AND ${inList('neuron_id', neuronIds)}
+         ORDER BY neuron_id, roi`,
+    );
+    return rows.map((r) => ({
+      neuronId: String(r.neuron_id),
+      roi: String(r.roi),
+      pre: Number(r.pre),
+      post: Number(r.post),
+      upstream: Number(r.upstream),
+      downstream: r.downstream === null || r.downstream === undefined ? null : Number(r.downstream),
+    }));
+  }
+
+  /** The annotations of these neurons, by neuron id. */
+  async neuronAnnotations(at: VersionRef, neuronIds: readonly string[]): Promise<NeuronAnnotationRow[]> {
+    if (!neuronIds.length) return [];
+    const rows = await this.query<Record<string, unknown>>(
+      'neuronAnnotations',
+      ch`SELECT neuron_id, instance, type, class, super_class, sub_class, hemilineage, side, status, transmitter,
+           toFloat64(toString(transmitter_confidence)) AS confidence_out, soma_x, soma_y, soma_z, extra
+         FROM neuron_annotations WHERE ${version(at)} AND ${inList('neuron_id', neuronIds)} ORDER BY neuron_id`,
+    );
+    return rows.map((r) => {
+      const soma = [r.soma_x, r.soma_y, r.soma_z].map(nullableNumber);
+      return {
+        neuronId: String(r.neuron_id),
+        instance: String(r.instance),
+        type: String(r.type),
+        class: String(r.class),
+        superClass: String(r.super_class),
+        subClass: String(r.sub_class),
+        hemilineage: String(r.hemilineage),
+        side: String(r.side),
+        status: String(r.status),
+        transmitter: String(r.transmitter),
+        transmitterConfidence: nullableNumber(r.confidence_out),
+        soma: soma.every((v) => v !== null) ? (soma as [number, number, number]) : null,
+        extra: parseExtra(String(r.extra ?? '')),
+      };
+    });
+  }
+
+  /** One page of the synapses that pass `filter`, ordered by (pre, post, synapse_id), after `after` when given. */
+  async readSynapses(at: VersionRef, filter: SynapseFilter, page: { limit: number; after?: SynapseCursor }): Promise<SynapseRow[]> {
+    if (!Number.isSafeInteger(page.limit) || page.limit < 0) throw new BadInput('limit: must be a non-negative integer');
+    const rows = await this.query<Record<string, unknown>>(
+      'readSynapses',
+      ch`SELECT ${raw(SYNAPSE_SELECT)} FROM (${synapseSource(at, filter, page.after)}) ORDER BY pre, post, synapse_id LIMIT ${raw(String(page.limit))}`,
+    );
+    return rows.map(toSynapse);
+  }
+
+  /** How many synapses pass `filter`. */
+  async countSynapses(at: VersionRef, filter: SynapseFilter): Promise<number> {
+    const [r] = await this.query<{ n: number | string }>('countSynapses', ch`SELECT count() AS n FROM (${synapseSource(at, filter)})`);
+    return Number(r?.n ?? 0);
+  }
+
+  /**
+   * Every synapse that passes `filter`, in the pages' order, stored under `key` as an Arrow IPC stream of
+   * SYNAPSE_EXPORT_COLUMNS (lib/column/arrow-export.ts: memory bounded, encoded off the request thread).
+   */
+  async exportSynapses(
+    objects: ObjectStore,
+    key: string,
+    at: VersionRef,
+    filter: SynapseFilter,
+    metadata: Record<string, string>,
+    opts: { signal?: AbortSignal; maxExecutionTime?: number } = {},
+  ): Promise<ExportResult> {
+    const q = ch`SELECT ${raw(SYNAPSE_SELECT)} FROM (${synapseSource(at, filter)}) ORDER BY pre, post, synapse_id`;
+    return this.export('exportSynapses', objects, key, q, SYNAPSE_EXPORT_COLUMNS, metadata, opts);
+  }
+
+  /** Whether the version has any per-ROI connections. */
+  async hasRoiConnections(at: VersionRef): Promise<boolean> {
+    const rows = await this.query<{ one: number }>('hasRoiConnections', ch`SELECT 1 AS one FROM roi_connections WHERE ${version(at)} LIMIT 1`);
+    return rows.length > 0;
+  }
+
+  /**
+   * A page of per-ROI connections: with `groupByRoi` one row per (pre, post, ROI), ordered so; otherwise one row per
+   * (pre, post) whose weight is the sum over the ROIs read. `minWeight` applies to the row's weight.
+   */
+  async readRoiConnections(at: VersionRef, filter: RoiConnectionFilter, groupByRoi: boolean, page: { limit: number; offset: number }): Promise<RoiConnectionRow[]> {
+    for (const [k, v] of Object.entries(page)) if (!Number.isSafeInteger(v) || v < 0) throw new BadInput(`${k}: must be a non-negative integer`);
+    const rows = await this.query<{ pre: string; post: string; roi?: string; w: number | string }>(
+      'readRoiConnections',
+      ch`${roiConnectionSource(at, filter, groupByRoi)} ORDER BY ${raw(groupByRoi ? 'pre, post, roi' : 'pre, post')} LIMIT ${raw(`${page.offset}, ${page.limit}`)}`,
+    );
+    return rows.map((r) => ({ pre: r.pre, post: r.post, roi: groupByRoi ? String(r.roi) : null, weight: Number(r.w) }));
+  }
+
+  /** How many rows readRoiConnections would give without a page. */
+  async countRoiConnections(at: VersionRef, filter: RoiConnectionFilter, groupByRoi: boolean): Promise<number> {
+    const [r] = await this.query<{ n: number | string }>('countRoiConnections', ch`SELECT count() AS n FROM (${roiConnectionSource(at, filter, groupByRoi)})`);
+    return Number(r?.n ?? 0);
+  }
+
+  /**
+   * Every row readRoiConnections would give, in its order, as an Arrow IPC stream: ROI_CONNECTION_EXPORT_COLUMNS
+   * when grouped by ROI, else the columns of the connections route (pre, post, synapse_type, weight).
+   */
+  async exportRoiConnections(
+    objects: ObjectStore,
+    key: string,
+    at: VersionRef,
+    filter: RoiConnectionFilter,
+    groupByRoi: boolean,
+    metadata: Record<string, string>,
+    opts: { signal?: AbortSignal; maxExecutionTime?: number } = {},
+  ): Promise<ExportResult> {
+    const q = groupByRoi
+      ? ch`SELECT pre, post, roi, 'chemical' AS synapse_name, w FROM (${roiConnectionSource(at, filter, true)}) ORDER BY pre, post, roi`
+      : ch`SELECT pre, post, 'chemical' AS synapse_name, w FROM (${roiConnectionSource(at, filter, false)}) ORDER BY pre, post`;
+    const columns = groupByRoi ? ROI_CONNECTION_EXPORT_COLUMNS : ROI_CONNECTION_EXPORT_COLUMNS.filter((c) => c.name !== 'roi');
+    return this.export('exportRoiConnections', objects, key, q, columns, metadata, opts);
+  }
+
+  private async export(
+    method: string,
+    objects: ObjectStore,
+    key: string,
+    q: ChQuery,
+    columns: ArrowColumn[],
+    metadata: Record<string, string>,
+    opts: { signal?: AbortSignal; maxExecutionTime?: number },
+  ): Promise<ExportResult> {
+    try {
+      return await exportArrow({ column: this.column, objects }, q, columns, key, metadata, {
+        name: `SynapseReadStore.${method}`,
+        signal: opts.signal,
+        maxExecutionTime: opts.maxExecutionTime,
+      });
+    } catch (e) {
+      throw this.failure(method, e, opts.signal);
+    }
+  }
+
+  private async query<T>(method: string, q: ChQuery): Promise<T[]> {
+    const opts: ColumnQueryOptions = { name: `SynapseReadStore.${method}`, maxExecutionTime: READ_MAX_EXECUTION_S };
+    try {
+      return await this.column.query<T>(q, opts);
+    } catch (e) {
+      throw this.failure(method, e);
+    }
+  }
+
+  private failure(method: string, e: unknown, signal?: AbortSignal): Error {
+    if (e instanceof AppError) return e;
+    const aborted = signal ?? currentRequestScope()?.signal;
+    if (aborted?.aborted) return abortError(aborted);
+    const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    return new Error(`SynapseReadStore.${method} failed: ${message}`, { cause: e });
+  }
+}
+
+const raw = (text: string): ChQuery => ({ sql: text, params: {} });
+
+function version(at: VersionRef): ChQuery {
+  if (typeof at.datasetId !== 'string' || !UUID.test(at.datasetId)) throw new BadInput('dataset_id: must be a UUID');
+  if (!Number.isSafeInteger(at.version) || at.version < 0 || at.version > MAX_VERSION) throw new BadInput(`version: must be an integer from 0 to ${MAX_VERSION}`);
+  return ch`dataset_id = ${at.datasetId} AND version = ${typed(at.version, 'UInt32')}`;
+}
+
+/** `col IN (v1, v2, ...)`, every value a bound parameter; an empty list matches nothing. */
+function inList(column: string, values: readonly string[]): ChQuery {
+  if (!values.length) return raw('0');
+  return ch`${ident(column)} IN (${join(values.map((v) => ch`${String(v)}`))})`;
+}
+
+const and = (parts: ChQuery[]): ChQuery => (parts.length ? ch` AND ${join(parts, ' AND ')}` : raw(''));
+
+function finite(field: string, v: number): number {
+  if (!Number.isFinite(v)) throw new BadInput(`${field}: must be a finite number`);
+  return v;
+}
+
+function synapseConditions(f: SynapseFilter): ChQuery[] {
+  const parts: ChQuery[] = [];
+  if (f.pre) parts.push(inList('pre', f.pre));
+  if (f.post) parts.push(inList('post', f.post));
+  if (f.rois) parts.push(inList('roi', f.rois));
+  if (f.transmitters) parts.push(inList('transmitter', f.transmitters));
+  if (f.bbox) {
+    (['x', 'y', 'z'] as const).forEach((axis, i) => {
+      parts.push(ch`${ident(axis)} >= ${typed(finite('bbox', f.bbox!.min[i]), 'Float64')} AND ${ident(axis)} <= ${typed(finite('bbox', f.bbox!.max[i]), 'Float64')}`);
+    });
+  }
+  const scores: Array<[string, number | undefined]> = [
+    ['confidence', f.minConfidence],
+    ['cleft_score', f.minCleftScore],
+    ['connection_score', f.minConnectionScore],
+  ];
+  // The scores are stored as Float32: the threshold is compared as a Float32 too, so that 0.95 keeps the synapses
+  // whose file says 0.95 (as a double, the stored 0.95 is 0.949999988...).
+  for (const [column, min] of scores) if (min !== undefined) parts.push(ch`${ident(column)} >= toFloat32(${typed(finite(`min_${column}`, min), 'Float64')})`);
+  return parts;
+}
+
+/** `(pre, post, synapse_id) > (a, b, c)` written out (no tuple comparison on 18.16). */
+function after(c: SynapseCursor): ChQuery {
+  return ch`(pre > ${c.pre} OR (pre = ${c.pre} AND (post > ${c.post} OR (post = ${c.post} AND synapse_id > ${c.synapseId}))))`;
+}
+
+/**
+ * The rows a synapse read selects, as a subquery of SYNAPSE_COLUMNS. A filter on one side reads the table ordered by
+ * that side; either side is the rows with a listed pre (by pre) and those with a listed post and another pre (by
+ * post), so each row comes once.
+ */
+function synapseSource(at: VersionRef, f: SynapseFilter, cursor?: SynapseCursor): ChQuery {
+  const base = [...synapseConditions(f), ...(cursor ? [after(cursor)] : [])];
+  const select = (table: string, extra: ChQuery[]) => ch`SELECT ${raw(SYNAPSE_COLUMNS)} FROM ${ident(table)} WHERE ${version(at)}${and([...extra, ...base])}`;
+  if (f.neurons) {
+    return ch`${select('synapses', [inList('pre', f.neurons)])} UNION ALL ${select('synapses_by_post', [inList('post', f.neurons), ch`NOT ${inList('pre', f.neurons)}`])}`;
+  }
+  return select(f.post && !f.pre ? 'synapses_by_post' : 'synapses', []);
+}
+
+function roiConnectionSource(at: VersionRef, f: RoiConnectionFilter, groupByRoi: boolean): ChQuery {
+  const parts: ChQuery[] = [];
+  if (f.neurons) parts.push(ch`(${inList('pre', f.neurons)} OR ${inList('post', f.neurons)})`);
+  if (f.pre) parts.push(inList('pre', f.pre));
+  if (f.post) parts.push(inList('post', f.post));
+  if (f.rois) parts.push(inList('roi', f.rois));
+  const having = f.minWeight === undefined ? raw('') : ch` HAVING w >= ${typed(finite('min_weight', f.minWeight), 'Float64')}`;
+  // ROIs without neurons: the copy in ROI order reads only those ROIs' key ranges.
+  const table = f.rois && !f.neurons && !f.pre && !f.post ? 'roi_connections_by_roi' : 'roi_connections';
+  return ch`SELECT pre, post${raw(groupByRoi ? ', roi' : '')}, sum(weight) AS w FROM ${ident(table)} WHERE ${version(at)}${and(parts)}
+    GROUP BY pre, post${raw(groupByRoi ? ', roi' : '')}${having}`;
+}
+
+const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const nullableText = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
+
+function toSynapse(r: Record<string, unknown>): SynapseRow {
+  const probabilities = Object.fromEntries(TRANSMITTER_COLUMNS.map((t) => [t, nullableNumber(r[`${t}_out`])])) as Record<Transmitter, number | null>;
+  return {
+    synapseId: String(r.synapse_id),
+    pre: nullableText(r.pre_out),
+    post: nullableText(r.post_out),
+    x: Number(r.x),
+    y: Number(r.y),
+    z: Number(r.z),
+    roi: nullableText(r.roi_out),
+    confidence: nullableNumber(r.confidence_out),
+    cleftScore: nullableNumber(r.cleft_score_out),
+    connectionScore: nullableNumber(r.connection_score_out),
+    size: nullableNumber(r.size_out),
+    transmitter: nullableText(r.transmitter_out),
+    probabilities,
+  };
+}
+
+/** The `extra` column: a JSON object of text values; anything else reads as empty rather than failing the read. */
+function parseExtra(text: string): Record<string, string> {
+  if (!text) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, typeof x === 'string' ? x : JSON.stringify(x)]));
+  } catch {
+    return {};
+  }
+}
