@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -5,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { tableFromIPC } from 'apache-arrow';
 import { openColumn, type ColumnStore } from '../lib/column/column.js';
@@ -189,7 +191,17 @@ function rawReads(column: ColumnStore, t: Targets): { name: string; run: () => P
   ];
 }
 
-async function baseline(column: ColumnStore, r: Release): Promise<{ load: number; byPost: number; targets: Targets; reads: { name: string; p50: number; p99: number; rows: number; bytes: number }[]; bytesPerSynapse: number }> {
+interface Baseline {
+  load: number;
+  byPost: number;
+  compact: number;
+  targets: Targets;
+  reads: { name: string; p50: number; p99: number; rows: number; bytes: number }[];
+  bytesPerSynapse: number;
+  peakMemory: number;
+}
+
+async function baseline(column: ColumnStore, r: Release): Promise<Omit<Baseline, 'peakMemory'>> {
   await migrateColumnTables(column);
   const select = flywireToSynapseColumns();
   const cols = SYNAPSE_COLUMNS.map(([n]) => n).join(', ');
@@ -199,6 +211,12 @@ async function baseline(column: ColumnStore, r: Release): Promise<{ load: number
     }
   });
   const byPost = await seconds(() => column.command(ch`INSERT INTO synapses_by_post SELECT * FROM synapses WHERE ${where}`, { name: 'bench.synapses.byPost', maxExecutionTime: 3600 }));
+  // Each table's rows in one part, as the service leaves a published version (DataStore.compactVersion).
+  const compact = await seconds(async () => {
+    for (const table of ['synapses', 'synapses_by_post']) {
+      await column.command({ sql: `OPTIMIZE TABLE ${table} PARTITION (${quoteString(DATASET)}, ${VERSION}) FINAL`, params: {} }, { name: 'bench.synapses.compact', maxExecutionTime: 3600 });
+    }
+  });
   const [{ n }] = await column.query<{ n: string }>(ch`SELECT count() AS n FROM synapses WHERE ${where}`, { name: 'bench.synapses.count' });
   if (Number(n) !== r.synapses) throw new Error(`the baseline loaded ${n} synapses of ${r.synapses}`);
   // Only this run's partitions: the table may hold others'.
@@ -215,7 +233,44 @@ async function baseline(column: ColumnStore, r: Release): Promise<{ load: number
     const out = m.result as { rows: number; bytes: number };
     reads.push({ name: read.name, p50: m.p50, p99: m.p99, rows: out.rows, bytes: out.bytes });
   }
-  return { load, byPost, targets: t, reads, bytesPerSynapse: Number(bytes) / Number(rows) };
+  return { load, byPost, compact, targets: t, reads, bytesPerSynapse: Number(bytes) / Number(rows) };
+}
+
+const CHILD = 'SYNAPSES_BENCH_BASELINE';
+
+/**
+ * The baseline in a process of its own (this module, forked), so that each side's peak memory is its own: a chDB
+ * session's memory stays counted in its process's peak resident size after the session is closed.
+ */
+function baselineApart(r: Release, tmp: string): Promise<Baseline> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [CHILD]: JSON.stringify({ r, dataDir: path.join(tmp, 'chdb') }) } });
+    let answer: Baseline | undefined;
+    child.on('message', (m) => (answer = m as Baseline));
+    child.on('error', reject);
+    child.on('exit', (code) => (answer && code === 0 ? resolve(answer) : reject(new Error(`the baseline process exited with ${code}`))));
+  });
+}
+
+async function baselineChild(): Promise<void> {
+  const { r, dataDir } = JSON.parse(process.env[CHILD]!) as { r: Release; dataDir: string };
+  const column = await openColumn({ kind: 'chdb', dataDir, database: 'bench' });
+  try {
+    const base = await baseline(column, r);
+    process.send!({ ...base, peakMemory: process.resourceUsage().maxRSS * 1024 });
+  } finally {
+    await column.close();
+  }
+}
+
+if (process.env[CHILD] && process.send) {
+  baselineChild().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }
 
 // The service's half drives the real HTTP API of a service started in this process (test/kit/app.ts, listening on
@@ -343,41 +398,35 @@ export default async function synapsesBench(): Promise<void> {
   try {
     const r = await release(opts.synapses, opts.dir, tmp);
     const feather = [...r.parts, path.join(r.dir, 'proofread_connections_783.feather')].reduce((s, f) => s + statSync(f).size, 0);
-    const column = await openColumn({ kind: 'chdb', dataDir: path.join(tmp, 'chdb'), database: 'bench' });
-    let base: Awaited<ReturnType<typeof baseline>>;
-    try {
-      console.log(
-        `workload: ${r.synapses.toLocaleString('en')} synapses in ${r.parts.length} Feather part(s) and ${r.connections.toLocaleString('en')} per-neuropil connections ` +
-          `(${(feather / 1e9).toFixed(2)} GB), 139,255 neurons; chdb`,
-      );
-      base = await baseline(column, r);
-      const rate = (s: number) => `${Math.round(r.synapses / s).toLocaleString('en')} synapses/s`;
-      console.log(`  ${'load: chDB reading the Feather files itself (baseline)'.padEnd(64)} ${base.load.toFixed(1).padStart(7)} s   ${rate(base.load)}`);
-      console.log(`  ${'  + the copy ordered by post (synapses_by_post)'.padEnd(64)} ${base.byPost.toFixed(1).padStart(7)} s   ${rate(base.byPost)}`);
-      console.log(`  on disk: ${base.bytesPerSynapse.toFixed(1)} bytes per synapse in synapses (system.parts), Feather ${(feather / r.synapses).toFixed(1)}`);
-      console.log('  reads, raw SQL on chDB (baseline), one at a time:');
-      for (const read of base.reads) {
-        console.log(`    ${read.name.padEnd(62)} p50 ${read.p50.toFixed(1).padStart(8)} ms   p99 ${read.p99.toFixed(1).padStart(8)} ms   ${read.rows.toLocaleString('en')} rows, ${(read.bytes / 1e6).toFixed(1)} MB of text`);
-      }
-      if (!opts.service) {
-        console.log('  the service side: run with --service (upload and publish through the API, the reads through REST as Arrow)');
-        return;
-      }
-      // The service on its own engines: the baseline's chDB session is closed first (one chDB data directory per process).
-      await column.command(ch`ALTER TABLE synapses DROP PARTITION (${DATASET}, ${VERSION})`, { name: 'bench.synapses.drop' });
-      await column.command(ch`ALTER TABLE synapses_by_post DROP PARTITION (${DATASET}, ${VERSION})`, { name: 'bench.synapses.drop' });
-    } finally {
-      await column.close();
+    console.log(
+      `workload: ${r.synapses.toLocaleString('en')} synapses in ${r.parts.length} Feather part(s) and ${r.connections.toLocaleString('en')} per-neuropil connections ` +
+        `(${(feather / 1e9).toFixed(2)} GB), 139,255 neurons; chdb`,
+    );
+    const base = await baselineApart(r, tmp);
+    const rate = (s: number) => `${Math.round(r.synapses / s).toLocaleString('en')} synapses/s`;
+    console.log(`  ${'load: chDB reading the Feather files itself (baseline)'.padEnd(64)} ${base.load.toFixed(1).padStart(7)} s   ${rate(base.load)}`);
+    console.log(`  ${'  + the copy ordered by post (synapses_by_post)'.padEnd(64)} ${base.byPost.toFixed(1).padStart(7)} s   ${rate(base.byPost)}`);
+    console.log(`  ${'  + both tables merged into one part each (OPTIMIZE ... FINAL)'.padEnd(64)} ${base.compact.toFixed(1).padStart(7)} s`);
+    console.log(`  peak memory of the baseline's process: ${(base.peakMemory / 1024 ** 3).toFixed(2)} GB`);
+    console.log(`  on disk: ${base.bytesPerSynapse.toFixed(1)} bytes per synapse in synapses (system.parts), Feather ${(feather / r.synapses).toFixed(1)}`);
+    console.log('  reads, raw SQL on chDB (baseline), one at a time:');
+    for (const read of base.reads) {
+      console.log(`    ${read.name.padEnd(62)} p50 ${read.p50.toFixed(1).padStart(8)} ms   p99 ${read.p99.toFixed(1).padStart(8)} ms   ${read.rows.toLocaleString('en')} rows, ${(read.bytes / 1e6).toFixed(1)} MB of text`);
     }
+    if (!opts.service) {
+      console.log('  the service side: run with --service (upload and publish through the API, the reads through REST as Arrow)');
+      return;
+    }
+    // The baseline's chDB data directory is its own; the service opens its own engines in this process.
     const s = await startService();
     try {
       const published = await servicePublish(s, r);
-      const ratio = (base.load + base.byPost) / published.seconds;
+      const ratio = (base.load + base.byPost + base.compact) / published.seconds;
       console.log(`  ${'load: upload and publish through the service'.padEnd(64)} ${published.seconds.toFixed(1).padStart(7)} s   x${ratio.toFixed(3)} of baseline throughput`);
       console.log(`  ${'  of which the uploads (streamed, read, checked, written)'.padEnd(64)} ${published.uploads.toFixed(1).padStart(7)} s`);
       console.log(`  ${'  and the publication (derived tables built once)'.padEnd(64)} ${published.publish.toFixed(1).padStart(7)} s`);
-      // The process's peak resident memory so far: the baseline's chDB session ran in it too, before the service.
-      console.log(`  peak memory of this process (baseline and service): ${(process.resourceUsage().maxRSS / 1024 ** 2).toFixed(2)} GB`);
+      // This process ran the service only (the baseline had a process of its own).
+      console.log(`  peak memory of the service's process: ${(process.resourceUsage().maxRSS / 1024 ** 2).toFixed(2)} GB`);
       const rest = serviceReads(s, published.datasetId, base.targets);
       for (const [i, read] of rest.entries()) {
         const m = await latencies(read.run);

@@ -68,13 +68,14 @@ describe('scheduled monitoring of active clusters', () => {
     await store.setState(row.id, ['pending'], 'active', new Date(), { kind: 'verified', message: 'verified in the test' });
 
     await eventually(async () => (await store.get(row.id))?.health === 'up', { timeoutMs: 15_000, what: 'the first scheduled ping' });
-    expect(logs).toMatch(/"name":"watched".*"msg":"cluster is up"/);
+    // The change is logged once its record has been written: the log line may follow the stored health by a moment.
+    await eventually(async () => /"name":"watched".*"msg":"cluster is up"/.test(logs), { timeoutMs: 15_000, what: 'the log line of the change' });
     stand.setUp(false);
     await eventually(async () => (await store.get(row.id))?.health === 'down', { timeoutMs: 15_000, what: 'the cluster reported down' });
-    expect(logs).toMatch(/"name":"watched".*"msg":"cluster is down"/);
+    await eventually(async () => /"name":"watched".*"msg":"cluster is down"/.test(logs), { timeoutMs: 15_000, what: 'the log line of the change' });
     stand.setUp(true);
     await eventually(async () => (await store.get(row.id))?.health === 'up', { timeoutMs: 15_000, what: 'the cluster reported up again' });
-    expect(logs).toMatch(/"name":"watched".*"msg":"cluster is up again"/);
+    await eventually(async () => /"name":"watched".*"msg":"cluster is up again"/.test(logs), { timeoutMs: 15_000, what: 'the log line of the change' });
 
     const list = await call(t.url, 'GET', '/v1/federation/clusters', { token: superuser.accessToken });
     const watched = list.body.find((c: { name: string }) => c.name === 'watched');

@@ -40,6 +40,9 @@ export const DERIVE_LIMITS = {
   maxBytesBeforeExternalGroupBy: DERIVE_SETTINGS.max_bytes_before_external_group_by,
 } as const;
 
+/** The tables compactVersion merges: those the derive step writes, and the synapses it reads them from. */
+export const COMPACTED_TABLES: readonly DataTable[] = ['synapses', 'synapses_by_post', 'roi_connections', 'roi_connections_by_roi', 'neuron_rois', 'connections'];
+
 const raw = (text: string): ChQuery => ({ sql: text, params: {} });
 const settings = raw(` SETTINGS ${Object.entries(DERIVE_SETTINGS).map(([k, v]) => `${k} = ${v}`).join(', ')}`);
 const columnList = (table: DataTable) => raw(DATA_TABLES[table].map(([name]) => name).join(', '));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ColumnStore } from '../../../lib/column/column.js';
-import { ch } from '../../../lib/column/sql.js';
+import { ch, ident } from '../../../lib/column/sql.js';
 import type { DataStore } from '../store/data.store.js';
 import {
   expectedConnections,
@@ -122,6 +122,32 @@ export function synapseTablesSuite(deps: { store: () => DataStore; column: () =>
       // A second derive replaces what the first wrote.
       expect(await store.deriveSynapseTables({ datasetId: d, version: 1 })).toEqual(counts);
       expect(await derivedRows(deps.column(), d, 1)).toEqual(got);
+    });
+
+    it('leaves each table of a derived version in one part (per shard), whatever number of inserts wrote it', async () => {
+      const store = deps.store();
+      const column = deps.column();
+      const d = randomUUID();
+      const rows = [...HEMIBRAIN_BODIES.flatMap(hemibrainSynapses), ...pairedSynapses()];
+      const encoded = synapseTsvRows(d, 1, rows);
+      // Three inserts, as three part files of an upload make three parts at least.
+      for (const slice of [encoded.slice(0, 3000), encoded.slice(3000, 6000), encoded.slice(6000)]) await store.insertTsv('synapses', [deps.tsv(slice)]);
+      await store.insertTsv('neurons', [deps.tsv(HEMIBRAIN_BODIES.map((b) => deps.neuronRow(d, 1, b)))]);
+      // The parts this node holds: on a cluster, the shard tables behind the Distributed ones.
+      const parts = async (table: string) => {
+        const local = column.cluster ? `${table}_local` : table;
+        const [r] = await column.query<{ n: number | string }>(ch`SELECT uniqExact(_part) AS n FROM ${ident(local)} WHERE dataset_id = ${d} AND version = toUInt32(1)`, { name: 'test.parts' });
+        return Number(r.n);
+      };
+      const before = await parts('synapses');
+      if (!column.cluster) expect(before).toBeGreaterThan(1);
+      await store.deriveSynapseTables({ datasetId: d, version: 1 });
+      // On a cluster this node's shard may hold none of a small table's rows: one part at most.
+      for (const table of ['synapses', 'synapses_by_post', 'roi_connections', 'roi_connections_by_roi', 'neuron_rois', 'connections']) {
+        const n = await parts(table);
+        expect({ table, parts: n }).toEqual({ table, parts: column.cluster && n === 0 ? 0 : 1 });
+      }
+      expect(await store.rowCounts(d, 1)).toMatchObject({ synapses: rows.length });
     });
 
     it('copies and drops a version with every synapse-level table', async () => {

@@ -127,6 +127,18 @@ SELECT pre, post, toString(synapse_type) AS synapse_name, weight FROM connection
 
 /* DataStore.deriveFromRoiConnections */ INSERT INTO roi_connections_by_roi (dataset_id, version, pre, post, roi, weight, transmitter) SELECT dataset_id, version, pre, post, roi, weight, transmitter FROM roi_connections WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) SETTINGS max_threads = 2, max_memory_usage = 6442450944, max_bytes_before_external_group_by = 2147483648, max_bytes_before_external_sort = 2147483648, distributed_aggregation_memory_efficient = 1, max_execution_time = 3600;
 
+/* DataStore.compactVersion */ OPTIMIZE TABLE synapses PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE synapses_by_post PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE roi_connections PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE roi_connections_by_roi PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE neuron_rois PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE connections PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
 /* DataStore.deriveFromRoiConnections */ SELECT 'synapses' AS t, count() AS n FROM synapses WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) UNION ALL SELECT 'roi_connections' AS t, count() AS n FROM roi_connections WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) UNION ALL SELECT 'connections' AS t, count() AS n FROM connections WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) UNION ALL SELECT 'neuron_rois' AS t, count() AS n FROM neuron_rois WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2);
 
 -- DataStore.deriveSynapseTables of a version with synapse pairs
@@ -180,6 +192,18 @@ SELECT pre, post, toString(synapse_type) AS synapse_name, weight FROM connection
 /* DataStore.dropTableVersion */ ALTER TABLE roi_connections_by_roi DROP PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2);
 
 /* DataStore.deriveSynapseTables */ INSERT INTO roi_connections_by_roi (dataset_id, version, pre, post, roi, weight, transmitter) SELECT dataset_id, version, pre, post, roi, weight, transmitter FROM roi_connections WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) SETTINGS max_threads = 2, max_memory_usage = 6442450944, max_bytes_before_external_group_by = 2147483648, max_bytes_before_external_sort = 2147483648, distributed_aggregation_memory_efficient = 1, max_execution_time = 3600;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE synapses PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE synapses_by_post PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE roi_connections PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE roi_connections_by_roi PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE neuron_rois PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
+
+/* DataStore.compactVersion */ OPTIMIZE TABLE connections PARTITION ('0190f3a4-5b6c-7d8e-9f00-112233445566', 2) FINAL;
 
 /* DataStore.deriveSynapseTables */ SELECT 'synapses' AS t, count() AS n FROM synapses WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) UNION ALL SELECT 'roi_connections' AS t, count() AS n FROM roi_connections WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) UNION ALL SELECT 'connections' AS t, count() AS n FROM connections WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2) UNION ALL SELECT 'neuron_rois' AS t, count() AS n FROM neuron_rois WHERE dataset_id = '0190f3a4-5b6c-7d8e-9f00-112233445566' AND version = toUInt32(2);
 
