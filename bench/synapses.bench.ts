@@ -285,14 +285,27 @@ interface ServiceHandle {
 /** The whole service on chDB and PGlite with an academic account's token. */
 async function startService(): Promise<ServiceHandle> {
   const { startTestApp } = await import('../test/kit/app.js');
-  const { createUser } = await import('../test/kit/users.js');
+  const { createApiToken, createUser } = await import('../test/kit/users.js');
   const t = await startTestApp(
     // Part files are hundreds of MB: above the default upload limit at the largest sizes.
-    { RATE_LIMIT_BURST: '100000', RATE_LIMIT_REFILL_PER_SEC: '100000', UPLOAD_MAX_BYTES: String(8 * 1024 ** 3), LOG_LEVEL: 'warn' },
+    {
+      RATE_LIMIT_BURST: '100000',
+      RATE_LIMIT_REFILL_PER_SEC: '100000',
+      UPLOAD_MAX_BYTES: String(8 * 1024 ** 3),
+      LOG_LEVEL: 'warn',
+      // Set, these make a small release take the full-size path: its derived tables built by the publication.
+      ...pick(process.env, ['SYNAPSES_DERIVE_ON_UPLOAD_MAX', 'PUBLISH_WAIT_MS']),
+    },
     { listen: true },
   );
   const user = await createUser(t, { accountType: 'ACADEMIC' });
-  return { url: t.url, token: user.accessToken, close: () => t.close() };
+  // A personal API token, as a lab's upload script would use: an access token expires within the upload's minutes.
+  const { token } = await createApiToken(t, user, 'write', { name: 'synapse benchmark' });
+  return { url: t.url, token, close: () => t.close() };
+}
+
+function pick(env: NodeJS.ProcessEnv, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.filter((n) => env[n] !== undefined).map((n) => [n, env[n]!]));
 }
 
 async function api(s: ServiceHandle, method: string, route: string, body?: unknown): Promise<any> {
@@ -365,7 +378,11 @@ async function publishWhenDerived(s: ServiceHandle, datasetId: string): Promise<
     if (res.status !== 409) throw new Error(`publish: ${res.status} ${text.slice(0, 500)}`);
     console.log(`    publish: ${JSON.parse(text).error}`);
     for (;;) {
-      const draft = await api(s, 'GET', `/v1/neurodata/datasets/${datasetId}/draft`);
+      const draft = await api(s, 'GET', `/v1/neurodata/datasets/${datasetId}/draft`).catch((err: Error) => {
+        // A client polling goes on after a failed poll; the failure is shown.
+        console.log(`    draft: ${err.message}`);
+        return { ingest: true };
+      });
       if (!draft.ingest) break;
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
@@ -434,8 +451,12 @@ export default async function synapsesBench(): Promise<void> {
         if (out.rows !== base.reads[i].rows) throw new Error(`${read.name}: the service answered ${out.rows} rows, raw SQL ${base.reads[i].rows}`);
         console.log(`    ${`REST ${read.name}`.padEnd(62)} p50 ${m.p50.toFixed(1).padStart(8)} ms   p99 ${m.p99.toFixed(1).padStart(8)} ms   x${(base.reads[i].p50 / m.p50).toFixed(3)} of baseline (p50)`);
       }
+    } catch (err) {
+      // The failure is what to see: closing a service whose derive still runs can fail too, and would hide it.
+      console.error(err);
+      throw err;
     } finally {
-      await s.close();
+      await s.close().catch((err) => console.error('closing the service:', err));
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });

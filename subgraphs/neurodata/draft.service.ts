@@ -46,14 +46,17 @@ export class DraftService {
       throw new NotFound(`dataset ${dataset.slug} has no open draft (latest is v${dataset.latestVersion}); an edit or an upload opens one`);
     }
     const at = { datasetId: dataset.id, version: dataset.draftVersion };
+    const ingest = await this.store.currentIngest(dataset.id);
     const counts = await this.data.rowCounts(at.datasetId, at.version);
     return {
       datasetId: dataset.id,
       version: at.version,
       tables: TABLE_COUNTS.map(([table, field]) => ({ table, rows: Number(counts[field] ?? 0) })),
-      synapses: Number(counts.synapses ?? 0) > 0 ? await this.data.synapseSummary(at) : null,
+      // Two scans of every synapse: not while an ingest or the derived tables' build runs, when clients poll this
+      // summary for the ingest's progress and the scans would compete with the build (minutes at FlyWire's size).
+      synapses: Number(counts.synapses ?? 0) > 0 && !ingest ? await this.data.synapseSummary(at) : null,
       missing: await this.datasets.missingForPublication(dataset),
-      ingest: await this.store.currentIngest(dataset.id),
+      ingest,
     };
   }
 }

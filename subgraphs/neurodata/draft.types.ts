@@ -68,7 +68,7 @@ export class DatasetDraft {
   @Field(() => [DraftTable])
   tables!: DraftTable[];
 
-  @Field(() => DraftSynapses, { nullable: true, description: 'null when the draft has no synapses' })
+  @Field(() => DraftSynapses, { nullable: true, description: 'null when the draft has no synapses, and while a file is ingested or the derived tables are built' })
   synapses!: DraftSynapses | null;
 
   @Field(() => [String], { description: 'what publishing still needs; empty when the draft can be published' })
