@@ -236,7 +236,8 @@ async function baseline(column: ColumnStore, r: Release): Promise<Omit<Baseline,
   return { load, byPost, compact, targets: t, reads, bytesPerSynapse: Number(bytes) / Number(rows) };
 }
 
-const CHILD = 'SYNAPSES_BENCH_BASELINE';
+/** The argument that makes this module, forked, the baseline's process; the release comes as its first message. */
+const CHILD = '--synapses-baseline';
 
 /**
  * The baseline in a process of its own (this module, forked), so that each side's peak memory is its own: a chDB
@@ -244,7 +245,8 @@ const CHILD = 'SYNAPSES_BENCH_BASELINE';
  */
 function baselineApart(r: Release, tmp: string): Promise<Baseline> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [CHILD]: JSON.stringify({ r, dataDir: path.join(tmp, 'chdb') }) } });
+    const child = fork(fileURLToPath(import.meta.url), [CHILD]);
+    child.send({ r, dataDir: path.join(tmp, 'chdb') });
     let answer: Baseline | undefined;
     child.on('message', (m) => (answer = m as Baseline));
     child.on('error', reject);
@@ -253,7 +255,7 @@ function baselineApart(r: Release, tmp: string): Promise<Baseline> {
 }
 
 async function baselineChild(): Promise<void> {
-  const { r, dataDir } = JSON.parse(process.env[CHILD]!) as { r: Release; dataDir: string };
+  const { r, dataDir } = await new Promise<{ r: Release; dataDir: string }>((resolve) => process.once('message', (m) => resolve(m as { r: Release; dataDir: string })));
   const column = await openColumn({ kind: 'chdb', dataDir, database: 'bench' });
   try {
     const base = await baseline(column, r);
@@ -263,7 +265,7 @@ async function baselineChild(): Promise<void> {
   }
 }
 
-if (process.env[CHILD] && process.send) {
+if (process.argv.includes(CHILD) && process.send) {
   baselineChild().then(
     () => process.exit(0),
     (err) => {
@@ -288,24 +290,13 @@ async function startService(): Promise<ServiceHandle> {
   const { createApiToken, createUser } = await import('../test/kit/users.js');
   const t = await startTestApp(
     // Part files are hundreds of MB: above the default upload limit at the largest sizes.
-    {
-      RATE_LIMIT_BURST: '100000',
-      RATE_LIMIT_REFILL_PER_SEC: '100000',
-      UPLOAD_MAX_BYTES: String(8 * 1024 ** 3),
-      LOG_LEVEL: 'warn',
-      // Set, these make a small release take the full-size path: its derived tables built by the publication.
-      ...pick(process.env, ['SYNAPSES_DERIVE_ON_UPLOAD_MAX', 'PUBLISH_WAIT_MS']),
-    },
+    { RATE_LIMIT_BURST: '100000', RATE_LIMIT_REFILL_PER_SEC: '100000', UPLOAD_MAX_BYTES: String(8 * 1024 ** 3), LOG_LEVEL: 'warn' },
     { listen: true },
   );
   const user = await createUser(t, { accountType: 'ACADEMIC' });
   // A personal API token, as a lab's upload script would use: an access token expires within the upload's minutes.
   const { token } = await createApiToken(t, user, 'write', { name: 'synapse benchmark' });
   return { url: t.url, token, close: () => t.close() };
-}
-
-function pick(env: NodeJS.ProcessEnv, names: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.filter((n) => env[n] !== undefined).map((n) => [n, env[n]!]));
 }
 
 async function api(s: ServiceHandle, method: string, route: string, body?: unknown): Promise<any> {

@@ -139,7 +139,8 @@ describe('ingestTable on the hemibrain per-neuron synapse files (neuPrint layout
   });
 });
 
-describe('ingestTable on FlyWire and Codex tables (real)', () => {
+// The FlyWire tables are whole releases (139,255 neurons): seconds alone, a minute or more beside the rest of the suite.
+describe('ingestTable on FlyWire and Codex tables (real)', { timeout: 240_000 }, () => {
   it('reads the Codex per-neuropil connection export as roi_connections', async () => {
     const { rows, summary } = await ingest(fileSource(SEED('flywire_783', 'codex_connections_GNG_sample.csv')), { filename: 'codex_connections_GNG_sample.csv', kind: 'roi_connections' });
     expect(summary).toMatchObject({ kind: 'roi_connections', layout: 'codex_connections_export', rows: 65 });
