@@ -195,9 +195,7 @@ export class DataStore {
   /** Removes one table's rows of a dataset version (to replace them in a draft). */
   async dropTableVersion(table: DataTable, datasetId: string, version: number): Promise<void> {
     checkTable(table);
-    // A partition is named by literals (no query parameters there), so only checked values get this far.
-    const partition = `(${quoteString(checkDatasetId(datasetId))}, ${checkVersion(version, 'version')})`;
-    await this.command('dropTableVersion', ch`ALTER TABLE ${partitionTarget(this.column, table)} DROP PARTITION ${raw(partition)}`);
+    await this.command('dropTableVersion', ch`ALTER TABLE ${partitionTarget(this.column, table)} DROP PARTITION ${partitionOf(datasetId, version)}`);
   }
 
   /**
@@ -300,7 +298,7 @@ export class DataStore {
    * its rows never change, which is the case ClickHouse's docs keep OPTIMIZE ... FINAL for.
    */
   async compactVersion(at: VersionRef, opts: { signal?: AbortSignal } = {}): Promise<void> {
-    const partition = raw(`(${quoteString(checkDatasetId(at.datasetId))}, ${checkVersion(at.version, 'version')})`);
+    const partition = partitionOf(at.datasetId, at.version);
     for (const table of derive.COMPACTED_TABLES) {
       throwIfAborted(opts.signal);
       await this.run(
@@ -589,6 +587,8 @@ export class DataStore {
 }
 
 const raw = (text: string): ChQuery => ({ sql: text, params: {} });
+/** A version's partition, `(dataset_id, version)`: named by literals (no query parameters there), so only checked values. */
+const partitionOf = (datasetId: string, version: number): ChQuery => raw(`(${quoteString(checkDatasetId(datasetId))}, ${checkVersion(version, 'version')})`);
 
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw abortError(signal);
