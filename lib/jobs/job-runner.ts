@@ -287,7 +287,7 @@ export class JobRunner {
         for (const id of cancelled) this.noticeById(id, 'cancelled');
         for (const id of lost) this.noticeById(id, 'lost');
       }
-      const recovered = await this.store.recoverExpired(this.opts.config.leaseMs, this.workerId);
+      const recovered = await this.store.recoverExpired(this.opts.config.leaseMs, this.workerId, this.runningJobIds);
       for (const r of recovered) {
         const detail =
           r.status === 'queued'

@@ -302,11 +302,12 @@ export class JobStore {
   /**
    * The sweep: every running job whose heartbeat is older than `leaseMs` lost its worker. It goes back to queued
    * (progress reset, a message saying why) while it has attempts left, else fails naming the attempt. A worker
-   * that was only slow finds out at its next heartbeat (`lost`) and writes nothing more. The jobs of `sweeper`, the
-   * worker sweeping, are left out: it is alive and runs them, and only could not renew their leases yet (its
-   * sweep waited on a busy database or event loop longer than a lease).
+   * that was only slow finds out at its next heartbeat (`lost`) and writes nothing more. The jobs `sweeper`, the
+   * worker sweeping, still runs (`runningIds`) are left out: it is alive and only could not renew their leases yet
+   * (its sweep waited on a busy database or event loop longer than a lease). Its other jobs are swept like anyone's:
+   * an attempt whose outcome it could not write (the database was lost as the job ended) is one it no longer runs.
    */
-  async recoverExpired(leaseMs: number, sweeper: string): Promise<RecoveredJob[]> {
+  async recoverExpired(leaseMs: number, sweeper: string, runningIds: readonly string[]): Promise<RecoveredJob[]> {
     const retry = sql`j.attempts < j.max_attempts`;
     // The expired rows are locked first (skipping those another sweep or a heartbeat holds), so the worker that
     // stopped can still be named in what is returned.
@@ -316,7 +317,7 @@ export class JobStore {
         with expired as (
           select e.id, e.worker_id from ${jobs} e
           where e.status = 'running' and e.heartbeat_at < ${NOW} - ${leaseMs}::int * interval '1 millisecond'
-            and e.worker_id is distinct from ${sweeper}
+            and not (e.worker_id is not distinct from ${sweeper} and e.id = any(${arrayLiteral(runningIds)}::uuid[]))
           for update skip locked
         )
         update ${jobs} j

@@ -6,7 +6,7 @@ import { configFrom, type Config, type JobsConfig } from '../../config.js';
 import { openRelational, type RelationalStore } from '../../db/relational.js';
 import { createTestEngines, type TestEngines } from '../../../test/kit/app.js';
 import { eventually } from '../../../test/kit/eventually.js';
-import { BadInput } from '../../errors.js';
+import { BadInput, ServiceUnavailable } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { JobStore, type HeldJob } from '../job.store.js';
 import { JobRunner, type JobChange } from '../job-runner.js';
@@ -502,6 +502,28 @@ describe(JobRunner.name, () => {
     await until(async () => (await statusOf(job.id)) === 'failed', 'the job failed');
     expect(await store.get(job.id)).toMatchObject({ status: 'failed', attempts: 1, maxAttempts: 1, error: 'the worker running this job stopped (attempt 1 of 1)' });
     expect(started).toEqual([]);
+  });
+
+  it("retries a job whose outcome its own worker could not write, as when the database's sessions end with the job", async () => {
+    // The session that would record the outcome is ended (a failover, pg_terminate_backend): the write fails once.
+    class LosingStore extends JobStore {
+      lost = 0;
+      override succeed(...args: Parameters<JobStore['succeed']>) {
+        if (this.lost++ === 0) return Promise.reject(new ServiceUnavailable('the relational database connection was lost; retry'));
+        return super.succeed(...args);
+      }
+    }
+    const losing = new LosingStore(relational.db);
+    const changes: JobChange[] = [];
+    const attempts: number[] = [];
+    const r = runner({ syql: async (j) => (attempts.push(j.attempts), outcome()) }, {}, { store: losing, onChange: (c) => changes.push(c) });
+    await r.start();
+    const job = await queue(2).enqueue(newId(), 'syql', {});
+    // One worker only: nobody else sweeps, so the runner must see that the job it no longer runs is not running.
+    await until(async () => (await statusOf(job.id)) === 'succeeded', 'the job succeeded on its second attempt');
+    expect(attempts).toEqual([1, 2]);
+    expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['queued->running', 'running->queued', 'queued->running', 'running->succeeded']);
+    expect(changes[1].detail).toBe('retried after its worker stopped (attempt 1 of 2)');
   });
 
   it('recovers at start the jobs left running by a worker that is gone', async () => {
