@@ -69,7 +69,7 @@ export const operationAccess: OperationCheck<RequestContext> = async (rc) => {
       await requireAccess(rc.contextValue, rule);
     } catch (e) {
       // Errors thrown before execution are answered with the status they carry (Apollo's default is 500).
-      if (e instanceof AppError) throw new AppError(e.code, e.message, { http: { status: e.status } });
+      if (e instanceof AppError) throw new AppError(e.code, e.message, { ...e.extensions, http: { status: e.status } });
       throw e;
     }
   }

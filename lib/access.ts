@@ -127,10 +127,11 @@ export function requireTokenScope(scope: TokenScope, rule: Pick<AccessRule, 'nam
   if (rule.token === 'login') {
     throw new Forbidden(
       `${rule.name} needs a signed-in person, not an API token (tokens never manage tokens, passwords or emails, verify, link identities or promote): log in with your password, or use the web pages`,
+      'TOKEN_SCOPE',
     );
   }
   if (NEED_RANK[scope] < NEED_RANK[rule.token]) {
-    throw new Forbidden(`this API token has the ${scope} scope and ${rule.name} needs ${rule.token}: create a token with the ${rule.token} scope (POST /v1/user/tokens)`);
+    throw new Forbidden(`this API token has the ${scope} scope and ${rule.name} needs ${rule.token}: create a token with the ${rule.token} scope (POST /v1/user/tokens)`, 'TOKEN_SCOPE');
   }
 }
 
@@ -178,5 +179,5 @@ export async function requireClass(
     return current;
   }
   if (current) context.viewer = current;
-  throw new Forbidden(required === AccessClass.Academic ? academicRefusal(context.institutionalLogin) : `this operation needs the ${required} access class`);
+  throw required === AccessClass.Academic ? new Forbidden(academicRefusal(context.institutionalLogin), 'ACADEMIC_REQUIRED') : new Forbidden(`this operation needs the ${required} access class`);
 }

@@ -1,10 +1,25 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GENERIC_SERVER_ERROR, exposedMessage, isExposed } from './errors.js';
+import { type ErrorReason, GENERIC_SERVER_ERROR, SERVER_FAULT_CODE, codeForStatus, codeOf, exposedMessage, isExposed, reasonOf, statusForCode } from './errors.js';
 
-/** Sends the one error shape of the API: `{"error": message}` with a status. */
-export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
+/** The headers that carry an error's code (and reason) beside the body, for clients that choose by them. */
+export function errorCodeHeaders(status: number, code: string | undefined, reason?: ErrorReason): Record<string, string> {
+  const onWire = code !== undefined && statusForCode(code) === status ? code : codeForStatus(status);
+  return reason ? { 'x-error-code': onWire, 'x-error-reason': reason } : { 'x-error-code': onWire };
+}
+
+/**
+ * Sends the one error shape of the API: `{"error": message}` with a status, and the error's code in `X-Error-Code`
+ * (the status's own code when none is given or the one given belongs to another status).
+ */
+export function sendError(reply: FastifyReply, status: number, message: string, code?: string, reason?: ErrorReason): FastifyReply {
+  return reply.code(status).headers(errorCodeHeaders(status, code, reason)).type('application/json; charset=utf-8').send({ error: message });
+}
+
+/** Sends a thrown or returned error with `status`: its message, code and reason where the client may see them. */
+export function sendExposedError(reply: FastifyReply, status: number, error: unknown): FastifyReply {
+  if (!isExposed(status)) return sendError(reply, 500, GENERIC_SERVER_ERROR, SERVER_FAULT_CODE);
+  return sendError(reply, status, exposedMessage(error), codeOf(error), reasonOf(error));
 }
 
 /**
@@ -12,9 +27,8 @@ export function sendError(reply: FastifyReply, status: number, message: string):
  * as `what` and answered 500 with the generic message.
  */
 export function sendCaughtError(request: FastifyRequest, reply: FastifyReply, status: number, error: unknown, what: string): FastifyReply {
-  if (isExposed(status)) return sendError(reply, status, exposedMessage(error));
-  request.log.error({ err: error }, what);
-  return sendError(reply, 500, GENERIC_SERVER_ERROR);
+  if (!isExposed(status)) request.log.error({ err: error }, what);
+  return sendExposedError(reply, status, error);
 }
 
 /** Node's codes for a response header it refuses to write (a character it cannot send, a malformed name). */

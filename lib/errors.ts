@@ -18,6 +18,7 @@ export const ERROR_STATUS: Record<string, number> = {
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  RANGE_NOT_SATISFIABLE: 416,
   RATE_LIMITED: 429,
   REQUEST_HEADER_FIELDS_TOO_LARGE: 431,
   SERVICE_UNAVAILABLE: 503,
@@ -26,6 +27,36 @@ export const ERROR_STATUS: Record<string, number> = {
 /** Status for an error code; anything unknown is a server fault. */
 export function statusForCode(code: unknown): number {
   return (typeof code === 'string' && ERROR_STATUS[code]) || 500;
+}
+
+/** The code of a fault: what a client sees of any error without a code of its own above. */
+export const SERVER_FAULT_CODE = 'INTERNAL_SERVER_ERROR';
+
+/** The code an error answer of `status` carries when nothing more specific is known: the table's first for it. */
+export function codeForStatus(status: number): string {
+  for (const [code, s] of Object.entries(ERROR_STATUS)) if (s === status) return code;
+  return SERVER_FAULT_CODE;
+}
+
+/**
+ * Refusals a caller fixes in a way of their own, told apart within their code (`extensions.reason` in GraphQL, the
+ * `X-Error-Reason` header in REST): the code stays the stable FORBIDDEN that clients already compare with.
+ */
+export const ERROR_REASONS = {
+  /** The operation needs a verified academic account (institutional login, or a SuperUser's verification). */
+  ACADEMIC_REQUIRED: 'FORBIDDEN',
+  /** A personal API token's scope does not cover the operation, or it needs a signed-in person and no token does. */
+  TOKEN_SCOPE: 'FORBIDDEN',
+} as const;
+export type ErrorReason = keyof typeof ERROR_REASONS;
+
+/** The reason of an error, whatever layer rebuilt it (see ERROR_REASONS). */
+export function reasonOf(err: unknown): ErrorReason | undefined {
+  for (const cur of causesOf(err)) {
+    const reason = (cur as { extensions?: { reason?: unknown } }).extensions?.reason;
+    if (typeof reason === 'string' && reason in ERROR_REASONS) return reason as ErrorReason;
+  }
+  return undefined;
 }
 
 export const GENERIC_SERVER_ERROR = 'internal server error';
@@ -61,8 +92,8 @@ export class Unauthenticated extends AppError {
   }
 }
 export class Forbidden extends AppError {
-  constructor(message = 'insufficient permissions') {
-    super('FORBIDDEN', message);
+  constructor(message = 'insufficient permissions', reason?: ErrorReason) {
+    super('FORBIDDEN', message, reason ? { reason } : {});
   }
 }
 export class NotFound extends AppError {
@@ -149,7 +180,7 @@ export function codeOf(err: unknown): string | undefined {
 }
 
 /** The codes a layer gives an error it knows nothing about (Apollo's, the gateway's for a subgraph's error). */
-const GENERIC_CODES = new Set(['INTERNAL_SERVER_ERROR', 'DOWNSTREAM_SERVICE_ERROR']);
+const GENERIC_CODES = new Set([SERVER_FAULT_CODE, 'DOWNSTREAM_SERVICE_ERROR']);
 
 function ownCodeOf(err: unknown): string | undefined {
   const e = err as { extensions?: { code?: unknown }; originalError?: unknown };

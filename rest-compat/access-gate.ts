@@ -3,7 +3,7 @@ import { AccessClass, requireAccess, ruleOfField, type AccessRule } from '../lib
 import type { RequestContext } from '../lib/context.js';
 import { AppError } from '../lib/errors.js';
 import { handlerTokenNeed, type Route } from './route-table.js';
-import { sendError } from '../lib/error-reply.js';
+import { sendExposedError } from '../lib/error-reply.js';
 
 /**
  * What a route needs of its caller: its field's rule for a GraphQL route; for a hand-written one its declared class,
@@ -35,7 +35,7 @@ export function accessGate(route: Route, makeContext: (request: FastifyRequest) 
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
       // Answered here, the request goes no further.
-      return sendError(reply, e.status, e.message);
+      return sendExposedError(reply, e.status, e);
     }
   };
 }

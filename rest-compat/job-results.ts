@@ -79,7 +79,7 @@ export function jobResultHandler(run: RunOperation, objects: ObjectStore, downlo
     const rangeHeader = ifRange === undefined || (etag && String(ifRange).trim() === etag) ? request.headers.range : undefined;
     const range = parseRange(rangeHeader, size);
     if (range === 'unsatisfiable') {
-      return reply.code(416).header('content-range', `bytes */${size}`).type('application/json; charset=utf-8').send({ error: 'the requested range cannot be satisfied' });
+      return sendError(reply.header('content-range', `bytes */${size}`), 416, 'the requested range cannot be satisfied');
     }
     const obj = await objects.getStream(key, range ?? undefined);
     if (!obj) return sendError(reply, 404, 'the result no longer exists');

@@ -179,7 +179,7 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
       const head = await objects.head(opened.object_key);
       if (!head) return sendError(reply, 404, 'the file no longer exists');
       const range = parseRange(request.headers.range, head.size);
-      if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${head.size}`).type('application/json; charset=utf-8').send({ error: 'the requested range cannot be satisfied' });
+      if (range === 'invalid') return sendError(reply.header('content-range', `bytes */${head.size}`), 416, 'the requested range cannot be satisfied');
       const obj = await objects.getStream(opened.object_key, range ?? undefined);
       if (!obj) return sendError(reply, 404, 'the file no longer exists');
       reply

@@ -3,7 +3,8 @@ import { Kind, OperationTypeNode, type DocumentNode, type ExecutionResult, type 
 import { buildOperationNodeForField, filterSchema, pruneSchema } from '@graphql-tools/utils';
 import { createSofaRouter, createSofa } from 'sofa-api';
 import type { RequestContext } from '../lib/context.js';
-import { GENERIC_SERVER_ERROR, isExposed, statusForCode } from '../lib/errors.js';
+import { GENERIC_SERVER_ERROR, SERVER_FAULT_CODE, isExposed, reasonOf, statusForCode } from '../lib/errors.js';
+import { errorCodeHeaders, sendError } from '../lib/error-reply.js';
 import { jsonBody } from '../lib/json-body.js';
 import { colonPath, type GraphqlRoute } from './route-table.js';
 import type { OpenApiValidator } from './openapi/validator.js';
@@ -113,7 +114,10 @@ export function restErrorAnswer(errors: ReadonlyArray<unknown>): RestAnswer {
   let status = code ? statusForCode(code) : (first?.extensions?.http?.status ?? 500);
   if (status === 500 && first?.extensions?.http?.status === 400) status = 400;
   const message = isExposed(status) ? restMessage(first?.message ?? 'request failed') : GENERIC_SERVER_ERROR;
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-error-code': code ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST') };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    ...errorCodeHeaders(status, isExposed(status) ? code : SERVER_FAULT_CODE, isExposed(status) ? reasonOf(first) : undefined),
+  };
   if (status === 429 && first?.extensions?.retryAfter) headers['retry-after'] = String(first.extensions.retryAfter);
   if (!isExposed(status)) headers['x-error-detail'] = encodeURIComponent((first?.message ?? '').slice(0, 300));
   return { status, headers, text: JSON.stringify({ error: message }) };
@@ -170,7 +174,7 @@ export function mountSofaRoutes(
           pathParameterProblem(params) ??
           validator.queryProblem(m.route.method, m.route.path, restQuery) ??
           (typeof request.body === 'string' && m.route.textBodyArg ? undefined : validator.bodyProblem(m.route.method, m.route.path, request.body ?? undefined));
-        if (problem) return reply.code(400).send({ error: problem });
+        if (problem) return sendError(reply, 400, problem, 'BAD_USER_INPUT');
         // Every row as Arrow is the .arrow route's answer: the same parameters, unpaged.
         if (m.route.arrow && restQuery.get('format') === 'arrow') {
           const arrow = handlerAt(m.route.arrow);
@@ -186,7 +190,7 @@ export function mountSofaRoutes(
         }
         let body: unknown = request.body;
         if (Object.keys(fromQuery).length) {
-          if (body !== undefined && body !== null && !isObject(body)) return reply.code(400).send({ error: 'the JSON body must be an object' });
+          if (body !== undefined && body !== null && !isObject(body)) return sendError(reply, 400, 'the JSON body must be an object', 'BAD_USER_INPUT');
           body = { ...((body as Record<string, unknown> | undefined) ?? {}), ...fromQuery };
         }
         if (m.route.textBodyArg && typeof body === 'string') body = { [m.route.textBodyArg]: body };
@@ -200,7 +204,7 @@ export function mountSofaRoutes(
         }
         if (m.route.bodyArg) body = { [m.route.bodyArg]: body ?? {} };
         if (body !== undefined && !isObject(body)) {
-          return reply.code(400).send({ error: 'the JSON body must be an object' });
+          return sendError(reply, 400, 'the JSON body must be an object', 'BAD_USER_INPUT');
         }
         const qs = query.toString();
         const hasBody = m.route.method !== 'GET' && m.route.method !== 'DELETE';
@@ -222,8 +226,7 @@ export function mountSofaRoutes(
         }
         if (request.abort.aborted) return reply;
         reply.code(answer.status);
-        const retryAfter = answer.headers['retry-after'];
-        if (retryAfter) reply.header('Retry-After', retryAfter);
+        for (const name of ANSWER_HEADERS) if (answer.headers[name]) reply.header(name, answer.headers[name]);
         const text = answer.text === undefined ? '' : m.census ? triadClassesInStandardOrder(answer.text) : answer.text;
         if ((m.route.svg || m.route.plot) && answer.status === 200 && restQuery.get('format') === 'svg') {
           const svg = (JSON.parse(text) as { svg?: string | null }).svg;
@@ -236,11 +239,14 @@ export function mountSofaRoutes(
   }
 }
 
+/** The headers of an operation's answer that reach the client (`x-error-detail` is for the log only). */
+const ANSWER_HEADERS = ['x-error-code', 'x-error-reason', 'retry-after'];
+
 /** The request as sofa's router answers it: a fetch Request routed to the route's handler. */
 async function throughRouter(m: MountedRoute, url: string, body: string | undefined, ctx: RequestContext): Promise<RestAnswer> {
   const res = await m.router.fetch(new Request(`http://rest.local${url}`, { method: m.route.method, headers: { 'content-type': 'application/json' }, body }), { ctx });
   const headers: Record<string, string> = {};
-  for (const name of ['x-error-code', 'x-error-detail', 'retry-after']) {
+  for (const name of ['x-error-detail', ...ANSWER_HEADERS]) {
     const value = res.headers.get(name);
     if (value) headers[name] = value;
   }

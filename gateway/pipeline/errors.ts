@@ -6,24 +6,21 @@ import { newId } from '../../lib/ids.js';
 import {
   type AppError,
   BadInput,
-  GENERIC_SERVER_ERROR,
   HeadersTooLarge,
   PayloadTooLarge,
   Timeout,
   UnsupportedMediaType,
   UriTooLong,
   codeOf,
-  exposedMessage,
-  isExposed,
   statusForCode,
 } from '../../lib/errors.js';
-import { dropUnsendableHeaders, sendError } from '../../lib/error-reply.js';
+import { dropUnsendableHeaders, errorCodeHeaders, sendError, sendExposedError } from '../../lib/error-reply.js';
 import { corsHeaders, responseHeaders } from './headers.js';
 
 export { sendError };
 
 /** Sends an AppError with the status of its code. */
-export const sendAppError = (reply: FastifyReply, err: AppError): FastifyReply => sendError(reply, err.status, err.message);
+export const sendAppError = (reply: FastifyReply, err: AppError): FastifyReply => sendExposedError(reply, err.status, err);
 
 /** Framework and application errors -> status and `{"error"}`; real faults are logged and masked. */
 export function handleError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -42,7 +39,7 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   // Only an application error's code makes a 5xx message one for the client; any other 5xx is a fault.
   const status = appCode ? statusForCode(appCode) : Math.min(err.statusCode ?? 500, 500);
   if (status >= 500) request.log.error({ err }, 'request failed');
-  return isExposed(status) ? sendError(reply, status, exposedMessage(err)) : sendError(reply, 500, GENERIC_SERVER_ERROR);
+  return sendExposedError(reply, status, err);
 }
 
 /**
@@ -90,6 +87,7 @@ export function clientErrorHandler(config: Config) {
         'content-type': 'application/json; charset=utf-8',
         'content-length': String(Buffer.byteLength(body)),
         'x-request-id': requestId,
+        ...errorCodeHeaders(appError.status, appError.code),
         connection: 'close',
       }).map(([k, v]) => `${k}: ${v}\r\n`);
       socket.write(`HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n${lines.join('')}\r\n${body}`);

@@ -2,7 +2,7 @@ import type { Config } from '../../lib/config.js';
 
 /** Every method a route of the table uses: a browser's preflight for any of them is answered. */
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
-export const CORS_EXPOSED_HEADERS = ['X-Request-ID', 'api-version', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'];
+export const CORS_EXPOSED_HEADERS = ['X-Request-ID', 'X-Error-Code', 'X-Error-Reason', 'api-version', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'];
 
 /** Browser origins allowed to read responses: any outside production, only API_DOMAIN's origin in production. */
 export function corsOrigin(config: Config): true | string[] {

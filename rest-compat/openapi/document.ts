@@ -3,7 +3,7 @@ import { defaultTokenNeed, type AccessClass, type TokenNeed } from '../../lib/ac
 import { handlerTokenNeed, pathParams, type GraphqlResult, type GraphqlRoute, type HandlerRoute, type Route } from '../route-table.js';
 import { GraphqlJsonSchemas, type Json } from './graphql-json-schema.js';
 import { requestParts, successResponse } from './graphql-operation.js';
-import { errorResponseComponents, errorResponseRefs, errorSchema, errorStatuses } from './error-responses.js';
+import { errorResponseComponents, errorResponseRefs, errorSchema, errorStatuses, withErrorHeaders } from './error-responses.js';
 
 export interface OpenApiInput {
   routes: Route[];
@@ -97,7 +97,13 @@ function handlerOperation(route: HandlerRoute, schemas: GraphqlJsonSchemas): { o
   return { op, access: route.access };
 }
 
-const sortResponses = (responses: Json): Json => Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+/** The responses in status order, each error answer with its headers (withErrorHeaders). */
+const sortResponses = (responses: Json): Json =>
+  Object.fromEntries(
+    Object.entries(responses)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([status, r]) => [status, withErrorHeaders(Number(status), r as Json)]),
+  );
 
 /** One document for every route, built from the GraphQL schema and the route table, so neither can drift from it. */
 export function buildOpenApi(input: OpenApiInput): Json {

@@ -1,4 +1,5 @@
 import type { AccessClass, TokenNeed } from '../../lib/access.js';
+import { ERROR_REASONS, ERROR_STATUS, SERVER_FAULT_CODE, codeForStatus } from '../../lib/errors.js';
 import type { HttpMethod } from '../route-table.js';
 
 type Json = Record<string, unknown>;
@@ -52,10 +53,39 @@ export function errorResponseRefs(statuses: number[]): Json {
 }
 
 export function errorResponseComponents(): Json {
-  return Object.fromEntries(
-    Object.entries(STATUS_TEXT).map(([status, description]) => [
-      `E${status}`,
-      { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-    ]),
-  );
+  return Object.fromEntries(Object.entries(STATUS_TEXT).map(([status, description]) => [`E${status}`, withErrorHeaders(Number(status), errorResponse(description))]));
+}
+
+/** A route's own error answer: the one error body. Its headers are added to every error answer (withErrorHeaders). */
+export const errorResponse = (description: string): Json => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+
+/** The codes an answer of `status` can carry in X-Error-Code (lib/errors.ts: ERROR_STATUS). */
+function codesOf(status: number): string[] {
+  const codes = Object.keys(ERROR_STATUS).filter((code) => ERROR_STATUS[code] === status);
+  return codes.length ? codes : [status >= 500 ? SERVER_FAULT_CODE : codeForStatus(status)];
+}
+
+/**
+ * `response` (the answer of `status`) with the headers every error answer of the one error body carries:
+ * X-Error-Code, the error's stable code, which clients choose their handling by; on 403 also X-Error-Reason where
+ * the refusal has one. Anything else (a reference, a success, /graphql's own answers) is returned as it is.
+ */
+export function withErrorHeaders(status: number, response: Json): Json {
+  const schema = ((response.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+  if (status < 400 || schema?.$ref !== '#/components/schemas/Error') return response;
+  const headers: Json = {
+    'X-Error-Code': {
+      description: "the error's stable code (GraphQL's `extensions.code`); the message in the body is for people and may change",
+      required: true,
+      schema: { type: 'string', enum: codesOf(status) },
+    },
+  };
+  const reasons = Object.keys(ERROR_REASONS).filter((r) => ERROR_STATUS[ERROR_REASONS[r as keyof typeof ERROR_REASONS]] === status);
+  if (reasons.length) {
+    headers['X-Error-Reason'] = {
+      description: 'what the caller can do about it: ACADEMIC_REQUIRED (verify the account as academic), TOKEN_SCOPE (a token of a wider scope, or a login)',
+      schema: { type: 'string', enum: reasons },
+    };
+  }
+  return { ...response, headers: { ...((response.headers as Json | undefined) ?? {}), ...headers } };
 }

@@ -15,7 +15,7 @@ interface Parameter {
 interface Operation {
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: Json }> };
-  responses: Record<string, { $ref?: string; content?: Record<string, { schema: Json }> }>;
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: Json }>; headers?: Record<string, { required?: boolean; schema: { enum?: string[] } }> }>;
   /** The plot operation whose image/svg+xml answer `?format=svg` here gives (docs/rest-contract.md). */
   'x-svg-alias-of'?: string;
   /** The .arrow operation whose Arrow answer `?format=arrow` here gives. */
@@ -98,10 +98,10 @@ export class OpenApiValidator {
   }
 
   /**
-   * Problems of one response: an undocumented status, a content type the operation does not declare, or a body
-   * that does not fit the schema. Empty when the response is as documented (or its path is not in the document).
+   * Problems of one response: an undocumented status, a documented header missing or out of its values, a content
+   * type the operation does not declare, or a body that does not fit the schema. Empty when the response is as documented (or its path is not in the document).
    */
-  responseProblems(method: string, urlPath: string, status: number, contentType: string | null, body: unknown): string[] {
+  responseProblems(method: string, urlPath: string, status: number, contentType: string | null, body: unknown, header: (name: string) => string | null = () => null): string[] {
     const path = this.match(method, urlPath);
     if (!path) return [];
     const op = this.operation(method, path)!;
@@ -112,6 +112,12 @@ export class OpenApiValidator {
       base = response.$ref.slice(1);
       response = (this.doc.components as { responses: Record<string, typeof response> }).responses[response.$ref.split('/').pop()!];
     }
+    const headerProblems = Object.entries(response.headers ?? {}).flatMap(([name, h]) => {
+      const value = header(name);
+      if (value === null) return h.required ? [`${method} ${path} ${status}: header ${name} is missing`] : [];
+      return h.schema.enum && !h.schema.enum.includes(value) ? [`${method} ${path} ${status}: header ${name} is ${value}, not one of ${h.schema.enum.join(', ')}`] : [];
+    });
+    if (headerProblems.length) return headerProblems;
     if (!response.content) return status === 204 || body === null || body === '' ? [] : [`${method} ${path} ${status}: documented without a body`];
     const type = (contentType ?? '').split(';')[0].trim();
     if (type === 'image/svg+xml' && status === 200 && op['x-svg-alias-of']) {

@@ -113,7 +113,7 @@ describe('access matrix: every route × every account type', () => {
     expect(badToken.body.errors[0].message).not.toMatch(/authentication required/);
     const regular = await gql(t.url, mutation, { input: 'not even an object' }, tokens.get('Regular'));
     expect(regular.status).toBe(403);
-    expect(regular.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(regular.body.errors[0].extensions).toEqual({ code: 'FORBIDDEN', reason: 'ACADEMIC_REQUIRED' });
     // A root field behind a fragment counts the same; one refused field refuses the whole operation.
     const viaFragment = await gql(t.url, 'query { ...F ontologyPing { status } } fragment F on Query { federationClusters { id } }', {}, tokens.get('Academic (verified)'));
     expect(viaFragment.status).toBe(403);

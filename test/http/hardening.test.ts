@@ -182,21 +182,26 @@ describe('input from anyone', () => {
     expect(headers.status).toBe(431);
     expect(headers.body).toEqual({ error: expect.stringContaining('headers') });
     expectPipelineHeaders(headers.headers);
+    // Written on the raw socket, and still with the code clients choose by.
+    expect(headers.headers.get('x-error-code')).toBe('REQUEST_HEADER_FIELDS_TOO_LARGE');
 
     const segment = await call(t.url, 'GET', `/v1/user/profile/${'a'.repeat(300)}`, { headers: { origin: 'https://lab.example.org' } });
     expect(segment.status).toBe(414);
     expect(segment.body).toEqual({ error: expect.stringContaining('longer than') });
+    expect(segment.headers.get('x-error-code')).toBe('URI_TOO_LONG');
     expectPipelineHeaders(segment.headers);
     expect(segment.headers.get('access-control-allow-origin')).toBe('https://lab.example.org');
 
     const undecodable = await call(t.url, 'GET', '/v1/user/profile/%zz');
     expect(undecodable.status).toBe(400);
     expect(undecodable.body).toEqual({ error: expect.stringContaining('percent-encoded') });
+    expect(undecodable.headers.get('x-error-code')).toBe('BAD_USER_INPUT');
     expectPipelineHeaders(undecodable.headers);
 
     const media = await call(t.url, 'POST', '/graphql', { body: '<query/>', headers: { 'content-type': 'application/xml' } });
     expect(media.status).toBe(415);
     expect(media.body).toEqual({ error: expect.stringContaining('application/json') });
+    expect(media.headers.get('x-error-code')).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('answers a preflight for every method the API uses, with the Authorization and Content-Type headers', async () => {

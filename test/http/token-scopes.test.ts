@@ -41,16 +41,19 @@ describe('API token scopes: every route × read, compute and write tokens', () =
         const r = await call(t.url, route.method, req.url, { body: req.body, token: tokens.get(holder.name), headers: req.headers });
         const message = String(r.body?.error ?? '');
         const checksToken = rule.required !== AccessClass.Public || rule.token === 'login';
-        let expected: { status: number; says: RegExp } | 'allowed';
+        // The reason header is what a client chooses its handling by (the Python client's TokenScopeTooNarrow, NotAcademic).
+        let expected: { status: number; says: RegExp; reason: string | null } | 'allowed';
         if (checksToken && rule.token === 'login') {
           seen.login++;
-          expected = { status: 403, says: /needs a signed-in person, not an API token/ };
+          expected = { status: 403, says: /needs a signed-in person, not an API token/, reason: 'TOKEN_SCOPE' };
         } else if (checksToken && RANK[holder.scope] < RANK[rule.token]) {
           seen.scope++;
-          expected = { status: 403, says: new RegExp(`has the ${holder.scope} scope and .* needs ${rule.token}`) };
+          expected = { status: 403, says: new RegExp(`has the ${holder.scope} scope and .* needs ${rule.token}`), reason: 'TOKEN_SCOPE' };
         } else if (rule.required !== AccessClass.Public && !satisfies(holder.holds, rule.required)) {
           seen.accountClass++;
-          expected = { status: 403, says: /access class|verified academic account/ };
+          expected = rule.required === AccessClass.Academic
+            ? { status: 403, says: /verified academic account/, reason: 'ACADEMIC_REQUIRED' }
+            : { status: 403, says: /access class/, reason: null };
         } else {
           seen.allowed++;
           expected = 'allowed';
@@ -60,8 +63,10 @@ describe('API token scopes: every route × read, compute and write tokens', () =
           // A Public route may refuse the credentials in its own body (login, refresh): then it refuses everyone alike.
           const refused = r.status === 401 || r.status === 403;
           if (refused && !(rule.required === AccessClass.Public && anonymous.status === r.status)) failures.push(`${where}: expected neither 401 nor 403, got ${r.status} ${message.slice(0, 160)}`);
-        } else if (r.status !== expected.status || !expected.says.test(message)) {
-          failures.push(`${where}: expected ${expected.status} ${expected.says}, got ${r.status} ${message.slice(0, 160)}`);
+        } else if (r.status !== expected.status || !expected.says.test(message) || r.headers.get('x-error-code') !== 'FORBIDDEN' || r.headers.get('x-error-reason') !== expected.reason) {
+          failures.push(
+            `${where}: expected ${expected.status} ${expected.says} FORBIDDEN/${expected.reason}, got ${r.status} ${message.slice(0, 160)} ${r.headers.get('x-error-code')}/${r.headers.get('x-error-reason')}`,
+          );
         }
       }
     }

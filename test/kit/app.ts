@@ -204,7 +204,7 @@ export async function call(
   }
   const contract = contracts.get(base);
   if (contract) {
-    const problems = contract.responseProblems(method, new URL(url, base).pathname, res.status, res.headers.get('content-type'), body);
+    const problems = contract.responseProblems(method, new URL(url, base).pathname, res.status, res.headers.get('content-type'), body, (name) => res.headers.get(name));
     if (problems.length) throw new Error(`the response breaks /openapi.json:\n${problems.slice(0, 5).join('\n')}\nbody: ${text.slice(0, 500)}`);
   }
   return { status: res.status, headers: res.headers, body };

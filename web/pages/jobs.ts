@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bytes, count, dateTime } from '../format.js';
 import { postForm } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
+import { sendError } from '../../lib/error-reply.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
 
 const JOBS_PATH = '/jobs';
@@ -95,12 +96,12 @@ export const jobsPage: WebPage = {
     // Read by jobs.js while a job runs: JSON, never cached, for this session only.
     scope.get(`${JOBS_PATH}/:job_id/status.json`, async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (!stateOf(request).session.accessToken) return reply.code(401).send({ error: 'sign in to follow your jobs' });
+      if (!stateOf(request).session.accessToken) return sendError(reply, 401, 'sign in to follow your jobs');
       const result = await kit.run(request, JOB, { job_id: (request.params as { job_id: string }).job_id });
       const error = result.errors?.[0];
       if (error) {
         const { status, message } = errorOf(request, error, 'job status failed');
-        return reply.code(status).send({ error: message });
+        return sendError(reply, status, message, error.extensions?.code as string | undefined);
       }
       return reply.send(jobStatusJson((result.data as { job: Job }).job));
     });

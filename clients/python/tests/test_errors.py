@@ -39,6 +39,7 @@ def test_an_account_not_yet_academic_is_told_how_to_verify(service: Service, reg
     with neurodata.Client(service.url, token, progress=False) as student, pytest.raises(neurodata.NotAcademic) as e:
         student.neurons("celegans_varshney_2011")
     assert isinstance(e.value, neurodata.PermissionDenied)
+    assert e.value.code == "FORBIDDEN"
     assert e.value.verify_url == f"{service.url}/account"
     # A server without an institutional login says what works there instead.
     assert "ask a SuperUser of this service to verify your account" in e.value.message
@@ -50,8 +51,9 @@ def test_a_read_token_may_read_but_not_compute(service: Service, service_account
     with neurodata.Client(service.url, token, progress=False) as reader:
         assert reader.dataset("celegans_varshney_2011").version == 1
         assert len(reader.connections("celegans_varshney_2011", synapse_type="chemical")) > 0
-        with pytest.raises(neurodata.TokenScopeTooNarrow, match="compute"):
+        with pytest.raises(neurodata.TokenScopeTooNarrow, match="compute") as narrow:
             reader.syql('MATCH (n:Neuron) IN "celegans_varshney_2011"@latest RETURN n.name')
+        assert narrow.value.code == "FORBIDDEN"
 
 
 def test_bad_input_names_the_field_and_unknown_things_are_not_found(client: neurodata.Client) -> None:
@@ -59,8 +61,10 @@ def test_bad_input_names_the_field_and_unknown_things_are_not_found(client: neur
         client.syql('MATCH (n:Neuron) IN "celegans_varshney_2011"@latest RETURN n.name', max_rows=20_000)
     assert bad.value.field == "max_rows"
     assert bad.value.status == 400
-    with pytest.raises(neurodata.NotFound):
+    assert bad.value.code == "BAD_USER_INPUT"
+    with pytest.raises(neurodata.NotFound) as missing:
         client.dataset("no_such_dataset_anywhere")
+    assert missing.value.code == "NOT_FOUND"
     with pytest.raises(neurodata.NotFound):
         client.neurons("no_such_dataset_anywhere")
     with pytest.raises(ValueError, match="synapse_type"):
@@ -160,3 +164,24 @@ def test_no_answer_within_the_time_limit_is_a_deadline(service: Service, write_t
     hasty = neurodata.Client(service.url, write_token, timeout=0.0005, max_retries=0, progress=False)
     with hasty, pytest.raises(neurodata.DeadlineExceeded, match="within the time limit"):
         hasty.connections("celegans_cook_2019_male")
+
+
+def test_the_exception_is_chosen_by_the_error_code_not_the_message_text() -> None:
+    from neurodata.errors import error_for
+
+    url = "http://x"
+    # A message that reads like an academic refusal, with a plain FORBIDDEN code, is a plain refusal.
+    plain = error_for(403, "this operation needs a verified academic account", None, base_url=url, code="FORBIDDEN")
+    assert type(plain) is neurodata.PermissionDenied
+    academic = error_for(403, "refused", None, base_url=url, code="FORBIDDEN", reason="ACADEMIC_REQUIRED")
+    assert isinstance(academic, neurodata.NotAcademic)
+    assert academic.verify_url == "http://x/account"
+    scope = error_for(403, "refused", None, base_url=url, code="FORBIDDEN", reason="TOKEN_SCOPE")
+    assert isinstance(scope, neurodata.TokenScopeTooNarrow)
+    # The code decides where the status alone would not: an unreadable range is the caller's to fix.
+    assert isinstance(error_for(416, "range", None, base_url=url, code="RANGE_NOT_SATISFIABLE"), neurodata.BadRequest)
+    # A proxy's answer carries no code: its status decides.
+    proxy = error_for(502, "Bad Gateway", None, base_url=url)
+    assert isinstance(proxy, neurodata.ServerError)
+    assert proxy.code is None
+    assert isinstance(error_for(404, "Not Found", None, base_url=url), neurodata.NotFound)

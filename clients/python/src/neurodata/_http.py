@@ -175,6 +175,8 @@ class Session:
             message,
             response.headers.get("x-request-id"),
             base_url=self.base_url,
+            code=response.headers.get("x-error-code"),
+            reason=response.headers.get("x-error-reason"),
             retry_after=retry_after,
         )
         if isinstance(error, NotAuthenticated) and not self.token:

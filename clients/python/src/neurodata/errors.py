@@ -9,13 +9,18 @@ _FIELD = re.compile(r'^(?:([A-Za-z_][A-Za-z0-9_.\[\]]*): |field "([^"]+)")')
 
 
 class NeurodataError(Exception):
-    """Anything the service refused or could not do. `status` is the HTTP status (None when no answer came)."""
+    """Anything the service refused or could not do. `status` is the HTTP status (None when no answer came);
+    `code` the service's stable error code (its `X-Error-Code` header, GraphQL's `extensions.code`), None when the
+    answer carried none (a proxy's)."""
 
-    def __init__(self, message: str, *, status: int | None = None, request_id: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, status: int | None = None, request_id: str | None = None, code: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.request_id = request_id
+        self.code = code
 
     def __str__(self) -> str:
         where = f" (HTTP {self.status}" if self.status is not None else ""
@@ -27,8 +32,10 @@ class NeurodataError(Exception):
 class BadRequest(NeurodataError):
     """400: the input is wrong. `field` names the parameter or body field when the service names one."""
 
-    def __init__(self, message: str, *, status: int | None = 400, request_id: str | None = None) -> None:
-        super().__init__(message, status=status, request_id=request_id)
+    def __init__(
+        self, message: str, *, status: int | None = 400, request_id: str | None = None, code: str | None = None
+    ) -> None:
+        super().__init__(message, status=status, request_id=request_id, code=code)
         match = _FIELD.match(message)
         self.field: str | None = (match.group(1) or match.group(2)) if match else None
 
@@ -45,9 +52,15 @@ class NotAcademic(PermissionDenied):
     """403: the route needs a verified academic account. `verify_url` is the page where the account gets verified."""
 
     def __init__(
-        self, message: str, *, status: int | None = 403, request_id: str | None = None, verify_url: str | None = None
+        self,
+        message: str,
+        *,
+        status: int | None = 403,
+        request_id: str | None = None,
+        code: str | None = None,
+        verify_url: str | None = None,
     ) -> None:
-        super().__init__(message, status=status, request_id=request_id)
+        super().__init__(message, status=status, request_id=request_id, code=code)
         self.verify_url = verify_url
 
     def __str__(self) -> str:
@@ -79,9 +92,15 @@ class RateLimited(NeurodataError):
     """429 after every allowed retry. `retry_after` is how many seconds the service asked to wait."""
 
     def __init__(
-        self, message: str, *, status: int | None = 429, request_id: str | None = None, retry_after: float | None = None
+        self,
+        message: str,
+        *,
+        status: int | None = 429,
+        request_id: str | None = None,
+        code: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
-        super().__init__(message, status=status, request_id=request_id)
+        super().__init__(message, status=status, request_id=request_id, code=code)
         self.retry_after = retry_after
 
 
@@ -117,6 +136,32 @@ class TruncatedResultWarning(UserWarning):
     """A `syql()` answer holds fewer rows than the query yields; `syql_job()` returns every row."""
 
 
+# The service's error codes (X-Error-Code), and the reasons (X-Error-Reason) that refine a 403.
+_BY_CODE: dict[str, type[NeurodataError]] = {
+    "BAD_USER_INPUT": BadRequest,
+    "BAD_REQUEST": BadRequest,
+    "GRAPHQL_VALIDATION_FAILED": BadRequest,
+    "GRAPHQL_PARSE_FAILED": BadRequest,
+    "URI_TOO_LONG": BadRequest,
+    "UNSUPPORTED_MEDIA_TYPE": BadRequest,
+    "RANGE_NOT_SATISFIABLE": BadRequest,
+    "REQUEST_HEADER_FIELDS_TOO_LARGE": BadRequest,
+    "UNAUTHENTICATED": NotAuthenticated,
+    "FORBIDDEN": PermissionDenied,
+    "UNAUTHORIZED": PermissionDenied,
+    "NOT_FOUND": NotFound,
+    "TIMEOUT": DeadlineExceeded,
+    "CONFLICT": Conflict,
+    "PAYLOAD_TOO_LARGE": PayloadTooLarge,
+    "RATE_LIMITED": RateLimited,
+    "SERVICE_UNAVAILABLE": ServiceUnavailable,
+    "INTERNAL_SERVER_ERROR": ServerError,
+}
+_BY_REASON: dict[str, type[NeurodataError]] = {
+    "ACADEMIC_REQUIRED": NotAcademic,
+    "TOKEN_SCOPE": TokenScopeTooNarrow,
+}
+# An answer without a code (a proxy's, a load balancer's) is told by its status alone.
 _BY_STATUS: dict[int, type[NeurodataError]] = {
     400: BadRequest,
     401: NotAuthenticated,
@@ -131,19 +176,21 @@ _BY_STATUS: dict[int, type[NeurodataError]] = {
 
 
 def error_for(
-    status: int, message: str, request_id: str | None, *, base_url: str, retry_after: float | None = None
+    status: int,
+    message: str,
+    request_id: str | None,
+    *,
+    base_url: str,
+    code: str | None = None,
+    reason: str | None = None,
+    retry_after: float | None = None,
 ) -> NeurodataError:
-    """The exception for one error answer of the service."""
-    if status == 403:
-        if "verified academic account" in message:
-            return NotAcademic(message, request_id=request_id, verify_url=f"{base_url}/account")
-        if "API token" in message:
-            return TokenScopeTooNarrow(message, status=403, request_id=request_id)
-    if status == 429:
-        return RateLimited(message, request_id=request_id, retry_after=retry_after)
-    cls = _BY_STATUS.get(status)
-    if cls is not None:
-        return cls(message, status=status, request_id=request_id)
-    if status >= 500:
-        return ServerError(message, status=status, request_id=request_id)
-    return NeurodataError(message, status=status, request_id=request_id)
+    """The exception for one error answer of the service: by its reason, then its code, then its status."""
+    cls = _BY_REASON.get(reason or "") or _BY_CODE.get(code or "") or _BY_STATUS.get(status)
+    if cls is None:
+        cls = ServerError if status >= 500 else NeurodataError
+    if cls is NotAcademic:
+        return NotAcademic(message, status=status, request_id=request_id, code=code, verify_url=f"{base_url}/account")
+    if cls is RateLimited:
+        return RateLimited(message, status=status, request_id=request_id, code=code, retry_after=retry_after)
+    return cls(message, status=status, request_id=request_id, code=code)
