@@ -1,50 +1,9 @@
 import { AccessClass } from '../../lib/access.js';
 import { CALLBACK_PARAMETERS } from './callback-parameters.js';
 import type { GraphqlResult, HandlerRoute, Route } from '../route-table.js';
-import { AUTHORIZATION_REDIRECT, INSTITUTIONAL_RESULT, ORCID_RESULT } from './login-results.js';
-
-export const errorBody = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-
-/** The `mode` query parameter of the routes that start a flow at a provider. */
-export const modeParameter = (description: string) => ({
-  name: 'mode',
-  in: 'query',
-  required: false,
-  schema: { type: 'string', enum: ['redirect', 'json'], default: 'redirect' },
-  description,
-});
-
-/** What the routes that start a flow answer in json mode, and every provider route when the provider fails. */
-export const AUTHORIZATION_JSON = { description: 'with mode=json: where to send the browser', content: { 'application/json': { schema: AUTHORIZATION_REDIRECT } } };
-export const PROVIDER_FAILURES = {
-  '404': { description: 'the provider is not configured on this server', content: errorBody },
-  '503': { description: 'the provider cannot be reached', content: errorBody },
-};
-
-export function authorizeRoute(provider: string, handler: string, summary: string): HandlerRoute {
-  return {
-    kind: 'handler',
-    method: 'GET',
-    path: `/v1/user/authenticate/${provider}/authorize`,
-    handler,
-    access: AccessClass.User,
-    // Verification and linking need the person, signed in, in the browser that will come back.
-    tokenNeed: 'login',
-    tag: 'identity',
-    summary,
-    openapi: {
-      parameters: [modeParameter('redirect: 302 to the provider; json: the provider URL in the body, for clients that open it in a browser themselves')],
-      responses: {
-        '302': {
-          description: 'redirect to the provider (authorization code with PKCE S256, state and nonce; valid for 10 minutes, once)',
-          headers: { Location: { schema: { type: 'string', format: 'uri' } } },
-        },
-        '200': AUTHORIZATION_JSON,
-        ...PROVIDER_FAILURES,
-      },
-    },
-  };
-}
+import { INSTITUTIONAL_RESULT, ORCID_RESULT } from './login-results.js';
+import { PROVIDER_FAILURES, authorizeRoute } from './provider-flows.js';
+import { errorResponse } from '../openapi/error-responses.js';
 
 /**
  * The provider callback of a flow bound to the browser that started it at /authorize (the login_binding cookie):
@@ -64,11 +23,8 @@ function boundCallbackRoute(provider: string, handler: string, summary: string, 
       parameters: CALLBACK_PARAMETERS,
       responses: {
         '200': { description: result.description, content: { 'application/json': { schema: result.schema } } },
-        '400': {
-          description: 'the request is unknown, used, expired, refused by the provider, or was started in another browser (no or another login_binding cookie); nothing changed',
-          content: errorBody,
-        },
-        '409': { description: 'the identity at the provider already belongs to another account', content: errorBody },
+        '400': errorResponse('the request is unknown, used, expired, refused by the provider, or was started in another browser (no or another login_binding cookie); nothing changed'),
+        '409': errorResponse('the identity at the provider already belongs to another account'),
         ...PROVIDER_FAILURES,
       },
     },

@@ -1,8 +1,7 @@
 import { AccessClass } from '../../lib/access.js';
+import { errorResponse } from '../openapi/error-responses.js';
 import type { Route } from '../route-table.js';
 
-const errorBody = { $ref: '#/components/schemas/Error' };
-const error = (description: string) => ({ description, content: { 'application/json': { schema: errorBody } } });
 const versionParam = {
   name: 'version',
   in: 'query',
@@ -71,14 +70,14 @@ const rowsArrowRoute = (table: 'neurons' | 'connections' | 'synapses', handler: 
         },
         content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } } },
       },
-      '400': error(
+      '400': errorResponse(
         table === 'synapses'
           ? 'a bad filter (an unknown roi, a bbox without unit or one the dataset cannot place, a bad number, more than 1000 values in a list) or version'
           : 'a bad filter (an unknown synapse_type, a negative min_weight, more than 1000 values in a list, roi or group_by on a version without per-ROI connections) or version',
       ),
-      '403': error('an account below Academic, or a restricted dataset you have no access to (the message says how to ask)'),
-      '404': error('no such dataset or version, or not visible to you'),
-      '409': error('the dataset has no published version yet'),
+      '403': errorResponse('an account below Academic, or a restricted dataset you have no access to (the message says how to ask)'),
+      '404': errorResponse('no such dataset or version, or not visible to you'),
+      '409': errorResponse('the dataset has no published version yet'),
     },
   },
 });
@@ -185,11 +184,11 @@ export const neurodataRoutes: Route[] = [
             },
           },
         },
-        '400': error('no file, a malformed file (the message names the file, line and problem; SWC coordinates beyond ±1e7 or radii outside 0 to 1e5), a bad file name, or a compressed body that does not decompress'),
-        '404': error('no such dataset, or not visible to you'),
-        '409': error('a file of another kind has that name, the draft already has a neurons/connections file (or ROI hierarchy) under another name, another file is being ingested into the draft, or the file mixes C. elegans and synapse-level tables'),
-        '413': error('the file exceeds UPLOAD_MAX_BYTES (a compressed upload counts its decompressed bytes)'),
-        '415': error('a Content-Encoding other than gzip, deflate or br, or a compressed multipart body'),
+        '400': errorResponse('no file, a malformed file (the message names the file, line and problem; SWC coordinates beyond ±1e7 or radii outside 0 to 1e5), a bad file name, or a compressed body that does not decompress'),
+        '404': errorResponse('no such dataset, or not visible to you'),
+        '409': errorResponse('a file of another kind has that name, the draft already has a neurons/connections file (or ROI hierarchy) under another name, another file is being ingested into the draft, or the file mixes C. elegans and synapse-level tables'),
+        '413': errorResponse('the file exceeds UPLOAD_MAX_BYTES (a compressed upload counts its decompressed bytes)'),
+        '415': errorResponse('a Content-Encoding other than gzip, deflate or br, or a compressed multipart body'),
       },
     },
   },
@@ -204,9 +203,9 @@ export const neurodataRoutes: Route[] = [
     openapi: {
       responses: {
         '302': { description: 'Location: the download URL', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
-        '400': error('bad asset id'),
-        '404': error('no such dataset or file'),
-        '409': error('the dataset has no published version'),
+        '400': errorResponse('bad asset id'),
+        '404': errorResponse('no such dataset or file'),
+        '409': errorResponse('the dataset has no published version'),
       },
     },
   },
@@ -233,8 +232,8 @@ export const neurodataRoutes: Route[] = [
           description: 'the citation',
           content: { 'application/x-bibtex': { schema: { type: 'string' } }, 'application/x-research-info-systems': { schema: { type: 'string' } } },
         },
-        '400': error('unknown format or version'),
-        '404': error('no such dataset or version'),
+        '400': errorResponse('unknown format or version'),
+        '404': errorResponse('no such dataset or version'),
       },
     },
   },
@@ -250,8 +249,8 @@ export const neurodataRoutes: Route[] = [
       parameters: [versionParam],
       responses: {
         '200': { description: 'the JSON-LD document', content: { 'application/ld+json': { schema: { type: 'object', additionalProperties: true } } } },
-        '400': error('bad version'),
-        '404': error('no such dataset or version'),
+        '400': errorResponse('bad version'),
+        '404': errorResponse('no such dataset or version'),
       },
     },
   },
@@ -268,10 +267,10 @@ export const neurodataRoutes: Route[] = [
       responses: {
         '200': { description: 'the file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
         '206': { description: 'the requested range', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-        '400': error('the grant is missing'),
-        '403': error('the URL expired, its signature is wrong, or the account it was issued to may no longer read the data'),
-        '404': error('the file no longer exists'),
-        '416': error('the range cannot be satisfied'),
+        '400': errorResponse('the grant is missing'),
+        '403': errorResponse('the URL expired, its signature is wrong, or the account it was issued to may no longer read the data'),
+        '404': errorResponse('the file no longer exists'),
+        '416': errorResponse('the range cannot be satisfied'),
       },
     },
   },

@@ -1,4 +1,5 @@
 import { AccessClass } from '../../lib/access.js';
+import { errorResponse } from '../openapi/error-responses.js';
 import type { Route } from '../route-table.js';
 
 const componentStatus = {
@@ -100,7 +101,7 @@ export const platformRoutes: Route[] = [
     openapi: {
       responses: {
         '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
-        '404': { description: 'API_DOCS is off (the default in production)', content: { 'application/json': { schema: errorBody } } },
+        '404': errorResponse('API_DOCS is off (the default in production)'),
       },
     },
   },
@@ -122,7 +123,7 @@ export const platformRoutes: Route[] = [
         '200': { description: 'GraphQL response, or the explorer page', content: { 'application/json': { schema: graphqlResponse }, 'text/html': { schema: { type: 'string' } } } },
         '400': graphqlRefusal,
         ...graphqlAccessRefusals,
-        '404': { description: 'a browser asked for the explorer page and API_DOCS is off', content: { 'application/json': { schema: errorBody } } },
+        '404': errorResponse('a browser asked for the explorer page and API_DOCS is off'),
         '405': { description: 'a mutation sent with GET', content: { 'application/json': { schema: graphqlResponse } } },
       },
     },

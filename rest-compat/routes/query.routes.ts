@@ -1,4 +1,5 @@
 import { AccessClass } from '../../lib/access.js';
+import { errorResponse } from '../openapi/error-responses.js';
 import type { GraphqlRoute, Route } from '../route-table.js';
 
 const route = (method: GraphqlRoute['method'], path: string, field: string, tag: string, summary: string, extra: Partial<GraphqlRoute> = {}): GraphqlRoute => ({
@@ -11,7 +12,6 @@ const route = (method: GraphqlRoute['method'], path: string, field: string, tag:
   ...extra,
 });
 
-const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 
 /** SyQL (spec 4.3 SyQL; docs/syql.md): every route takes {"query": "<SyQL>", "parameters": {...}}. */
 export const syqlRoutes: Route[] = [
@@ -73,10 +73,10 @@ export const jobRoutes: Route[] = [
         '302': { description: 'the result is in an object store that signs its own URLs (S3): fetch it from Location', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
         '304': { description: 'If-None-Match named this result (its ETag is its SHA-256)' },
         '206': { description: 'the requested range', content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } } } },
-        '403': error('a dataset the job read is restricted and you may no longer read its data (or your account is not Academic)'),
-        '404': error('no such job of yours, or it has no result, or a dataset it read is gone'),
-        '409': error('the job has not succeeded'),
-        '416': error('the range cannot be satisfied'),
+        '403': errorResponse('a dataset the job read is restricted and you may no longer read its data (or your account is not Academic)'),
+        '404': errorResponse('no such job of yours, or it has no result, or a dataset it read is gone'),
+        '409': errorResponse('the job has not succeeded'),
+        '416': errorResponse('the range cannot be satisfied'),
       },
     },
   },

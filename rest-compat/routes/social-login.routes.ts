@@ -2,7 +2,8 @@ import { AccessClass } from '../../lib/access.js';
 import { SOCIAL_PROVIDERS, type SocialProviderName } from '../../lib/config.js';
 import { CALLBACK_PARAMETERS } from './callback-parameters.js';
 import type { HandlerRoute, Route } from '../route-table.js';
-import { AUTHORIZATION_JSON, PROVIDER_FAILURES, authorizeRoute, errorBody, modeParameter } from './institutional.routes.js';
+import { AUTHORIZATION_JSON, PROVIDER_FAILURES, authorizeRoute, modeParameter } from './provider-flows.js';
+import { errorResponse } from '../openapi/error-responses.js';
 import { LINKED_IDENTITY, SOCIAL_SESSION } from './login-results.js';
 
 const LABEL: Record<SocialProviderName, string> = {
@@ -59,10 +60,7 @@ function callbackRoute(provider: string, label: string): HandlerRoute {
           description: 'a sign-in started with mode=json: the token pair of a new session; a link: the linked identity',
           content: { 'application/json': { schema: { oneOf: [SOCIAL_SESSION, LINKED_IDENTITY] } } },
         },
-        '409': {
-          description: 'an account already has the email this identity brings: log in to it and link the provider from the profile; or the identity is linked to another account',
-          content: errorBody,
-        },
+        '409': errorResponse('an account already has the email this identity brings: log in to it and link the provider from the profile; or the identity is linked to another account'),
         ...PROVIDER_FAILURES,
       },
     },
