@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { sharedHealthCheck } from '../../gateway/health.js';
 import type { Stores } from '../../lib/stores.js';
+import { consistently } from '../kit/eventually.js';
 
 /** Stores whose relational ping waits until the test lets it answer, counting the checks. */
 function stores() {
@@ -63,8 +64,7 @@ describe(sharedHealthCheck.name, () => {
     // That check was joined too, so one more runs; nobody joins it, and the chain ends.
     expect(s.checks()).toBe(3);
     s.answer();
-    await new Promise((r) => setTimeout(r, 10));
-    expect(s.checks()).toBe(3);
+    await consistently(() => s.checks() === 3, { forMs: 50, intervalMs: 5, what: 'no further check started' });
     const later = health();
     expect(s.checks()).toBe(4);
     s.answer();

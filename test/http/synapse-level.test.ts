@@ -8,6 +8,7 @@ import { packagePath } from '../../lib/package-root.js';
 import { startTestApp, call, type TestApp } from '../kit/app.js';
 import { createUser, type TestUser } from '../kit/users.js';
 import { createDataset } from '../kit/datasets.js';
+import { eventually } from '../kit/eventually.js';
 
 /**
  * Synapse-level connectomes end to end, as a researcher loads them: the files as published (hemibrain synapse points
@@ -357,12 +358,16 @@ describe('a publication whose derived tables take longer than a request may last
     const first = await call(t.url, 'POST', `${ds(d.id)}/publish`, { token: owner.accessToken });
     expect(first.status).toBe(409);
     expect(first.body.error).toContain(`publish again when GET /v1/neurodata/datasets/${d.id}/draft shows no ingest`);
-    for (;;) {
-      const draft = await expectStatus(await call(t.url, 'GET', `${ds(d.id)}/draft`, { token: owner.accessToken }), 200, 'draft');
-      if (!draft.body.ingest) break;
-      expect(draft.body.ingest).toMatchObject({ kind: 'derive', stage: 'deriving' });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually(
+      async () => {
+        const draft = await expectStatus(await call(t.url, 'GET', `${ds(d.id)}/draft`, { token: owner.accessToken }), 200, 'draft');
+        if (!draft.body.ingest) return true;
+        // Until then the draft shows the build, and only that: another state is what the failure names.
+        if (draft.body.ingest.kind !== 'derive' || draft.body.ingest.stage !== 'deriving') throw new Error(`the draft shows ${JSON.stringify(draft.body.ingest)}`);
+        return false;
+      },
+      { timeoutMs: 120_000, intervalMs: 100, what: 'the derived tables built' },
+    );
     const published = await expectStatus(await call(t.url, 'POST', `${ds(d.id)}/publish`, { token: owner.accessToken }), 201, 'publish');
     expect(published.body.version).toBe(1);
     const points = (await hemibrainPoints()).filter((p) => p.body === BODIES[0] || p.body === BODIES[1]);

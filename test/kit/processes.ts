@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import { PACKAGE_ROOT } from '../../lib/package-root.js';
 import type { TestEngines } from './app.js';
+import { eventually } from './eventually.js';
 
 /** A loopback port nothing listens on right now. */
 export async function freePort(opts: { consecutive?: number } = {}): Promise<number> {
@@ -130,7 +131,7 @@ export async function startServiceProcess(
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
       const how = await exited;
       // Wrappers may exit before the service does: wait until nothing of the group is left.
-      for (let i = 0; i < 200 && groupAlive(child.pid!); i++) await new Promise((r) => setTimeout(r, 50));
+      await eventually(() => !groupAlive(child.pid!), { timeoutMs: 10_000, intervalMs: 50, what: 'the stopped service gone' }).catch(() => undefined);
       return how;
     },
   };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFrom, engineEnvFromProcess } from '../../config.js';
 import { engineLimitOf, openColumn, type ColumnStore } from '../column.js';
 import { ch, ident } from '../sql.js';
+import { eventually } from '../../../test/kit/eventually.js';
 
 // chDB without CLICKHOUSE_URL, the server with it.
 let column: ColumnStore;
@@ -30,8 +31,8 @@ describe('ColumnStore.kill', () => {
     const started = Date.now();
     const running = column.query(LONG, { name: 'test.long', queryId: 'kill-probe_1', maxExecutionTime: 600 });
     running.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 400));
-    expect(await column.kill('kill-probe_1')).toBe(true);
+    // Retried until the engine lists the statement: a kill sent before that finds nothing.
+    await eventually(() => column.kill('kill-probe_1'), { what: 'the running query killed' });
     await expect(running).rejects.toThrow(/cancel/i);
     const [row] = await column.query<{ one: number }>(ch`SELECT 1 AS one`, { name: 'test.after' });
     expect(row.one).toBe(1);
@@ -44,8 +45,7 @@ describe('ColumnStore.kill', () => {
       for await (const _ of running);
     })();
     drained.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 400));
-    expect(await column.kill('kill-probe_2')).toBe(true);
+    await eventually(() => column.kill('kill-probe_2'), { what: 'the running query killed' });
     await expect(drained).rejects.toThrow(/cancel/i);
   });
 
@@ -84,10 +84,9 @@ describe('engine limits of a statement', () => {
   it('answers a ping while a long statement runs', async () => {
     const slow = drain(ch`SELECT count(), sum(cityHash64(number)) FROM numbers(20000000000) WHERE number > ${5}`, { name: 'test.long', queryId: 'ping-probe_1', maxExecutionTime: 600, parallel: true });
     slow.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 300));
     await column.ping();
-    // Still running after the ping answered: the ping did not wait for it.
-    expect(await column.kill('ping-probe_1')).toBe(true);
+    // Still running after the ping answered (a statement that never ends unless killed): the ping did not wait for it.
+    await eventually(() => column.kill('ping-probe_1'), { what: 'the long statement killed after the ping' });
     await slow.catch(() => undefined);
   });
 });

@@ -6,16 +6,9 @@ import { TERMS_CHANGED_CHANNEL, TermService, type TermRecord } from '../term.ser
 import { TermStore } from '../store/term.store.js';
 import { NotifiedCache } from '../../../lib/notified-cache.js';
 import { listenUntilReady } from '../../../test/kit/notices.js';
+import { eventually } from '../../../test/kit/eventually.js';
 
-/** Polls `check` until it holds or `ms` pass: a notice from another connection arrives when the server sends it. */
-async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+// A notice from another connection arrives when the server sends it: what it changes is polled for, never waited out.
 
 describe('terms kept by id until the term tables announce a change', () => {
   let t: TestApp;
@@ -47,7 +40,7 @@ describe('terms kept by id until the term tables announce a change', () => {
       expect(store.reads).toBe(1);
       // Any statement that writes the table announces a change, even one that leaves every value as it was.
       await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = label WHERE id = ${id}`);
-      expect(await eventually(async () => (await service.get(id), store.reads === 2))).toBe(true);
+      await eventually(async () => (await service.get(id), store.reads === 2), { timeoutMs: 5000, intervalMs: 20 });
       await service.get(id);
       expect(store.reads).toBe(2);
       // Unknown ids are not kept: a term created later is found.
@@ -63,9 +56,9 @@ describe('terms kept by id until the term tables announce a change', () => {
     const before = await label();
     expect(await label()).toBe(before);
     await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${`${before} (changed)`} WHERE id = ${id}`);
-    expect(await eventually(async () => (await label()) === `${before} (changed)`)).toBe(true);
+    await eventually(async () => (await label()) === `${before} (changed)`, { timeoutMs: 5000, intervalMs: 20 });
     await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${before} WHERE id = ${id}`);
-    expect(await eventually(async () => (await label()) === before)).toBe(true);
+    await eventually(async () => (await label()) === before, { timeoutMs: 5000, intervalMs: 20 });
   });
 
   it('answers a synonym added past the service once its notice arrives', async () => {
@@ -74,9 +67,9 @@ describe('terms kept by id until the term tables announce a change', () => {
     await t.app.stores.relational.db.execute(
       sql`INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm) SELECT id, vocabulary, 'synonym', 'kept-terms probe', 'kept-terms probe' FROM ontology.terms WHERE id = ${id}`,
     );
-    expect(await eventually(async () => (await synonyms()).includes('kept-terms probe'))).toBe(true);
+    await eventually(async () => (await synonyms()).includes('kept-terms probe'), { timeoutMs: 5000, intervalMs: 20 });
     await t.app.stores.relational.db.execute(sql`DELETE FROM ontology.term_names WHERE term_id = ${id} AND name = 'kept-terms probe'`);
-    expect(await eventually(async () => !(await synonyms()).includes('kept-terms probe'))).toBe(true);
+    await eventually(async () => !(await synonyms()).includes('kept-terms probe'), { timeoutMs: 5000, intervalMs: 20 });
   });
 
   it('reads its own writes at once', async () => {
@@ -98,14 +91,14 @@ describe('terms kept by id until the term tables announce a change', () => {
     // Written while no connection listens: no notice will ever arrive for it.
     const before = await label();
     await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${`${before} (unannounced)`} WHERE id = ${id}`);
-    expect(await eventually(async () => (await label()) === `${before} (unannounced)`)).toBe(true);
+    await eventually(async () => (await label()) === `${before} (unannounced)`, { timeoutMs: 5000, intervalMs: 20 });
     await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${before} WHERE id = ${id}`);
-    expect(await eventually(async () => (await label()) === before)).toBe(true);
+    await eventually(async () => (await label()) === before, { timeoutMs: 5000, intervalMs: 20 });
     // Listening again: a new connection waits on the channel.
     const listening = async () => {
       const r = await t.app.stores.relational.db.execute(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = ${`LISTEN "${TERMS_CHANGED_CHANNEL}"`} AND datname = current_database()`);
       return ((r as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0) > 0;
     };
-    expect(await eventually(listening, 10_000)).toBe(true);
+    await eventually(listening, { timeoutMs: 10_000, intervalMs: 20 });
   });
 });

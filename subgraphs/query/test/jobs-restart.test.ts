@@ -3,7 +3,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { call, createTestEngines, startTestApp, type TestApp, type TestEngines } from '../../../test/kit/app.js';
 import { groupAlive, startService, type ServiceProcess } from '../../../test/kit/processes.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
-import { eventually } from '../../../test/kit/eventually.js';
+import { consistently, eventually } from '../../../test/kit/eventually.js';
 
 const COOK = 'celegans_cook_2019_male';
 /** Tens of millions of rows: still running seconds after it started, on either engine set. */
@@ -28,7 +28,6 @@ type Job = {
   result_url: string | null;
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const finished = (j: Job) => ['succeeded', 'failed', 'cancelled'].includes(j.status);
 
 /** kill -9 of the service's whole process group (node, tsx's esbuild, PGlite's and the pool's threads die with node). */
@@ -77,6 +76,16 @@ describe('jobs survive kill -9 of the server that runs them', () => {
       { timeoutMs, intervalMs: 50, what: `job ${id} reaching the state` },
     );
 
+  /** The job stays in `state` for `forMs` (polled: a change is seen when it happens, not after a fixed sleep). */
+  const staysAs = (base: string, id: string, state: Partial<Job>, forMs: number, what: string) =>
+    consistently(
+      async () => {
+        expect(await get(base, id)).toMatchObject(state);
+        return true;
+      },
+      { forMs, intervalMs: 100, what },
+    );
+
   /** The service as an operator starts it, on this file's engines, running jobs in process. */
   const spawnService = async (maxAttempts: string): Promise<ServiceProcess> => {
     const service = await startService(engines, {
@@ -120,9 +129,7 @@ describe('jobs survive kill -9 of the server that runs them', () => {
     const b = await submit(service.url, SHORT);
     const runningA = await waitFor(service.url, a.job_id, (j) => j.status !== 'queued', 30_000);
     expect(runningA.status, JSON.stringify(runningA)).toBe('running');
-    await sleep(1000);
-    const beforeKill = await get(service.url, a.job_id);
-    expect(beforeKill, 'the long job is still running a second later').toMatchObject({ status: 'running', attempts: 1, max_attempts: 1 });
+    await staysAs(service.url, a.job_id, { status: 'running', attempts: 1, max_attempts: 1 }, 1000, 'the long job running for a second');
     // JOBS_PER_USER=1: the short job waits for the long one.
     expect(await get(service.url, b.job_id)).toMatchObject({ status: 'queued', attempts: 0 });
 
@@ -165,8 +172,7 @@ describe('jobs survive kill -9 of the server that runs them', () => {
     const a = await submit(service.url, LONG);
     const first = await waitFor(service.url, a.job_id, (j) => j.status !== 'queued', 30_000);
     expect(first.status, JSON.stringify(first)).toBe('running');
-    await sleep(1000);
-    expect(await get(service.url, a.job_id)).toMatchObject({ status: 'running', attempts: 1, max_attempts: 2 });
+    await staysAs(service.url, a.job_id, { status: 'running', attempts: 1, max_attempts: 2 }, 1000, 'the long job running for a second');
 
     await killHard(service);
 
@@ -181,8 +187,7 @@ describe('jobs survive kill -9 of the server that runs them', () => {
     // Between the two attempts it was queued with the reason, unless the retry was claimed between two polls.
     for (const j of seen.filter((s) => s.status === 'queued')) expect(j.progress_message).toBe('retried after its worker stopped (attempt 1 of 2)');
     expect(seen.every((j) => j.status === 'running' || j.status === 'queued'), JSON.stringify(seen.map((j) => j.status))).toBe(true);
-    await sleep(500);
-    expect(await get(t3.url, a.job_id)).toMatchObject({ status: 'running', attempts: 2 });
+    await staysAs(t3.url, a.job_id, { status: 'running', attempts: 2 }, 500, 'the second attempt running');
 
     const cancel = await call(t3.url, 'DELETE', `/v1/jobs/${a.job_id}`, { token: user.accessToken });
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
@@ -190,8 +195,7 @@ describe('jobs survive kill -9 of the server that runs them', () => {
     const cancelled = await waitFor(t3.url, a.job_id, finished, 30_000);
     expect(cancelled).toMatchObject({ status: 'cancelled', attempts: 2, result_url: null });
     // Nothing of the dead worker or of the aborted attempt writes over it.
-    await sleep(2000);
-    expect(await get(t3.url, a.job_id)).toMatchObject({ status: 'cancelled', attempts: 2 });
+    await staysAs(t3.url, a.job_id, { status: 'cancelled', attempts: 2 }, 2000, 'the cancelled job left as it is');
     await t3.stop();
   }, 240_000);
 });
