@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { openColumn, type ColumnStore } from '../lib/column/column.js';
-import { neurodataBenchSettings } from '../lib/config.js';
+import { neurodataBenchSettings } from './settings.js';
 import { ch, ident, quoteString } from '../lib/column/sql.js';
 import { CONNECTION_COLUMNS } from '../subgraphs/neurodata/store/clickhouse/columns.js';
 import { migrateColumnTables } from '../subgraphs/neurodata/store/clickhouse/migrations.js';

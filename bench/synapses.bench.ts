@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { tableFromIPC } from 'apache-arrow';
 import { openColumn, type ColumnStore } from '../lib/column/column.js';
 import { ch, quoteString } from '../lib/column/sql.js';
-import { synapseBenchSettings } from '../lib/config.js';
+import { synapseBenchSettings } from './settings.js';
 import { SYNAPSE_COLUMNS } from '../subgraphs/neurodata/store/clickhouse/columns.js';
 import { migrateColumnTables } from '../subgraphs/neurodata/store/clickhouse/migrations.js';
 import { percentile } from './lib.js';

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { configFrom, engineEnvFromProcess } from '../lib/config.js';
+import { configFrom } from '../lib/config.js';
+import { engineEnvFromProcess } from '../test/kit/settings.js';
 import { openColumn, type ColumnStore } from '../lib/column/column.js';
 import { ch, inline, join, typed, type ChQuery } from '../lib/column/sql.js';
 import { migrateColumnTables } from '../subgraphs/neurodata/index.js';

@@ -68,9 +68,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ GRAPHQL_COMPILED_EXECUTION: 'yes' })).toThrow(/GRAPHQL_COMPILED_EXECUTION/);
   });
 
-  it('documents every variable it reads, and nothing else in the code reads the environment', () => {
+  it('documents every variable it reads, and nothing else in the code reads the environment (the tests and benchmarks read their own settings)', () => {
     const root = path.resolve(import.meta.dirname, '..');
-    const hits = execFileSync('git', ['grep', '-l', 'process\\.env', '--', '*.ts', ':!**/*.test.ts', ':!test/kit/**'], { cwd: root, encoding: 'utf8' })
+    const hits = execFileSync('git', ['grep', '-l', 'process\\.env', '--', '*.ts', ':!**/*.test.ts', ':!test/kit/**', ':!bench/settings.ts'], { cwd: root, encoding: 'utf8' })
       .split('\n')
       .filter(Boolean);
     expect(hits.filter((f) => f !== 'lib/config.ts')).toEqual([]);

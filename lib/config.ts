@@ -741,67 +741,6 @@ export function configFrom(overrides: Partial<Record<EnvName, string>>): Config 
   return loadConfig(overrides);
 }
 
-/** The variables a test run passes on to the server mode (engines only). */
-export function engineEnvFromProcess(): Partial<Record<EnvName, string>> {
-  const out: Partial<Record<EnvName, string>> = {};
-  for (const k of ['DATABASE_URL', 'CLICKHOUSE_URL', 'CLICKHOUSE_USER', 'CLICKHOUSE_PASSWORD', 'CLICKHOUSE_CLUSTER'] as const) {
-    if (process.env[k]) out[k] = process.env[k];
-  }
-  return out;
-}
-
-/** The Redis server the tests of shared limits use: TEST_REDIS_URL, by default the local one on port 6379. */
-export function testRedisUrl(): string {
-  return process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-}
-
-/** The two-shard ClickHouse cluster scripts/test.sh starts for the cluster tests; no URL means they are skipped. */
-export function testClickhouseCluster(): { url?: string; cluster: string } {
-  return { url: process.env.TEST_CLICKHOUSE_CLUSTER_URL || undefined, cluster: process.env.TEST_CLICKHOUSE_CLUSTER || 'neurodata_test' };
-}
-
-/** The Typesense node the search contract tests run against (TEST_TYPESENSE_URL, else TYPESENSE_URL); null skips them. */
-export function testTypesense(): { url: string; apiKey: string } | null {
-  const url = process.env.TEST_TYPESENSE_URL || process.env.TYPESENSE_URL;
-  if (!url) return null;
-  return { url, apiKey: process.env.TEST_TYPESENSE_API_KEY || process.env.TYPESENSE_API_KEY || 'xyz' };
-}
-
-/**
- * The generated-request test (test/http/fuzz.test.ts): FUZZ_SEED picks the requests (a failure prints the seed
- * that makes it again), FUZZ_REQUESTS_PER_OPERATION how many each account class sends to each operation.
- */
-export function testFuzzSettings(): { seed: number; requestsPerOperation: number } {
-  const seed = Number(process.env.FUZZ_SEED ?? 20_261_127);
-  const perOperation = Number(process.env.FUZZ_REQUESTS_PER_OPERATION ?? 3);
-  return { seed: Number.isSafeInteger(seed) ? seed : 20_261_127, requestsPerOperation: Number.isSafeInteger(perOperation) && perOperation > 0 ? perOperation : 3 };
-}
-
-/**
- * Sizes and servers of the neurodata benchmark (npm run bench -- neurodata): BENCH_NEURODATA_NEURONS and
- * BENCH_NEURODATA_CONNECTIONS (FlyWire scale by default), BENCH_CLICKHOUSE_URL and BENCH_CLICKHOUSE_TCP_PORT for a
- * running server (otherwise the bench starts one).
- */
-export function neurodataBenchSettings(): { neurons: number; connections: number; clickhouseUrl?: string; clickhouseTcpPort: number } {
-  return {
-    neurons: Number(process.env.BENCH_NEURODATA_NEURONS ?? 139_255),
-    connections: Number(process.env.BENCH_NEURODATA_CONNECTIONS ?? 15_000_000),
-    clickhouseUrl: process.env.BENCH_CLICKHOUSE_URL || undefined,
-    clickhouseTcpPort: Number(process.env.BENCH_CLICKHOUSE_TCP_PORT ?? 9000),
-  };
-}
-
-/**
- * Size and data of the synapse benchmark (npm run bench -- synapses): BENCH_SYNAPSES synapse rows (FlyWire v783's
- * 54.5 million by default; `--synapses N` on the command line wins), BENCH_SYNAPSES_DIR a folder holding a release
- * made by `npm run bench:generate-flywire` to reuse (its generator.json must name the same size and seed), otherwise
- * the benchmark generates one in a temporary folder and removes it afterwards.
- */
-export function synapseBenchSettings(): { synapses: number; dir?: string } {
-  const synapses = Number(process.env.BENCH_SYNAPSES ?? 54_500_000);
-  return { synapses: Number.isSafeInteger(synapses) && synapses > 0 ? synapses : 54_500_000, dir: process.env.BENCH_SYNAPSES_DIR || undefined };
-}
-
 function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object') {
     for (const v of Object.values(o)) deepFreeze(v);

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { packagePath } from '../lib/package-root.js';
-import { bcgForestPlot } from '../subgraphs/graph/meta/fixtures/readme-plot.js';
+import { bcgForestPlot } from '../subgraphs/graph/meta/test/fixtures/readme-plot.js';
 
 const file = packagePath('docs', 'img', 'bcg-forest-plot.svg');
 writeFileSync(file, bcgForestPlot());

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { call, type TestApp } from '../kit/app.js';
 import { FLAVOURS, describeRequest, generateRequest, rng, seedOf, sendRaw, type FuzzPools } from '../kit/request-fuzzer.js';
 import { FUZZ_CALLERS, startFuzzApp, type FuzzFixture } from '../kit/fuzz-fixtures.js';
-import { testFuzzSettings } from '../../lib/config.js';
+import { testFuzzSettings } from '../kit/settings.js';
 
 type Json = Record<string, any>;
 

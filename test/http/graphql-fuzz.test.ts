@@ -3,7 +3,7 @@ import { call, type TestApp } from '../kit/app.js';
 import { rng, seedOf, type FuzzPools } from '../kit/request-fuzzer.js';
 import { FUZZ_CALLERS, startFuzzApp, type FuzzFixture } from '../kit/fuzz-fixtures.js';
 import { generateOperation, rootFields } from '../kit/graphql-fuzzer.js';
-import { testFuzzSettings } from '../../lib/config.js';
+import { testFuzzSettings } from '../kit/settings.js';
 
 type Json = Record<string, any>;
 

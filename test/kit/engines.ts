@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { engineEnvFromProcess, type EnvName } from '../../lib/config.js';
+import { type EnvName } from '../../lib/config.js';
+import { engineEnvFromProcess } from './settings.js';
 import { copySeededPglite, seededPostgresTemplate } from './relational-template.js';
 
 export interface TestEngines {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { testRedisUrl } from '../../lib/config.js';
+import { testRedisUrl } from './settings.js';
 
 /**
  * The Redis the tests of shared limits run against, after checking that it answers. The limits themselves would

@@ -4,7 +4,7 @@ import { call, startTestApp, type TestApp } from '../kit/app.js';
 import { createUser, type TestUser } from '../kit/users.js';
 import { createTinyDataset } from '../kit/datasets.js';
 import { eventually } from '../kit/eventually.js';
-import { engineEnvFromProcess } from '../../lib/config.js';
+import { engineEnvFromProcess } from '../kit/settings.js';
 
 /** The server this run uses, if any (unset on the embedded engines). */
 const SERVER_URL = engineEnvFromProcess().CLICKHOUSE_URL;

@@ -5,7 +5,7 @@ import { groupAlive, startService, type ServiceProcess } from '../kit/processes.
 import { createDataset, createTinyDataset, uploadFile } from '../kit/datasets.js';
 import { eventually } from '../kit/eventually.js';
 import type { TestUser } from '../kit/users.js';
-import { engineEnvFromProcess } from '../../lib/config.js';
+import { engineEnvFromProcess } from '../kit/settings.js';
 
 /** The server this run uses, if any (unset on the embedded engines). */
 const SERVER_URL = engineEnvFromProcess().DATABASE_URL;

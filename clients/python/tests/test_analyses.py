@@ -127,7 +127,7 @@ def test_meta_analysis_of_the_bcg_trials_equals_metafor(client: neurodata.Client
         ]
     svg = tmp_path / "forest.svg"
     result = client.meta_analysis(pd.DataFrame(trials), measure="logRR", method="REML", svg=svg)
-    # R's metafor, run by subgraphs/graph/meta/fixtures/metafor_reference.R on the same table.
+    # R's metafor, run by subgraphs/graph/meta/test/fixtures/metafor_reference.R on the same table.
     cases = json.loads((META / "metafor_reference.json").read_text())["cases"]
     (metafor,) = [
         c

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFrom, engineEnvFromProcess } from '../../config.js';
+import { configFrom } from '../../config.js';
+import { engineEnvFromProcess } from '../../../test/kit/settings.js';
 import { openColumn, type ColumnStore } from '../column.js';
 import { ch } from '../sql.js';
 

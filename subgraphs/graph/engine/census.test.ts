@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TRIAD_CODES } from '../../../lib/triad-codes.js';
 import { triadCensus } from './census.js';
 import { buildGraph, sourceFromEdges, type SynapseType } from './graph.js';
-import { bruteCensus, randomSource, withoutNode } from './testing.js';
+import { bruteCensus, randomSource, withoutNode } from './test/reference-implementations.js';
 
 /** One 3-node graph per class, after the drawings of Holland and Leinhardt (as NetworkX's triad_type reads them). */
 const TRIADS: Record<(typeof TRIAD_CODES)[number], Array<[number, number]>> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildGraph, sourceFromEdges, type Graph } from './graph.js';
 import { reachability, reachabilityCurve } from './reachability.js';
-import { randomSource } from './testing.js';
+import { randomSource } from './test/reference-implementations.js';
 
 /** Nodes within k arcs of v, v excluded, by one plain breadth-first search. */
 function reachedWithin(g: Graph, v: number, maxHops: number): number[] {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { triadCensus } from './census.js';
 import { buildGraph, sourceFromEdges, type Graph } from './graph.js';
 import { createRng, nullModelCensus, nullModelSamples, rewire, seedState, summariseNullModel } from './rewire.js';
-import { randomSource } from './testing.js';
+import { randomSource } from './test/reference-implementations.js';
 
 const degrees = (g: Graph, start: Int32Array) => Array.from({ length: g.n }, (_, v) => start[v + 1] - start[v]);
 const arcList = (g: Graph) => {

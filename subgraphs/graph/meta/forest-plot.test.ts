@@ -3,7 +3,7 @@ import { byClass, expectSound, findAll, hasClass, tickLabels, type SvgNode } fro
 import { forestPlot } from './forest-plot.js';
 import { metaAnalyse } from './meta-analysis.js';
 import type { MetaResult } from './meta.model.js';
-import { TABLES } from './fixtures/tables.js';
+import { TABLES } from './test/fixtures/tables.js';
 
 const bcg = () => metaAnalyse({ studies: TABLES.bcg(), measure: 'logRR' });
 const normand = () => metaAnalyse({ studies: TABLES.normand(), measure: 'MD', vtype: 'HO' });
@@ -129,7 +129,7 @@ describe("the README's forest plot", () => {
   it('is what npm run docs:plots writes from the current code', async () => {
     const { readFileSync } = await import('node:fs');
     const { packagePath } = await import('../../../lib/package-root.js');
-    const { bcgForestPlot } = await import('./fixtures/readme-plot.js');
+    const { bcgForestPlot } = await import('./test/fixtures/readme-plot.js');
     expect(readFileSync(packagePath('docs', 'img', 'bcg-forest-plot.svg'), 'utf8')).toBe(bcgForestPlot());
   });
 });

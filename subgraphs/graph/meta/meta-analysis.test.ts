@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BadInput } from '../../../lib/errors.js';
 import { metaAnalyse } from './meta-analysis.js';
 import type { Measure, MetaInput, MetaResult, Method, StudyInput, VarianceType, ZeroCellCorrection } from './meta.model.js';
-import { hineStudies, studiesOf, TABLES, type TableName } from './fixtures/tables.js';
+import { hineStudies, studiesOf, TABLES, type TableName } from './test/fixtures/tables.js';
 
 interface ReferenceCase {
   table: TableName | 'hine_zero';
@@ -17,7 +17,7 @@ interface ReferenceCase {
   studies: Array<{ label: string; yi: number; vi: number; weight: number; ci_lower: number; ci_upper: number }>;
 }
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./test/fixtures/${name}`, import.meta.url), 'utf8'));
 const metafor = fixture('metafor_reference.json') as { cases: ReferenceCase[] };
 
 /** Within 1e-6 relative, or 1e-9 absolute for values at or near 0 (tau2 on the boundary, I2 = 0). */

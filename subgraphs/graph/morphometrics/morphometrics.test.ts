@@ -4,7 +4,7 @@ import { packagePath } from '../../../lib/package-root.js';
 import { parseSwcTree } from '../../../lib/morphology/swc.js';
 import { distribution, morphometrics, type NeuronMorphometrics } from './morphometrics.js';
 import { MAX_DEFAULT_SHOLL_RADII } from './sholl.js';
-import { expectAgrees } from './testing.js';
+import { expectAgrees } from './test/agreement.js';
 import { finiteOrRefused } from './morphometrics.task.js';
 import { badInputMessage } from '../../../test/kit/expect.js';
 

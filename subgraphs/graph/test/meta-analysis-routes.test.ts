@@ -4,10 +4,10 @@ import { startTestApp, call, gql } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { connectomeFile, createTinyDataset } from '../../../test/kit/datasets.js';
 import { byClass, expectSound } from '../../../lib/plot/test/svg-tree.js';
-import { studiesOf, TABLES, type TableName } from '../meta/fixtures/tables.js';
+import { studiesOf, TABLES, type TableName } from '../meta/test/fixtures/tables.js';
 
 /** fixtures/metafor_reference.R's answers: every table, measure, method, with and without Knapp-Hartung. */
-const METAFOR = JSON.parse(readFileSync(new URL('../meta/fixtures/metafor_reference.json', import.meta.url), 'utf8')) as {
+const METAFOR = JSON.parse(readFileSync(new URL('../meta/test/fixtures/metafor_reference.json', import.meta.url), 'utf8')) as {
   cases: Array<Record<string, any> & { table: TableName | 'hine_zero'; measure: string; vtype: string; method: string; knapp_hartung: boolean; zero_cell: { add: number; to: string } | null }>;
 };
 const CHROMIUM = '/usr/bin/chromium';

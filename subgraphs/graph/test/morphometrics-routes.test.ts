@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { startTestApp, call, gql } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { createDataset, uploadFile } from '../../../test/kit/datasets.js';
-import { expectAgrees } from '../morphometrics/testing.js';
+import { expectAgrees } from '../morphometrics/test/agreement.js';
 
 /** fixtures/morphometrics_reference.py's values for every shipped SWC file, keyed by path under seed/morphology/. */
 const REFERENCE = JSON.parse(readFileSync(new URL('../morphometrics/fixtures/morphometrics_reference.json', import.meta.url), 'utf8')) as {

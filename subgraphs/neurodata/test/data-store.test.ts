@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openColumn } from '../../../lib/column/column.js';
-import { configFrom, engineEnvFromProcess } from '../../../lib/config.js';
+import { configFrom } from '../../../lib/config.js';
+import { engineEnvFromProcess } from '../../../test/kit/settings.js';
 import { dataStoreSuite, dropDatabase } from './data-store.suite.js';
 
 // chDB without CLICKHOUSE_URL, the server with it; a fresh data directory and database for this file either way.

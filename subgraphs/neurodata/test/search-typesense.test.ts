@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { testTypesense } from '../../../lib/config.js';
+import { testTypesense } from '../../../test/kit/settings.js';
 import { startTestApp, call, type TestApp } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { createTinyDataset } from '../../../test/kit/datasets.js';

@@ -3,7 +3,7 @@ import { startTestApp, call, type TestEngines } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { eventually } from '../../../test/kit/eventually.js';
 import { waitForJob } from '../../../test/kit/factories.js';
-import { engineEnvFromProcess } from '../../../lib/config.js';
+import { engineEnvFromProcess } from '../../../test/kit/settings.js';
 
 const HERMAPHRODITE = 'celegans_cook_2019_hermaphrodite';
 const MALE = 'celegans_cook_2019_male';

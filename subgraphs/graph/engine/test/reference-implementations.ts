@@ -1,9 +1,9 @@
 /*
  * Helpers for the engine's tests only: independent (slow, obvious) versions of what the engine computes fast.
  */
-import { TRIAD_CODES } from '../../../lib/triad-codes.js';
-import type { Graph, GraphSource } from './graph.js';
-import { createRng, randomBelow, randomUnit } from './rng.js';
+import { TRIAD_CODES } from '../../../../lib/triad-codes.js';
+import type { Graph, GraphSource } from '../graph.js';
+import { createRng, randomBelow, randomUnit } from '../rng.js';
 
 /** The arcs of g as an n x n matrix, self-loops left out (an undirected edge is both arcs). */
 export function adjacency(g: Graph): Uint8Array {
