@@ -1,6 +1,7 @@
 import { GraphQLBoolean, Kind, isEqualType, isInputObjectType, isScalarType, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type TypeNode, type VariableDefinitionNode } from 'graphql';
 import { parse as parseQueryString } from 'qs';
 import type { RequestContext } from '../lib/context.js';
+import { censusJson } from './census-json.js';
 
 /** What a REST route answers: its status, the headers the answer carries, and its body (none for 204). */
 export interface RestAnswer {
@@ -22,11 +23,20 @@ export interface SofaOperation {
   operationName?: string;
   variables: readonly VariableDefinitionNode[];
   responseStatus: number;
+  /** How its answer is written as JSON: with every triad census in the standard order when it can hold one (census-json.ts). */
+  json: (value: unknown) => string | undefined;
 }
 
-export function sofaOperation(document: DocumentNode, field: string, responseStatus: number): SofaOperation {
+export function sofaOperation(document: DocumentNode, field: string, responseStatus: number, census: boolean): SofaOperation {
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  return { document, fieldName: field.split('.')[1], operationName: operation.name?.value, variables: operation.variableDefinitions ?? [], responseStatus };
+  return {
+    document,
+    fieldName: field.split('.')[1],
+    operationName: operation.name?.value,
+    variables: operation.variableDefinitions ?? [],
+    responseStatus,
+    json: census ? censusJson : JSON.stringify,
+  };
 }
 
 /**
@@ -59,7 +69,7 @@ export async function dispatchLikeSofa(
     }
     const result = await run({ document: op.document, variables, operationName: op.operationName, context });
     if (result.errors) return errorAnswer(result.errors);
-    return { status: op.responseStatus, headers: { 'content-type': 'application/json' }, text: JSON.stringify(result.data?.[op.fieldName]) };
+    return { status: op.responseStatus, headers: { 'content-type': 'application/json' }, text: op.json(result.data?.[op.fieldName]) };
   } catch (e) {
     return errorAnswer([e]);
   }

@@ -8,7 +8,7 @@ import { errorCodeHeaders, sendError } from '../lib/error-reply.js';
 import { jsonBody } from '../lib/json-body.js';
 import { colonPath, type GraphqlRoute } from './route-table.js';
 import type { OpenApiValidator } from './openapi/validator.js';
-import { selectsTriadCensus, triadClassesInStandardOrder } from './triad-order.js';
+import { selectsTriadCensus } from './census-json.js';
 import { accessGate } from './access-gate.js';
 import { dispatchLikeSofa, sofaOperation, type RestAnswer, type SofaOperation } from './sofa-dispatch.js';
 
@@ -32,8 +32,6 @@ export interface MountedRoute {
   operation: SofaOperation;
   /** The schema of the route's sofa router (the API schema pruned to its group's fields). */
   schema: GraphQLSchema;
-  /** Its answers can hold a triad census, whose classes are put in their standard order (triad-order.ts). */
-  census: boolean;
 }
 
 /**
@@ -79,15 +77,8 @@ export function buildSofaRoutes(apiSchema: GraphQLSchema, routes: GraphqlRoute[]
     const router = createSofaRouter(sofa);
     for (const route of group) {
       const document = sofaDocument(sofa, route);
-      mounted.push({
-        route,
-        router,
-        sofaPath: colonPath(route.path, route.rename),
-        document,
-        operation: sofaOperation(document, route.field, route.status ?? 200),
-        schema: sofa.schema,
-        census: selectsTriadCensus(sofa.schema, document),
-      });
+      const operation = sofaOperation(document, route.field, route.status ?? 200, selectsTriadCensus(sofa.schema, document));
+      mounted.push({ route, router, sofaPath: colonPath(route.path, route.rename), document, operation, schema: sofa.schema });
     }
   }
   return mounted;
@@ -227,7 +218,7 @@ export function mountSofaRoutes(
         if (request.abort.aborted) return reply;
         reply.code(answer.status);
         for (const name of ANSWER_HEADERS) if (answer.headers[name]) reply.header(name, answer.headers[name]);
-        const text = answer.text === undefined ? '' : m.census ? triadClassesInStandardOrder(answer.text) : answer.text;
+        const text = answer.text ?? '';
         if ((m.route.svg || m.route.plot) && answer.status === 200 && restQuery.get('format') === 'svg') {
           const svg = (JSON.parse(text) as { svg?: string | null }).svg;
           if (typeof svg === 'string') return reply.type('image/svg+xml; charset=utf-8').header('vary', 'Accept').send(svg);
@@ -250,7 +241,9 @@ async function throughRouter(m: MountedRoute, url: string, body: string | undefi
     const value = res.headers.get(name);
     if (value) headers[name] = value;
   }
-  return { status: res.status, headers, text: await res.text() };
+  const text = await res.text();
+  // sofa writes its answer with JSON.stringify: a census is rewritten in the order the direct path writes it.
+  return { status: res.status, headers, text: res.ok && text && m.operation.json !== JSON.stringify ? m.operation.json(JSON.parse(text)) : text };
 }
 
 /**
