@@ -1,16 +1,12 @@
 import { AccessClass } from '../../lib/access.js';
-import { SOCIAL_PROVIDERS, type SocialProviderName } from '../../lib/config.js';
+import { SOCIAL_PROVIDERS } from '../../lib/config.js';
+import { PROVIDER_NAMES } from '../../lib/auth/provider-names.js';
 import { CALLBACK_PARAMETERS } from './callback-parameters.js';
 import type { HandlerRoute, Route } from '../route-table.js';
 import { AUTHORIZATION_JSON, PROVIDER_FAILURES, authorizeRoute, modeParameter } from './provider-flows.js';
 import { errorResponse } from '../openapi/error-responses.js';
 import { LINKED_IDENTITY, SOCIAL_SESSION } from './login-results.js';
 
-const LABEL: Record<SocialProviderName, string> = {
-  social: 'the general social login provider (OpenID Connect)',
-  gitlab: 'the GitLab-style code-hosting provider (OpenID Connect, self-hosted instances)',
-  github: 'the GitHub-style code-hosting provider (OAuth 2.0)',
-};
 
 function loginRoute(provider: string, label: string): HandlerRoute {
   return {
@@ -70,9 +66,9 @@ function callbackRoute(provider: string, label: string): HandlerRoute {
 /** Social sign-in and identity linking (spec 5.7); docs/identity-providers.md. */
 export const socialLoginRoutes: Route[] = [
   ...SOCIAL_PROVIDERS.flatMap((provider) => [
-    loginRoute(provider, LABEL[provider]),
-    authorizeRoute(provider, `${provider}Authorize`, `Links an identity at ${LABEL[provider]} to the current account: 302 to the provider, or JSON with mode=json`),
-    callbackRoute(provider, LABEL[provider]),
+    loginRoute(provider, PROVIDER_NAMES[provider].provider),
+    authorizeRoute(provider, `${provider}Authorize`, `Links an identity at ${PROVIDER_NAMES[provider].provider} to the current account: 302 to the provider, or JSON with mode=json`),
+    callbackRoute(provider, PROVIDER_NAMES[provider].provider),
   ]),
   {
     kind: 'graphql',

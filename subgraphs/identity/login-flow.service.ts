@@ -1,3 +1,4 @@
+import { PROVIDER_NAMES } from '../../lib/auth/provider-names.js';
 import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import type { FastifyBaseLogger } from 'fastify';
@@ -12,13 +13,7 @@ export const FLOW_TTL_MS = 10 * 60 * 1000;
 /** Used and expired flows are kept this long, so a late replay still reads as "already used" rather than "unknown". */
 const FLOW_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-export const PROVIDER_LABEL: Record<LoginProviderName, string> = {
-  institutional: 'institutional login',
-  orcid: 'ORCID iD linking',
-  social: 'social login',
-  gitlab: 'GitLab login',
-  github: 'GitHub login',
-};
+const PROVIDER_LABEL = Object.fromEntries(Object.entries(PROVIDER_NAMES).map(([p, n]) => [p, n.flow])) as Record<LoginProviderName, string>;
 
 export const authorizePath = (provider: LoginProviderName) => `/v1/user/authenticate/${provider}/authorize`;
 export const loginPath = (provider: LoginProviderName) => `/v1/user/authenticate/${provider}/login`;

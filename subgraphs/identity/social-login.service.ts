@@ -1,3 +1,4 @@
+import { PROVIDER_NAMES } from '../../lib/auth/provider-names.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
@@ -45,8 +46,6 @@ export interface ExchangedSession {
   session: TokenPair;
 }
 
-/** How messages name the person's account at each provider. */
-const ACCOUNT_AT: Record<SocialProviderName, string> = { social: 'social login', gitlab: 'GitLab', github: 'GitHub' };
 
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('base64url');
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
@@ -168,12 +167,12 @@ export class SocialLoginService {
     const provider = socialProvider(providerName);
     await this.links.transaction(async (store, tx) => {
       const identities = await store.listLinks(viewer.id);
-      if (!identities.some((l) => l.provider === provider)) throw new NotFound(`no ${ACCOUNT_AT[provider]} identity is linked to this account`);
+      if (!identities.some((l) => l.provider === provider)) throw new NotFound(`no ${PROVIDER_NAMES[provider].name} identity is linked to this account`);
       const hasPassword = Boolean(await new AccountStore(tx).passwordHash(viewer.id));
       const otherLogin = identities.some((l) => l.provider !== provider && (SOCIAL_PROVIDERS as readonly string[]).includes(l.provider) && this.flows.isConfigured(l.provider as SocialProviderName));
       if (!hasPassword && !otherLogin) {
         throw new Conflict(
-          `this ${ACCOUNT_AT[provider]} identity is the only way to log in to this account: set a password (POST /v1/user/auth/password) or link another provider first`,
+          `this ${PROVIDER_NAMES[provider].name} identity is the only way to log in to this account: set a password (POST /v1/user/auth/password) or link another provider first`,
         );
       }
       await store.deleteLink(viewer.id, provider);
@@ -198,7 +197,7 @@ export class SocialLoginService {
 
   /** The linked account, or a new Regular account for an unknown identity with a verified email no account has. */
   private async findOrCreate(provider: SocialProviderName, identity: ProviderIdentity): Promise<{ account: Account; created: boolean }> {
-    const label = ACCOUNT_AT[provider];
+    const label = PROVIDER_NAMES[provider].name;
     const known = await this.linkedAccount(provider, identity);
     if (known) return { account: known, created: false };
     const email = verifiedEmail(identity.claims);

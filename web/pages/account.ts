@@ -1,3 +1,5 @@
+import { PROVIDER_NAMES, providerLabel } from '../../lib/auth/provider-names.js';
+import type { LoginProviderName } from '../../lib/config.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SOCIAL_PROVIDERS } from '../../lib/config.js';
 import { FLOW_MAX_AGE_SEC, loginReturnCookie, startBoundFlow, type BoundProvider } from '../../rest-compat/login-redirect.js';
@@ -25,7 +27,6 @@ interface AccountView {
 }
 
 const CLASS_NAME: Record<AccountType, string> = { REGULAR: 'Regular', ACADEMIC: 'Academic', SERVICE: 'Service', SUPERUSER: 'SuperUser' };
-const PROVIDER_NAME: Record<string, string> = { social: 'Single sign-on', gitlab: 'GitLab', github: 'GitHub', orcid: 'ORCID' };
 /** Where the callback of a flow started here sends the browser back to. */
 const ACCOUNT_PATH = '/account';
 
@@ -78,7 +79,7 @@ export const accountPage: WebPage = {
         : await kit.run(request, 'mutation unlinkIdentity($provider: String!) { unlinkIdentity(provider: $provider) { has_password } }', { provider });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'alert', message: errorOf(request, error, 'unlink failed').message });
-      return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'status', message: `Your ${PROVIDER_NAME[provider] ?? provider} ${isOrcid ? 'iD' : 'account'} is no longer linked.` });
+      return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'status', message: `Your ${PROVIDER_NAMES[provider as LoginProviderName]?.name ?? provider} ${isOrcid ? 'iD' : 'account'} is no longer linked.` });
     });
   },
 };
@@ -123,12 +124,12 @@ ${postForm(`/account/identities/orcid/unlink`, csrf, html`<button type="submit" 
     ${loginMethods.identities
       .filter((identity) => identity.provider !== 'orcid')
       .map(
-        (identity) => html`<li><span><strong>${PROVIDER_NAME[identity.provider] ?? identity.provider}</strong>: ${identity.username ?? identity.email ?? identity.name ?? 'linked'}, linked ${day(identity.linked_at)}</span>
+        (identity) => html`<li><span><strong>${providerLabel(identity.provider)}</strong>: ${identity.username ?? identity.email ?? identity.name ?? 'linked'}, linked ${day(identity.linked_at)}</span>
 ${postForm(
   `/account/identities/${identity.provider}/unlink`,
   csrf,
-  html`<button type="submit" class="button button-danger">Unlink<span class="visually-hidden"> ${PROVIDER_NAME[identity.provider] ?? identity.provider}</span></button>`,
-  html` data-confirm="${`Unlink your ${PROVIDER_NAME[identity.provider] ?? identity.provider} account? You will no longer be able to sign in with it.`}"`,
+  html`<button type="submit" class="button button-danger">Unlink<span class="visually-hidden"> ${providerLabel(identity.provider)}</span></button>`,
+  html` data-confirm="${`Unlink your ${PROVIDER_NAMES[identity.provider as LoginProviderName]?.name ?? identity.provider} account? You will no longer be able to sign in with it.`}"`,
 )}</li>`,
       )}
   </ul>

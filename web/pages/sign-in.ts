@@ -1,3 +1,4 @@
+import { PROVIDER_NAMES } from '../../lib/auth/provider-names.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SOCIAL_PROVIDERS, type SocialProviderName } from '../../lib/config.js';
 import { cookieOf, sameSitePath, serializeCookie } from '../../rest-compat/browser-cookies.js';
@@ -6,7 +7,6 @@ import { html } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
 import { TOKEN_PAIR_FIELDS, clearedSessionCookies, sessionCookies, type TokenPair } from '../session.js';
 
-const SOCIAL_LABEL: Record<SocialProviderName, string> = { social: 'single sign-on', gitlab: 'GitLab', github: 'GitHub' };
 
 /**
  * Set when this site's sign-in page starts a social sign-in, read by /sign-in/complete: a login_code reaching a
@@ -93,7 +93,7 @@ export const signInPage: WebPage = {
       }
       const session = (result.data as { exchangeLoginCode: TokenPair & { account_created: boolean; provider: SocialProviderName } }).exchangeLoginCode;
       reply.header('set-cookie', sessionCookies(session, kit.secureCookies));
-      const via = SOCIAL_LABEL[session.provider] ?? session.provider;
+      const via = PROVIDER_NAMES[session.provider as SocialProviderName]?.name ?? session.provider;
       return kit.redirectWithFlash(reply, '/account', {
         kind: 'status',
         message: session.account_created ? `Your account was created with ${via}, and you are signed in.` : `You are signed in with ${via}.`,
@@ -160,7 +160,7 @@ ${
   social.length
     ? html`<section aria-labelledby="social-title" class="social">
   <h2 id="social-title">Or sign in with</h2>
-  <ul class="button-list">${social.map((p) => html`<li><a class="button button-secondary" href="/sign-in/with/${p}">${SOCIAL_LABEL[p]}</a></li>`)}</ul>
+  <ul class="button-list">${social.map((p) => html`<li><a class="button button-secondary" href="/sign-in/with/${p}">${PROVIDER_NAMES[p].name}</a></li>`)}</ul>
 </section>`
     : ''
 }`;

@@ -160,7 +160,7 @@ describe.skipIf(!hasChromium)('the account page and the sign-in page with a logi
     });
     await page.getByRole('button', { name: 'Unlink Single sign-on' }).click();
     await page.getByRole('alert').filter({ hasText: 'the only way to log in' }).waitFor();
-    expect(question).toContain('Unlink your Single sign-on account?');
+    expect(question).toContain('Unlink your single sign-on account?');
 
     // The same login_code, sent to another browser as a link (to sign its user in to this account): refused
     // before it is exchanged.

@@ -148,7 +148,7 @@ describe('social sign-in against a real OpenID provider (general OIDC and GitLab
     identityFor(subject, u.email.toUpperCase().replace('@EXAMPLE.ORG', '@example.org'));
     const refused = await signInJson(subject);
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ error: expect.stringMatching(/already exists: log in to it and link your social login account from your profile/) });
+    expect(refused.body).toEqual({ error: expect.stringMatching(/already exists: log in to it and link your single sign-on account from your profile/) });
     expect(await methods(u.accessToken)).toEqual({ has_password: true, identities: [] });
 
     const linked = await linkAs(u, subject);
