@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../lib/config.js';
 import { openRelational } from '../lib/db/relational.js';
-import { AppError } from '../lib/errors.js';
+import { AppError, isExposed } from '../lib/errors.js';
 import pino from 'pino';
 import { systemClock } from '../lib/clock.js';
 import type { Stores } from '../lib/stores.js';
@@ -96,8 +96,9 @@ async function execute(request: AdminRequest, services: AdminServices, print: (l
     print(await describe(request, services));
     return 0;
   } catch (e) {
-    if (e instanceof AppError && e.status < 500) {
-      print(`refused: ${e.message}`);
+    // As the API tells it: a refusal, or the part of the service that is unavailable; any other fault is logged.
+    if (e instanceof AppError && isExposed(e.status)) {
+      print(`${e.status === 503 ? 'unavailable' : 'refused'}: ${e.message}`);
       return 1;
     }
     throw e;

@@ -173,6 +173,20 @@ export function mapRejections<A extends unknown[], R>(fn: (...args: A) => Promis
   };
 }
 
+/**
+ * The status a thrown error is answered with: its code's when it has one (an application error), otherwise the
+ * framework's status for it, where any 5xx counts as a fault (500): only an application error's code makes a 5xx
+ * message one for the client (isExposed).
+ */
+export function statusOfThrown(err: unknown): number {
+  const code = codeOf(err);
+  if (code) return statusForCode(code);
+  // Fastify's errors carry `statusCode`, a stream's refusal (a body that does not decompress) `status`.
+  const e = err as { status?: unknown; statusCode?: unknown } | null;
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : e?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : 500;
+}
+
 /** Reads the code of anything thrown or returned as a GraphQL error, whatever layer rebuilt it. */
 export function codeOf(err: unknown): string | undefined {
   const own = ownCodeOf(err);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { attachmentDisposition, type ObjectStore } from '../lib/objects/objects.js';
 import type { RunOperation } from './login-redirect.js';
 import { sendError } from '../lib/error-reply.js';
+import { GENERIC_SERVER_ERROR } from '../lib/errors.js';
 import { sendGraphqlError } from './handler-replies.js';
 import { ARROW_STREAM_MEDIA_TYPE } from '../lib/jobs/job-result.js';
 
@@ -54,7 +55,7 @@ export function jobResultHandler(run: RunOperation, objects: ObjectStore, downlo
     if (!checked.ok) {
       // The service signed this URL a moment ago: a refusal means its secret differs from ours.
       request.log.error({ reason: checked.reason, jobId }, 'the signed URL of a job result did not verify');
-      return sendError(reply, 500, 'internal server error');
+      return sendError(reply, 500, GENERIC_SERVER_ERROR);
     }
     const key = checked.grant.key;
     const head = await objects.head(key);

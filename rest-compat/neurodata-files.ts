@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { UnsupportedMediaType, codeOf, statusForCode } from '../lib/errors.js';
+import { GENERIC_SERVER_ERROR, UnsupportedMediaType, statusOfThrown } from '../lib/errors.js';
 import { attachmentDisposition, type ObjectStore } from '../lib/objects/objects.js';
 import { scriptSafeJson } from '../lib/script-safe-json.js';
 import type { RunOperation } from './login-redirect.js';
@@ -81,7 +81,7 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
         try {
           await objects.putStream(key, file.stream, { contentType: file.mediaType, maxBytes: t.max_bytes, signal: request.abort.signal });
         } catch (e) {
-          const status = statusOf(e);
+          const status = statusOfThrown(e);
           return status === 413 ? { status, error: new Error(tooLarge) } : { status, error: e };
         }
         const res = await run(
@@ -233,7 +233,7 @@ function rowsArrow(run: RunOperation, objects: ObjectStore, table: 'neurons' | '
     const obj = await objects.getStream(e.object_key);
     if (!obj) {
       request.log.error({ key: e.object_key }, 'an Arrow answer vanished before it was streamed');
-      return sendError(reply, 500, 'internal server error');
+      return sendError(reply, 500, GENERIC_SERVER_ERROR);
     }
     // Removed once the response is over, sent whole or abandoned by the client.
     reply.raw.once('close', remove);
@@ -273,18 +273,6 @@ export async function registerUploadParsers(scope: FastifyInstance): Promise<voi
 function isCompressed(request: FastifyRequest): boolean {
   const encoding = request.headers['content-encoding'];
   return Boolean(encoding) && encoding !== 'identity';
-}
-
-/**
- * The status an error of the body's stream or the store carries: its code's (an AppError), or the 4xx the pipeline
- * gave a body that does not decompress; anything else is a fault.
- */
-function statusOf(e: unknown): number {
-  const code = codeOf(e);
-  if (code) return statusForCode(code);
-  const err = e as { status?: unknown; statusCode?: unknown };
-  const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
-  return status >= 400 && status < 500 ? status : 500;
 }
 
 function filenameOf(request: FastifyRequest): string | null {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../lib/config.js';
-import { GENERIC_SERVER_ERROR } from '../lib/errors.js';
+import { GENERIC_SERVER_ERROR, exposedMessage, isExposed, statusOfThrown } from '../lib/errors.js';
 import { dropUnsendableHeaders } from '../lib/error-reply.js';
 import { clearFlashCookie, flashOf } from '../rest-compat/browser-cookies.js';
 import type { RunOperation } from '../rest-compat/login-redirect.js';
@@ -108,9 +108,10 @@ export async function mountWeb(app: FastifyInstance, host: WebHost): Promise<voi
 
     scope.setErrorHandler((error, request, reply) => {
       dropUnsendableHeaders(error as { code?: string }, reply);
-      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      // The API's rule: a 503 says which part is unavailable, any other 5xx is a fault whose detail stays in the log.
+      const status = statusOfThrown(error);
       if (status >= 500) request.log.error({ err: error }, 'page failed');
-      const message = status >= 500 ? `${GENERIC_SERVER_ERROR} (request ${request.id})` : (error as Error).message;
+      const message = isExposed(status) ? exposedMessage(error) : `${GENERIC_SERVER_ERROR} (request ${request.id})`;
       if (!request.web) return reply.code(status).type('text/plain; charset=utf-8').send(message);
       return kit.render(request, reply, { title: 'Something went wrong', body: html`<h1>Something went wrong</h1><p>${message}</p>` }, status);
     });

@@ -11,8 +11,7 @@ import {
   Timeout,
   UnsupportedMediaType,
   UriTooLong,
-  codeOf,
-  statusForCode,
+  statusOfThrown,
 } from '../../lib/errors.js';
 import { dropUnsendableHeaders, errorCodeHeaders, sendError, sendExposedError } from '../../lib/error-reply.js';
 import { corsHeaders, responseHeaders } from './headers.js';
@@ -35,9 +34,7 @@ export function handleError(err: FastifyError, request: FastifyRequest, reply: F
   if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return sendError(reply, 400, 'Content-Length does not match the body');
   if (err instanceof SyntaxError || code === 'FST_ERR_CTP_INVALID_JSON_BODY') return sendError(reply, 400, `malformed JSON body: ${err.message}`);
   if (code === 'FST_ERR_VALIDATION') return sendError(reply, 400, err.message);
-  const appCode = codeOf(err);
-  // Only an application error's code makes a 5xx message one for the client; any other 5xx is a fault.
-  const status = appCode ? statusForCode(appCode) : Math.min(err.statusCode ?? 500, 500);
+  const status = statusOfThrown(err);
   if (status >= 500) request.log.error({ err }, 'request failed');
   return sendExposedError(reply, status, err);
 }
