@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { outsideRequestScope } from '../lib/request-scope.js';
 import { cookieOf, serializeCookie } from '../rest-compat/browser-cookies.js';
 import type { RunOperation } from '../rest-compat/login-redirect.js';
+import { OPERATIONS } from './operations.js';
 
 /** The access token of a browser session (15 minutes). */
 export const ACCESS_COOKIE = 'nd_at';
@@ -16,7 +17,6 @@ export interface TokenPair {
   expires_in: number;
   refresh_expires_in: number;
 }
-export const TOKEN_PAIR_FIELDS = 'access_token refresh_token expires_in refresh_expires_in';
 
 /** The two cookies of a session, as Set-Cookie values. Both HttpOnly: no script on a page can read a token. */
 export function sessionCookies(pair: TokenPair, secure: boolean): string[] {
@@ -109,7 +109,7 @@ export class SessionRefresher {
     const view = Object.create(request, { abort: { value: detached } }) as FastifyRequest;
     try {
       const result = await outsideRequestScope(() =>
-        this.run(view, `mutation refreshSession($refresh_token: String!) { refreshSession(refresh_token: $refresh_token) { ${TOKEN_PAIR_FIELDS} } }`, {
+        this.run(view, OPERATIONS.refreshSession, {
           refresh_token: refreshToken,
         }),
       );

@@ -8,6 +8,7 @@ import { day } from '../format.js';
 import { postForm } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
+import { OPERATIONS } from '../operations.js';
 
 type AccountType = 'REGULAR' | 'ACADEMIC' | 'SERVICE' | 'SUPERUSER';
 
@@ -38,12 +39,7 @@ export const accountPage: WebPage = {
   nav: [{ href: ACCOUNT_PATH, label: 'Account', signedIn: true }],
   routes(scope, kit) {
     const configured = kit.config.login.providers;
-    const query = `query accountPage {
-      profile { id email display_name account_type verified orcid verification { method verified_at reason institution } }
-      institutionalVerification { verified institution email verified_at }
-      ${configured.orcid ? 'orcidLink { linked orcid orcid_url linked_at }' : ''}
-      loginMethods { has_password identities { provider username name email linked_at } }
-    }`;
+    const query = configured.orcid ? OPERATIONS.accountPageWithOrcid : OPERATIONS.accountPage;
 
     scope.get(ACCOUNT_PATH, async (request, reply) => {
       if (!kit.requireSignIn(request, reply)) return reply;
@@ -75,8 +71,8 @@ export const accountPage: WebPage = {
       const isOrcid = provider === 'orcid';
       if (!isOrcid && !(SOCIAL_PROVIDERS as readonly string[]).includes(provider)) return reply.callNotFound();
       const result = isOrcid
-        ? await kit.run(request, 'mutation unlinkOrcid { unlinkOrcid { linked } }')
-        : await kit.run(request, 'mutation unlinkIdentity($provider: String!) { unlinkIdentity(provider: $provider) { has_password } }', { provider });
+        ? await kit.run(request, OPERATIONS.unlinkOrcid)
+        : await kit.run(request, OPERATIONS.unlinkIdentity, { provider });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'alert', message: errorOf(request, error, 'unlink failed').message });
       return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'status', message: `Your ${PROVIDER_NAMES[provider as LoginProviderName]?.name ?? provider} ${isOrcid ? 'iD' : 'account'} is no longer linked.` });

@@ -3,6 +3,7 @@ import { day } from '../format.js';
 import { postForm } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
+import { OPERATIONS } from '../operations.js';
 
 type AccountType = 'REGULAR' | 'ACADEMIC' | 'SERVICE' | 'SUPERUSER';
 
@@ -19,7 +20,6 @@ interface ManagedAccount {
 const PATH = '/admin/accounts';
 const PAGE_SIZE = 25;
 const CLASS_NAME: Record<AccountType, string> = { REGULAR: 'Regular', ACADEMIC: 'Academic', SERVICE: 'Service', SUPERUSER: 'SuperUser' };
-const ACCOUNT_FIELDS = 'id email display_name account_type created_at deactivated_at verification { method verified_by verified_at reason institution }';
 
 /** The list's address for a search and a page: the one form of it, so the forms come back to where they were sent from. */
 const listUrl = (email: string, page: number) => {
@@ -45,7 +45,7 @@ export const adminAccountsPage: WebPage = {
       const page = Math.max(1, Math.min(Number.parseInt(q.page ?? '1', 10) || 1, 10_000));
       const result = await kit.run(
         request,
-        `query adminAccounts($email: String, $limit: Int, $offset: Int) { accounts(email: $email, limit: $limit, offset: $offset) { total items { ${ACCOUNT_FIELDS} } } }`,
+        OPERATIONS.adminAccounts,
         { email: email || null, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
       );
       const error = result.errors?.[0];
@@ -63,11 +63,11 @@ export const adminAccountsPage: WebPage = {
         const back = listUrl((form.email ?? '').trim(), Number.parseInt(form.page ?? '1', 10) || 1);
         const result =
           action === 'verify'
-            ? await kit.run(request, 'mutation verifyAccount($user_id: String!, $reason: String!) { verifyAccount(user_id: $user_id, reason: $reason) { changed message } }', {
+            ? await kit.run(request, OPERATIONS.verifyAccount, {
                 user_id: id,
                 reason: form.reason ?? '',
               })
-            : await kit.run(request, 'mutation unverifyAccount($user_id: String!) { unverifyAccount(user_id: $user_id) { changed message } }', { user_id: id });
+            : await kit.run(request, OPERATIONS.unverifyAccount, { user_id: id });
         const error = result.errors?.[0];
         if (error?.extensions?.code === 'FORBIDDEN') return notForYou(kit, request, reply);
         if (error) return kit.redirectWithFlash(reply, back, { kind: 'alert', message: errorOf(request, error, `account ${action} failed`).message });

@@ -3,6 +3,7 @@ import type { GraphQLError } from 'graphql';
 import { count, highlight } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
+import { OPERATIONS } from '../operations.js';
 
 export const CATALOGUE_PATH = '/datasets';
 
@@ -30,21 +31,6 @@ const MAX_OFFSET = 10_000;
 const VOCABULARY_NAME: Record<string, string> = { species: 'species', brain_region: 'brain region', microscopy_technique: 'microscopy', neurotransmitter: 'neurotransmitter' };
 const VISIBILITY_LABEL: Record<string, string> = { public: 'Public', restricted: 'Restricted: request access' };
 
-const SEARCH = `query cataloguePage($q: String, $species: [String!], $brain_region: [String!], $microscopy: [String!], $neurotransmitter: [String!],
-    $license: [String!], $year: String, $visibility: String, $limit: Int, $offset: Int) {
-  searchDatasets(q: $q, species: $species, brain_region: $brain_region, microscopy: $microscopy, neurotransmitter: $neurotransmitter,
-      license: $license, year: $year, visibility: $visibility, limit: $limit, offset: $offset) {
-    total limit offset query corrected_query
-    items { slug title version visibility license year
-      species { label } brain_regions { label }
-      highlight { title snippet }
-      matched_terms { matched term_label annotation { label } }
-      counts { neurons connections morphologies } }
-    facets { species { value label count } brain_region { value label count } microscopy { value label count }
-      neurotransmitter { value label count } license { value label count } year { value label count } visibility { value label count } }
-    interpreted { text term_id code label vocabulary matched_terms }
-  }
-}`;
 
 interface FacetValue {
   value: string;
@@ -130,7 +116,7 @@ export const cataloguePage: WebPage = {
 
     scope.get(CATALOGUE_PATH, async (request, reply) => {
       const c = catalogueQueryOf(request.query as Record<string, unknown>);
-      const result = await kit.run(request, SEARCH, {
+      const result = await kit.run(request, OPERATIONS.cataloguePage, {
         q: c.q || null,
         ...Object.fromEntries(LIST_FILTERS.map((f) => [f.name, c.lists[f.name].length ? c.lists[f.name] : null])),
         year: c.single.year || null,

@@ -6,26 +6,8 @@ import { postForm } from '../forms.js';
 import { html, jsonScript, raw, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
 import { CATALOGUE_PATH } from './catalogue.js';
+import { OPERATIONS } from '../operations.js';
 
-const TERM = 'term_id code label vocabulary uri';
-const METADATA = `title description keywords license doi
-  species { ${TERM} } brain_regions { ${TERM} } microscopy { ${TERM} } neurotransmitters { ${TERM} }
-  creators { name orcid affiliation } related_publication { doi citation url year }`;
-
-/** The public record: what anyone may see (Public, like search). */
-const RECORD = `query datasetPage($slug: String!) { publishedDataset(slug: $slug) { dataset_id slug version visibility year ${METADATA}
-  counts { neurons connections chemical_connections electrical_connections morphologies } can_read_data
-  published_at version_published_at versions { version published_at note } citation citations { format filename } json_ld } }`;
-/** The dataset as the signed-in account sees it (Academic): its access, and the open draft for those who may change it. */
-const AS_VIEWER = `query datasetAsViewer($id: String!) { dataset(dataset_id: $id) { id slug status visibility latest_version draft_version ${METADATA}
-  access { role can_read_data can_modify request_status } } }`;
-const MISSING = 'query draftsMissing($offset: Int) { incompleteDatasets(limit: 200, offset: $offset) { total items { dataset { id } missing } } }';
-const FILES = 'query datasetFiles($id: String!, $version: String) { datasetAssets(dataset_id: $id, version: $version) { version draft items { id filename kind size sha256 rows } } }';
-const ACCESS = 'query datasetAccessOf($id: String!) { datasetAccess(dataset_id: $id) { request { status response_message created_at updated_at } } }';
-const REQUEST_ACCESS = 'mutation requestDatasetAccess($id: String!, $message: String) { requestDatasetAccess(dataset_id: $id, message: $message) { status } }';
-const PUBLISH = 'mutation publishDataset($id: String!, $note: String) { publishDataset(dataset_id: $id, note: $note) { version } }';
-const DOWNLOAD_URL = 'mutation downloadUrl($input: DownloadUrlsInput!) { createDownloadUrls(input: $input) { urls { url } } }';
-const CITATION = 'query datasetCitations($slug: String!) { publishedDataset(slug: $slug) { citations { format media_type filename text } } }';
 
 /** How long the URL a file link redirects to works: it is followed at once. */
 const DOWNLOAD_URL_SECONDS = 300;
@@ -131,7 +113,7 @@ export const datasetPage: WebPage = {
     ] as const) {
       scope.get(`${CATALOGUE_PATH}/:slug/citation.${ext}`, async (request, reply) => {
         const slug = (request.params as { slug: string }).slug;
-        const result = await kit.run(request, CITATION, { slug });
+        const result = await kit.run(request, OPERATIONS.datasetCitations, { slug });
         const record = dataOf<{ citations: { format: string; media_type: string; filename: string; text: string }[] }>(result, 'publishedDataset');
         const citation = record?.citations.find((c) => c.format === format);
         if (!citation) return notFound(kit, request, reply, slug, result.errors?.[0] ?? null);
@@ -144,7 +126,7 @@ export const datasetPage: WebPage = {
       if (!kit.requireSignIn(request, reply)) return reply;
       const { slug, asset_id } = request.params as { slug: string; asset_id: string };
       const version = String((request.query as { version?: string }).version ?? '') || null;
-      const result = await kit.run(request, DOWNLOAD_URL, { input: { dataset_id: slug, version, asset_ids: [asset_id], expires_in: DOWNLOAD_URL_SECONDS } });
+      const result = await kit.run(request, OPERATIONS.downloadUrl, { input: { dataset_id: slug, version, asset_ids: [asset_id], expires_in: DOWNLOAD_URL_SECONDS } });
       if (result.errors?.[0]) return kit.operationFailed(request, reply, result.errors[0], 'dataset file download failed');
       const url = (result.data as { createDownloadUrls: { urls: { url: string }[] } }).createDownloadUrls.urls[0]?.url;
       if (!url) return reply.callNotFound();
@@ -155,7 +137,7 @@ export const datasetPage: WebPage = {
       if (!kit.requireSignIn(request, reply)) return reply;
       const slug = (request.params as { slug: string }).slug;
       const message = String((request.body as Record<string, unknown>).message ?? '').trim() || null;
-      const result = await kit.run(request, REQUEST_ACCESS, { id: slug, message });
+      const result = await kit.run(request, OPERATIONS.requestDatasetAccess, { id: slug, message });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, datasetPath(slug), { kind: 'alert', message: `Your request was not sent: ${errorOf(request, error, 'access request failed').message}` });
       return kit.redirectWithFlash(reply, datasetPath(slug), { kind: 'status', message: 'Your access request is sent. The owner or a maintainer of the dataset decides; this page shows the answer.' });
@@ -165,7 +147,7 @@ export const datasetPage: WebPage = {
       if (!kit.requireSignIn(request, reply)) return reply;
       const slug = (request.params as { slug: string }).slug;
       const note = String((request.body as Record<string, unknown>).note ?? '').trim() || null;
-      const result = await kit.run(request, PUBLISH, { id: slug, note });
+      const result = await kit.run(request, OPERATIONS.publishDataset, { id: slug, note });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, datasetPath(slug), { kind: 'alert', message: `The draft was not published: ${errorOf(request, error, 'publish failed').message}` });
       const { version } = (result.data as { publishDataset: { version: number } }).publishDataset;
@@ -177,7 +159,7 @@ export const datasetPage: WebPage = {
 /** Everything the page shows, from the operations the viewer may run; an error when there is nothing to show them. */
 async function viewOf(kit: WebKit, request: FastifyRequest, slug: string): Promise<PageView | { error: GraphQLError | null }> {
   const signedIn = Boolean(stateOf(request).session.accessToken);
-  const [record, asViewer] = await Promise.all([kit.run(request, RECORD, { slug }), signedIn ? kit.run(request, AS_VIEWER, { id: slug }) : null]);
+  const [record, asViewer] = await Promise.all([kit.run(request, OPERATIONS.datasetPage, { slug }), signedIn ? kit.run(request, OPERATIONS.datasetAsViewer, { id: slug }) : null]);
   const published = dataOf<Published>(record, 'publishedDataset');
   if (!published && errorCode(record) !== 'NOT_FOUND') return { error: record.errors?.[0] ?? null };
   const mine = asViewer ? dataOf<AsViewer>(asViewer, 'dataset') : null;
@@ -192,10 +174,10 @@ async function viewOf(kit: WebKit, request: FastifyRequest, slug: string): Promi
   const readsData = viewer === 'academic' && Boolean(published?.can_read_data);
   const asksAccess = viewer === 'academic' && published?.visibility === 'restricted' && !published.can_read_data;
   const [files, draftFiles, missing, access] = await Promise.all([
-    readsData ? kit.run(request, FILES, { id, version: `v${published!.version}` }) : null,
-    hasDraft ? kit.run(request, FILES, { id, version: 'draft' }) : null,
+    readsData ? kit.run(request, OPERATIONS.datasetFiles, { id, version: `v${published!.version}` }) : null,
+    hasDraft ? kit.run(request, OPERATIONS.datasetFiles, { id, version: 'draft' }) : null,
     knowsMissing ? missingOf(kit, request, id) : null,
-    asksAccess ? kit.run(request, ACCESS, { id }) : null,
+    asksAccess ? kit.run(request, OPERATIONS.datasetAccessOf, { id }) : null,
   ]);
   return {
     viewer,
@@ -211,7 +193,7 @@ async function viewOf(kit: WebKit, request: FastifyRequest, slug: string): Promi
 /** What the draft of dataset `id` lacks: [] when it is not among the caller's incomplete drafts; null when unknown. */
 async function missingOf(kit: WebKit, request: FastifyRequest, id: string): Promise<string[] | null> {
   for (let offset = 0; ; offset += 200) {
-    const page = dataOf<{ total: number; items: { dataset: { id: string }; missing: string[] }[] }>(await kit.run(request, MISSING, { offset }), 'incompleteDatasets');
+    const page = dataOf<{ total: number; items: { dataset: { id: string }; missing: string[] }[] }>(await kit.run(request, OPERATIONS.draftsMissing, { offset }), 'incompleteDatasets');
     if (!page) return null;
     const found = page.items.find((d) => d.dataset.id === id);
     if (found) return found.missing;

@@ -4,13 +4,10 @@ import { postForm } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { sendError } from '../../lib/error-reply.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
+import { OPERATIONS } from '../operations.js';
 
 const JOBS_PATH = '/jobs';
 const PAGE_SIZE = 20;
-const JOB_FIELDS = 'job_id kind status progress progress_message error input created_at started_at finished_at result_rows result_bytes';
-const JOBS = `query jobsPage($limit: Int, $offset: Int) { jobs(limit: $limit, offset: $offset) { total limit offset items { ${JOB_FIELDS} } } }`;
-const JOB = `query jobStatus($job_id: String!) { job(job_id: $job_id) { ${JOB_FIELDS} } }`;
-const DELETE_JOB = 'mutation deleteJob($job_id: String!) { deleteJob(job_id: $job_id) { action status } }';
 
 type Status = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 interface Job {
@@ -82,7 +79,7 @@ export const jobsPage: WebPage = {
     scope.get(JOBS_PATH, async (request, reply) => {
       if (!kit.requireSignIn(request, reply)) return reply;
       const page = Math.max(1, Math.min(500, Number.parseInt(String((request.query as { page?: string }).page ?? '1'), 10) || 1));
-      const result = await kit.run(request, JOBS, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+      const result = await kit.run(request, OPERATIONS.jobsPage, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
       const error = result.errors?.[0];
       if (error?.extensions?.code === 'FORBIDDEN') return renderNotAcademic(kit, request, reply, error.message);
       if (error) return kit.operationFailed(request, reply, error, 'jobs page failed');
@@ -97,7 +94,7 @@ export const jobsPage: WebPage = {
     scope.get(`${JOBS_PATH}/:job_id/status.json`, async (request, reply) => {
       reply.header('cache-control', 'no-store');
       if (!stateOf(request).session.accessToken) return sendError(reply, 401, 'sign in to follow your jobs');
-      const result = await kit.run(request, JOB, { job_id: (request.params as { job_id: string }).job_id });
+      const result = await kit.run(request, OPERATIONS.jobStatus, { job_id: (request.params as { job_id: string }).job_id });
       const error = result.errors?.[0];
       if (error) {
         const { status, message } = errorOf(request, error, 'job status failed');
@@ -109,7 +106,7 @@ export const jobsPage: WebPage = {
     scope.post(`${JOBS_PATH}/:job_id/cancel`, async (request, reply) => {
       if (!kit.requireSignIn(request, reply)) return reply;
       const id = (request.params as { job_id: string }).job_id;
-      const result = await kit.run(request, DELETE_JOB, { job_id: id });
+      const result = await kit.run(request, OPERATIONS.deleteJob, { job_id: id });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, JOBS_PATH, { kind: 'alert', message: `Job ${shortId(id)} was not changed: ${errorOf(request, error, 'job cancel failed').message}` });
       const { action } = (result.data as { deleteJob: { action: string } }).deleteJob;
@@ -124,7 +121,7 @@ export const jobsPage: WebPage = {
       const handler = kit.restHandler('jobResult');
       if (!handler) return reply.callNotFound();
       // A page first, for what a person can act on (no such job, not finished); the handler decides access again.
-      const result = await kit.run(request, JOB, { job_id: (request.params as { job_id: string }).job_id });
+      const result = await kit.run(request, OPERATIONS.jobStatus, { job_id: (request.params as { job_id: string }).job_id });
       const error = result.errors?.[0];
       if (error) return kit.operationFailed(request, reply, error, 'job result failed');
       const job = (result.data as { job: Job }).job;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorSummary, errorsFromMessage, field, hasErrors, noErrors, postForm, type FormErrors } from '../forms.js';
 import { html } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
+import { OPERATIONS } from '../operations.js';
 
 const LABELS = { current_password: 'Current password', new_password: 'New password', confirm_password: 'New password again' };
 const PATH = '/account/password';
@@ -31,7 +32,7 @@ export const passwordPage: WebPage = {
       else if (form.new_password !== form.confirm_password) errors.fields.confirm_password = 'the two new passwords differ';
       if (hasErrors(errors)) return renderPassword(kit, request, reply, hasPassword, errors, 400);
 
-      const result = await kit.run(request, 'mutation setPassword($new_password: String!, $current_password: String) { setPassword(new_password: $new_password, current_password: $current_password) { id } }', {
+      const result = await kit.run(request, OPERATIONS.setPassword, {
         new_password: form.new_password,
         current_password: hasPassword ? form.current_password : null,
       });
@@ -51,7 +52,7 @@ export const passwordPage: WebPage = {
 };
 
 async function hasPasswordOf(kit: WebKit, request: FastifyRequest) {
-  const result = await kit.run(request, 'query loginMethods { loginMethods { has_password } }');
+  const result = await kit.run(request, OPERATIONS.loginMethods);
   return result.errors?.[0] ?? (result.data as { loginMethods: { has_password: boolean } }).loginMethods.has_password;
 }
 

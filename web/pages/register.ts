@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorSummary, errorsFromMessage, field, hasErrors, noErrors, postForm, type FormErrors } from '../forms.js';
 import { html } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
-import { TOKEN_PAIR_FIELDS, sessionCookies, type TokenPair } from '../session.js';
+import { sessionCookies, type TokenPair } from '../session.js';
+import { OPERATIONS } from '../operations.js';
 
 const LABELS = { display_name: 'Your name', email: 'Email address', password: 'Password' };
 
@@ -26,7 +27,7 @@ export const registerPage: WebPage = {
 
       const registered = await kit.runAnonymous(
         request,
-        'mutation registerAccount($email: String!, $password: String!, $display_name: String!) { registerAccount(email: $email, password: $password, display_name: $display_name) { id } }',
+        OPERATIONS.registerAccount,
         { ...values, password },
       );
       const error = registered.errors?.[0];
@@ -36,7 +37,7 @@ export const registerPage: WebPage = {
         const failed = errorsFromMessage(message, { email: 'email', password: 'password', display_name: 'display_name' }, status === 409 ? 'email' : undefined);
         return renderRegister(kit, request, reply, values, failed, status);
       }
-      const login = await kit.runAnonymous(request, `mutation login($email: String!, $password: String!) { login(email: $email, password: $password) { ${TOKEN_PAIR_FIELDS} } }`, {
+      const login = await kit.runAnonymous(request, OPERATIONS.login, {
         email: values.email,
         password,
       });

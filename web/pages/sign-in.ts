@@ -5,7 +5,8 @@ import { cookieOf, sameSitePath, serializeCookie } from '../../rest-compat/brows
 import { errorSummary, errorsFromMessage, field, hasErrors, noErrors, postForm, type FormErrors } from '../forms.js';
 import { html } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
-import { TOKEN_PAIR_FIELDS, clearedSessionCookies, sessionCookies, type TokenPair } from '../session.js';
+import { clearedSessionCookies, sessionCookies, type TokenPair } from '../session.js';
+import { OPERATIONS } from '../operations.js';
 
 
 /**
@@ -38,7 +39,7 @@ export const signInPage: WebPage = {
       if (!email) errors.fields.email = 'enter your email address';
       if (!form.password) errors.fields.password = 'enter your password';
       if (errors.fields.email || errors.fields.password) return renderSignIn(kit, request, reply, { email, next }, errors, social, 400);
-      const result = await kit.runAnonymous(request, `mutation login($email: String!, $password: String!) { login(email: $email, password: $password) { ${TOKEN_PAIR_FIELDS} } }`, {
+      const result = await kit.runAnonymous(request, OPERATIONS.login, {
         email,
         password: form.password,
       });
@@ -83,7 +84,7 @@ export const signInPage: WebPage = {
       }
       const result = await kit.runAnonymous(
         request,
-        `mutation exchangeLoginCode($login_code: String!) { exchangeLoginCode(login_code: $login_code) { ${TOKEN_PAIR_FIELDS} account_created provider } }`,
+        OPERATIONS.exchangeLoginCode,
         { login_code: code },
       );
       const error = result.errors?.[0];
@@ -103,7 +104,7 @@ export const signInPage: WebPage = {
     scope.post('/sign-out', async (request, reply) => {
       const refreshToken = stateOf(request).session.refreshToken;
       if (refreshToken) {
-        const result = await kit.runAnonymous(request, 'mutation logout($refresh_token: String!) { logout(refresh_token: $refresh_token) { revoked } }', { refresh_token: refreshToken });
+        const result = await kit.runAnonymous(request, OPERATIONS.logout, { refresh_token: refreshToken });
         // An expired or already revoked token leaves nothing to revoke; the cookies go all the same.
         if (result.errors?.[0]) request.log.info({ code: result.errors[0].extensions?.code }, 'sign-out found no live session');
       }

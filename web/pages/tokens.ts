@@ -3,6 +3,7 @@ import { dateTime, day } from '../format.js';
 import { errorSummary, errorsFromMessage, field, fieldId, noErrors, postForm, type FormErrors } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
+import { OPERATIONS } from '../operations.js';
 
 type Scope = 'read' | 'compute' | 'write';
 
@@ -32,7 +33,6 @@ const SCOPES: { value: Scope; label: string; hint: string }[] = [
   { value: 'write', label: 'Write', hint: 'compute, plus creating and changing datasets and collections' },
 ];
 const EXPIRIES = [30, 90, 180, 365];
-const TOKEN_FIELDS = 'id name scope prefix created_at expires_at last_used_at last_used_ip revoked_at revoked_reason';
 const ENDED_BECAUSE: Record<string, string> = {
   owner: 'revoked by you',
   superuser: 'revoked by an administrator',
@@ -65,7 +65,7 @@ export const tokensPage: WebPage = {
       const days = Number(values.expires_in_days);
       const created = Object.keys(errors.fields).length
         ? null
-        : await kit.run(request, `mutation createApiToken($input: CreateApiTokenInput!) { createApiToken(input: $input) { token api_token { ${TOKEN_FIELDS} } } }`, {
+        : await kit.run(request, OPERATIONS.createApiToken, {
             input: { name: values.name, scope: values.scope, expires_in_days: Number.isInteger(days) ? days : -1 },
           });
       const error = created?.errors?.[0];
@@ -87,7 +87,7 @@ export const tokensPage: WebPage = {
     scope.post(`${PATH}/:id/revoke`, async (request, reply) => {
       if (!kit.requireSignIn(request, reply)) return reply;
       const id = (request.params as { id: string }).id;
-      const result = await kit.run(request, 'mutation revokeApiToken($token_id: ID!) { revokeApiToken(token_id: $token_id) { name } }', { token_id: id });
+      const result = await kit.run(request, OPERATIONS.revokeApiToken, { token_id: id });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, PATH, { kind: 'alert', message: errorOf(request, error, 'token revocation failed').message });
       const name = (result.data as { revokeApiToken: { name: string } }).revokeApiToken.name;
@@ -99,7 +99,7 @@ export const tokensPage: WebPage = {
 async function load(kit: WebKit, request: FastifyRequest, includeEnded: boolean) {
   const result = await kit.run(
     request,
-    `query tokensPage($include_revoked: Boolean) { profile { account_type verified } apiTokens(include_revoked: $include_revoked, limit: 100) { total items { ${TOKEN_FIELDS} } } }`,
+    OPERATIONS.tokensPage,
     { include_revoked: includeEnded },
   );
   return result.errors?.[0] ?? (result.data as unknown as TokensView);
