@@ -14,59 +14,60 @@ const emptyAsUndefined = (env: Record<string, string | undefined>) =>
 
 /**
  * Every environment variable the service reads, with its check, its default and the one-line description the
- * README table is generated from (in this order). Nothing else in the code base reads process.env.
+ * README table is generated from (in this order); a description says `{default}` where the default goes in the
+ * README, which writes it from `.default()` (ENV_DOCS). Nothing else in the code base reads process.env.
  */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development')
     .describe('development | production | test; production turns on strict CORS and requires explicit secrets'),
   HOST: z.string().default('127.0.0.1')
-    .describe('interface the HTTP server binds to (default 127.0.0.1; use 0.0.0.0 in containers)'),
+    .describe('interface the HTTP server binds to ({default}; use 0.0.0.0 in containers)'),
   PORT: int(8080)
-    .describe('HTTP port (default 8080)'),
+    .describe('HTTP port ({default})'),
   DATA_DIR: z.string().default('./data')
-    .describe('directory for embedded state: PGlite database, chDB tables, local objects, signing keys; it holds only what the service writes, so deleting it starts afresh (default ./data)'),
+    .describe('directory for embedded state: PGlite database, chDB tables, local objects, signing keys; it holds only what the service writes, so deleting it starts afresh ({default})'),
   SEED_DIR: z.string().optional()
     .describe('folder of the seed data loaded on a first start and by npm run seed (vocabularies, connectomes, morphologies, with their licences); a relative path is taken from the working directory (default: the seed/ folder shipped beside the code, wherever the service is started from)'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
-    .describe('pino log level: fatal, error, warn, info, debug, trace, silent (default info)'),
+    .describe('pino log level: fatal, error, warn, info, debug, trace, silent ({default})'),
   API_DOMAIN: z.string().url().optional()
     .describe('the only CORS origin allowed in production, e.g. https://neurodata.example.org'),
   TRUST_PROXY: z.string().optional()
     .describe('comma-separated proxy addresses or CIDRs whose X-Forwarded-For is trusted for the client IP (default: none)'),
   RATE_LIMIT_BURST: int(300, 1)
-    .describe('token-bucket size per client IP (default 300 requests)'),
+    .describe('token-bucket size per client IP ({default} requests)'),
   RATE_LIMIT_REFILL_PER_SEC: z.coerce.number().positive().default(50)
-    .describe('tokens added back per second per client IP (default 50)'),
+    .describe('tokens added back per second per client IP ({default})'),
   PASSWORD_CHECK_BURST: int(30, 1)
-    .describe('password checks and password registrations one client IP may make at once, across all accounts (default 30)'),
+    .describe('password checks and password registrations one client IP may make at once, across all accounts ({default})'),
   PASSWORD_CHECK_REFILL_PER_MIN: z.coerce.number().positive().default(10)
-    .describe('password checks added back per minute per client IP (default 10)'),
+    .describe('password checks added back per minute per client IP ({default})'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional()
     .describe('Redis server that holds the rate limits and login throttles, shared by every replica, e.g. redis://127.0.0.1:6379; unset means per process'),
   REDIS_KEY_PREFIX: z.string().max(64).default('nd:')
-    .describe('prefix of every key this service writes to REDIS_URL, so deployments can share one Redis (default nd:)'),
+    .describe('prefix of every key this service writes to REDIS_URL, so deployments can share one Redis ({default})'),
   REQUEST_TIMEOUT_MS: int(60_000, 1)
-    .describe('per-request timeout before a 408 (default 60000)'),
+    .describe('per-request timeout before a 408 ({default})'),
   BODY_LIMIT_BYTES: int(100 * 1024 * 1024, 1)
-    .describe('maximum request body before a 413, counted decompressed for a compressed body (default 104857600 = 100 MB)'),
+    .describe('maximum request body before a 413, counted decompressed for a compressed body ({default} = 100 MB)'),
   BODY_LIMIT_BYTES_ANONYMOUS: int(1024 * 1024, 1)
-    .describe('maximum JSON request body of a caller without a valid token (no Authorization header, or one that does not verify), counted decompressed; nothing a caller may do without signing in needs more (default 1048576 = 1 MiB)'),
+    .describe('maximum JSON request body of a caller without a valid token (no Authorization header, or one that does not verify), counted decompressed; nothing a caller may do without signing in needs more ({default} = 1 MiB)'),
   GRAPHQL_MAX_ALIASES: int(15, 0)
-    .describe('aliased fields one GraphQL operation may hold, on /graphql and /v1 alike (default 15)'),
+    .describe('aliased fields one GraphQL operation may hold, on /graphql and /v1 alike ({default})'),
   GRAPHQL_MAX_DEPTH: int(12, 1)
-    .describe('deepest selection one GraphQL operation may nest (default 12)'),
+    .describe('deepest selection one GraphQL operation may nest ({default})'),
   GRAPHQL_MAX_TOKENS: int(5000, 10)
-    .describe('lexical tokens one GraphQL document may hold (default 5000)'),
+    .describe('lexical tokens one GraphQL document may hold ({default})'),
   GRAPHQL_MAX_COST: int(20_000, 10)
-    .describe('static cost of an operation: 1 per scalar and 2 per object field, weighted by depth (default 20000)'),
+    .describe('static cost of an operation: 1 per scalar and 2 per object field, weighted by depth ({default})'),
   GRAPHQL_MAX_ITEMS: int(10_000, 1)
-    .describe('list items an operation may ask for, estimated from limit arguments multiplied along the selection (default 10000)'),
+    .describe('list items an operation may ask for, estimated from limit arguments multiplied along the selection ({default})'),
   GRAPHQL_MAX_LIST_VALUES: int(20_000, 1)
-    .describe('values one GraphQL operation may send in list arguments (term validation terms, ids, ...), counted at every field and alias that receives them (default 20000)'),
+    .describe('values one GraphQL operation may send in list arguments (term validation terms, ids, ...), counted at every field and alias that receives them ({default})'),
   GRAPHQL_MAX_LIST_BYTES: int(1024 * 1024, 1)
-    .describe('bytes the values of one operation\'s list arguments may hold, counted at every field and alias that receives them, for signed-in callers (default 1048576 = 1 MiB)'),
+    .describe('bytes the values of one operation\'s list arguments may hold, counted at every field and alias that receives them, for signed-in callers ({default} = 1 MiB)'),
   GRAPHQL_MAX_LIST_BYTES_ANONYMOUS: int(256 * 1024, 1)
-    .describe('the same for callers without a token: a smaller budget for whoever is not signed in (default 262144 = 256 KiB)'),
+    .describe('the same for callers without a token: a smaller budget for whoever is not signed in ({default} = 256 KiB)'),
   GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional()
     .describe('true | false: answer GraphQL introspection (__schema, __type) at /graphql (default true, false in production)'),
   GATEWAY_DIRECT_EXECUTION: z.enum(['true', 'false']).default('true')
@@ -80,11 +81,11 @@ const envSchema = z.object({
   CLICKHOUSE_URL: optionalUrl
     .describe('ClickHouse HTTP endpoint, e.g. http://127.0.0.1:8123; unset means embedded chDB under DATA_DIR/chdb'),
   CLICKHOUSE_USER: z.string().default('default')
-    .describe('ClickHouse user (default default)'),
+    .describe('ClickHouse user ({default})'),
   CLICKHOUSE_PASSWORD: z.string().default('')
-    .describe('ClickHouse password (default empty)'),
+    .describe('ClickHouse password ({default})'),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('neurodata')
-    .describe('ClickHouse database, created when missing (default neurodata)'),
+    .describe('ClickHouse database, created when missing ({default})'),
   CHDB_MAX_MEMORY_MB: z.coerce.number().int().min(64).optional()
     .describe('memory the embedded column store (chDB) may hold across all its queries before it stops the one asking for more (default half of the machine\'s memory)'),
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional()
@@ -94,75 +95,75 @@ const envSchema = z.object({
   S3_ENDPOINT: optionalUrl
     .describe('S3-compatible endpoint URL (MinIO, Ceph, ...); unset means AWS'),
   S3_REGION: z.string().default('us-east-1')
-    .describe('S3 region (default us-east-1)'),
+    .describe('S3 region ({default})'),
   S3_ACCESS_KEY_ID: z.string().optional()
     .describe('S3 access key id (default: the AWS SDK credential chain)'),
   S3_SECRET_ACCESS_KEY: z.string().optional()
     .describe('S3 secret access key'),
   SEED_DATASETS: z.enum(['true', 'false']).default('true')
-    .describe('true | false: publish the shipped C. elegans connectomes and neuron morphologies on a first start (default true)'),
+    .describe('true | false: publish the shipped C. elegans connectomes and neuron morphologies on a first start ({default})'),
   UPLOAD_MAX_BYTES: int(2 * 1024 * 1024 * 1024, 1)
-    .describe('largest dataset asset one upload may carry, streamed to object storage (default 2147483648 = 2 GiB); larger uploads (counted decompressed for a compressed upload) get a 413'),
+    .describe('largest dataset asset one upload may carry, streamed to object storage ({default} = 2 GiB); larger uploads (counted decompressed for a compressed upload) get a 413'),
   DATA_READS_MAX_CONCURRENT_PER_USER: int(2, 1)
-    .describe('whole-table Arrow reads and synapse-table scans (neurons.arrow, connections.arrow, synapses, per-ROI connections) one user may run at once in this process; further ones get a 429 (default 2)'),
+    .describe('whole-table Arrow reads and synapse-table scans (neurons.arrow, connections.arrow, synapses, per-ROI connections) one user may run at once in this process; further ones get a 429 ({default})'),
   SYNAPSES_DERIVE_ON_UPLOAD_MAX: int(10_000_000, 0)
     .describe(
-      "a draft of at most this many synapses has its per-ROI connections, counts and connections rebuilt after each upload (default 10000000); a larger one once, at publication, its draft's data reads answering 409 until then",
+      "a draft of at most this many synapses has its per-ROI connections, counts and connections rebuilt after each upload ({default}); a larger one once, at publication, its draft's data reads answering 409 until then",
     ),
   PUBLISH_WAIT_MS: z.coerce.number().int().min(0).optional()
     .describe(
       "how long a publication waits for the derived tables a large draft put off before answering 409 while they are built on; unset: as long as the request may (REQUEST_TIMEOUT_MS less a second); set it below the timeout of a proxy in front of the service",
     ),
   UPLOAD_TIMEOUT_MS: int(30 * 60 * 1000, 1)
-    .describe('deadline of one dataset file upload, streaming and ingestion included, instead of REQUEST_TIMEOUT_MS (default 1800000 = 30 min)'),
+    .describe('deadline of one dataset file upload, streaming and ingestion included, instead of REQUEST_TIMEOUT_MS ({default} = 30 min)'),
   DOWNLOAD_URL_TTL_SECONDS: int(3600, 1)
-    .describe('lifetime of the download URLs of POST /v1/neurodata/download-urls, pre-signed S3 or signed by this service (default 3600)'),
+    .describe('lifetime of the download URLs of POST /v1/neurodata/download-urls, pre-signed S3 or signed by this service ({default})'),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional()
     .describe('true for path-style bucket addressing, which most self-hosted S3 servers need (default true when S3_ENDPOINT is set)'),
   GRAPH_CACHE_MB: int(1024, 0)
-    .describe('memory the graph engine may keep for connectome graphs it has built, least recently used dropped first (default 1024)'),
+    .describe('memory the graph engine may keep for connectome graphs it has built, least recently used dropped first ({default})'),
   JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true')
-    .describe('true | false: the server process runs jobs itself (default true); false leaves them to separate npm run worker processes sharing DATABASE_URL'),
+    .describe('true | false: the server process runs jobs itself ({default}); false leaves them to separate npm run worker processes sharing DATABASE_URL'),
   JOBS_CONCURRENCY: int(2, 1)
-    .describe('jobs one process (the server or one npm run worker) runs at once (default 2)'),
+    .describe('jobs one process (the server or one npm run worker) runs at once ({default})'),
   JOBS_PER_USER: int(1, 1)
-    .describe('jobs of one user running at once across all workers; further ones wait queued, and queued jobs start in turns between users (default 1; below JOBS_CONCURRENCY when that is above 1, so one user never takes every slot)'),
+    .describe('jobs of one user running at once across all workers; further ones wait queued, and queued jobs start in turns between users ({default}; below JOBS_CONCURRENCY when that is above 1, so one user never takes every slot)'),
   JOBS_HEARTBEAT_MS: int(5000, 10)
-    .describe('how often a worker renews the lease of each job it runs and notices cancellations (default 5000)'),
+    .describe('how often a worker renews the lease of each job it runs and notices cancellations ({default})'),
   JOBS_LEASE_MS: int(30_000, 20)
-    .describe('a running job whose lease was not renewed for this long lost its worker: it is retried or failed (default 30000; at least twice JOBS_HEARTBEAT_MS)'),
+    .describe('a running job whose lease was not renewed for this long lost its worker: it is retried or failed ({default}; at least twice JOBS_HEARTBEAT_MS)'),
   JOBS_POLL_MS: int(500, 10)
-    .describe('how often an idle worker looks for queued jobs; a job enqueued in the same process starts at once (default 500)'),
+    .describe('how often an idle worker looks for queued jobs; a job enqueued in the same process starts at once ({default})'),
   JOBS_MAX_ATTEMPTS: int(2, 1)
-    .describe('attempts a job gets when its worker stops under it (crash, kill -9) before it is failed (default 2)'),
+    .describe('attempts a job gets when its worker stops under it (crash, kill -9) before it is failed ({default})'),
   JOBS_STOP_WAIT_MS: int(10_000, 0)
-    .describe('how long a stopping process waits for its running jobs to finish before leaving them to the lease (default 10000)'),
+    .describe('how long a stopping process waits for its running jobs to finish before leaving them to the lease ({default})'),
   JOBS_QUEUED_PER_USER: int(20, 1)
-    .describe('jobs one user may have queued or running at once; further submissions get a 429 (default 20)'),
+    .describe('jobs one user may have queued or running at once; further submissions get a 429 ({default})'),
   JOBS_MAX_EXECUTION_SECONDS: int(600, 1)
-    .describe('time limit of each column-store statement of a SyQL job (default 600)'),
+    .describe('time limit of each column-store statement of a SyQL job ({default})'),
   JOBS_MAX_THREADS: int(1, 1)
-    .describe('column-store threads each statement of a job may use, so jobs leave room for interactive queries (default 1)'),
+    .describe('column-store threads each statement of a job may use, so jobs leave room for interactive queries ({default})'),
   SYQL_MAX_EXECUTION_SECONDS: int(30, 1)
-    .describe('time limit of each column-store statement of an interactive SyQL query, never past the request deadline (default 30)'),
+    .describe('time limit of each column-store statement of an interactive SyQL query, never past the request deadline ({default})'),
   SYQL_MAX_MEMORY_MB: int(1024, 16)
-    .describe('memory one SyQL statement (interactive or job) may use in the column store before it is stopped (default 1024)'),
+    .describe('memory one SyQL statement (interactive or job) may use in the column store before it is stopped ({default})'),
   SYQL_MAX_ROWS_TO_READ: int(1_000_000_000, 1)
-    .describe('table rows one SyQL statement may read (default 1000000000)'),
+    .describe('table rows one SyQL statement may read ({default})'),
   SYQL_MAX_BYTES_TO_READ: int(100 * 1024 * 1024 * 1024, 1)
-    .describe('table bytes one SyQL statement may read (default 107374182400 = 100 GiB)'),
+    .describe('table bytes one SyQL statement may read ({default} = 100 GiB)'),
   SYQL_MAX_RESULT_ROWS: int(100_000_000, 1)
-    .describe('rows one SyQL job may write as its result (default 100000000)'),
+    .describe('rows one SyQL job may write as its result ({default})'),
   SYQL_MAX_ESTIMATED_ROWS: int(1_000_000_000, 1)
-    .describe('largest number of pattern matches the planner estimates a query may produce before it is refused unrun (default 1000000000)'),
+    .describe('largest number of pattern matches the planner estimates a query may produce before it is refused unrun ({default})'),
   SYQL_MAX_CONCURRENT_PER_USER: int(2, 1)
-    .describe('interactive SyQL queries (exec) one user may run at once in this process; further ones get a 429 (default 2)'),
+    .describe('interactive SyQL queries (exec) one user may run at once in this process; further ones get a 429 ({default})'),
   TYPESENSE_URL: optionalUrl
     .describe('Typesense node URL, e.g. http://127.0.0.1:8108; unset means search is not configured (PostgreSQL full text is used)'),
   TYPESENSE_API_KEY: z.string().optional()
     .describe('Typesense API key (required with TYPESENSE_URL)'),
   HEALTH_TIMEOUT_MS: int(2000, 1)
-    .describe('per-component timeout of the /health checks (default 2000)'),
+    .describe('per-component timeout of the /health checks ({default})'),
   SUBGRAPH_IDENTITY_URL: optionalUrl
     .describe('URL of a separately served identity subgraph; unset means in-process'),
   SUBGRAPH_NEURODATA_URL: optionalUrl
@@ -176,7 +177,7 @@ const envSchema = z.object({
   SUBGRAPH_FEDERATION_URL: optionalUrl
     .describe('URL of a separately served federation subgraph; unset means in-process'),
   SUBGRAPH_PORT: int(4001, 1)
-    .describe('port of a subgraph served alone with npm run subgraph (default 4001)'),
+    .describe('port of a subgraph served alone with npm run subgraph ({default})'),
   SUBGRAPHS_DISABLED: z.string().optional()
     .describe('comma-separated subgraphs this cluster does not serve (query, graph): their fields and routes are absent from its API'),
   CLUSTER_NAME: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, ., _ or -, starting with a letter or digit').optional()
@@ -188,21 +189,21 @@ const envSchema = z.object({
   FEDERATION_ALLOWED_NETWORKS: z.string().optional()
     .describe('comma-separated CIDR ranges cluster addresses may be in although they are private, loopback or link-local (e.g. 10.0.0.0/8, 127.0.0.0/8); unset refuses all of these'),
   FEDERATION_ALLOW_HTTP: z.enum(['true', 'false']).default('false')
-    .describe('true | false: accept plain http:// cluster base URLs (default false: https only)'),
+    .describe('true | false: accept plain http:// cluster base URLs ({default}: https only)'),
   FEDERATION_TIMEOUT_MS: int(10_000, 100)
-    .describe('time limit of one call to another cluster, in ms (default 10000)'),
+    .describe('time limit of one call to another cluster, in ms ({default})'),
   FEDERATION_SEARCH_TIMEOUT_MS: int(5000, 100)
-    .describe('how long a federated search waits for other clusters, in ms (default 5000; never past the request deadline)'),
+    .describe('how long a federated search waits for other clusters, in ms ({default}; never past the request deadline)'),
   FEDERATION_MAX_RESPONSE_BYTES: int(8 * 1024 * 1024, 1024)
-    .describe('largest answer accepted from another cluster (default 8388608)'),
+    .describe('largest answer accepted from another cluster ({default})'),
   FEDERATION_RETRIES: int(2, 0)
-    .describe('retries of a failed idempotent call to another cluster, with exponential backoff (default 2)'),
+    .describe('retries of a failed idempotent call to another cluster, with exponential backoff ({default})'),
   FEDERATION_PING_INTERVAL_SEC: int(60, 0)
-    .describe('seconds between pings of every active cluster (default 60; 0 turns monitoring off)'),
+    .describe('seconds between pings of every active cluster ({default}; 0 turns monitoring off)'),
   FEDERATION_REMOTE_ACCESS: z.enum(['User', 'Academic', 'none']).default('Academic')
-    .describe('User | Academic | none: the highest access class a token issued by another active cluster gets here (default Academic; none refuses such tokens)'),
+    .describe('User | Academic | none: the highest access class a token issued by another active cluster gets here ({default}; none refuses such tokens)'),
   FEDERATION_REGISTER_BURST: int(10, 1)
-    .describe('registration attempts one client address may make at once (default 10; refilled at one a minute)'),
+    .describe('registration attempts one client address may make at once ({default}; refilled at one a minute)'),
   SERVICE_SECRET: z.string().min(16, 'must be at least 16 characters').optional()
     .describe('shared secret for POST /v1/user/auth/register-service; unset disables the route'),
   TOKEN_SECRET_KEY: z.string().startsWith('k4.secret.', 'must be a PASERK k4.secret key').optional()
@@ -222,15 +223,15 @@ const envSchema = z.object({
   OIDC_INSTITUTIONAL_CLIENT_SECRET: z.string().optional()
     .describe('client secret for the institutional provider; unset means a public client (PKCE only)'),
   OIDC_INSTITUTIONAL_SCOPES: z.string().default('openid email')
-    .describe('space-separated scopes for institutional login: openid, email and the provider userinfo scope (default "openid email")'),
+    .describe('space-separated scopes for institutional login: openid, email and the provider userinfo scope ({default})'),
   OIDC_ORCID_ISSUER: z.string().url().default('https://orcid.org')
-    .describe('issuer URL of the researcher-ID provider (default https://orcid.org; https://sandbox.orcid.org for testing)'),
+    .describe('issuer URL of the researcher-ID provider ({default}; https://sandbox.orcid.org for testing)'),
   OIDC_ORCID_CLIENT_ID: z.string().optional()
     .describe('client id registered at the researcher-ID provider; unset disables ORCID iD linking'),
   OIDC_ORCID_CLIENT_SECRET: z.string().optional()
     .describe('client secret for the researcher-ID provider; unset means a public client (PKCE only)'),
   OIDC_ORCID_SCOPES: z.string().default('openid')
-    .describe('space-separated scopes for ORCID iD linking (default "openid")'),
+    .describe('space-separated scopes for ORCID iD linking ({default})'),
   LOGIN_RETURN_URL: optionalUrl
     .describe('front-end page a completed social login (mode=redirect) sends the browser to with a single-use login_code; <PUBLIC_URL>/sign-in/complete for the service’s own pages (docs/web.md), e.g. https://neurodata.example.org/sign-in/complete; unset allows mode=json only'),
   OIDC_SOCIAL_ISSUER: optionalUrl
@@ -240,39 +241,54 @@ const envSchema = z.object({
   OIDC_SOCIAL_CLIENT_SECRET: z.string().optional()
     .describe('client secret for the general social login provider; unset means a public client (PKCE only)'),
   OIDC_SOCIAL_SCOPES: z.string().default('openid email profile')
-    .describe('space-separated scopes for general social login (default "openid email profile")'),
+    .describe('space-separated scopes for general social login ({default})'),
   OIDC_GITLAB_ISSUER: z.string().url().default('https://gitlab.com')
-    .describe('issuer URL of the GitLab-style code-hosting login, e.g. a self-hosted https://gitlab.example.org (default https://gitlab.com)'),
+    .describe('issuer URL of the GitLab-style code-hosting login, e.g. a self-hosted https://gitlab.example.org ({default})'),
   OIDC_GITLAB_CLIENT_ID: z.string().optional()
     .describe('application id registered at the GitLab-style instance; unset disables GitLab login'),
   OIDC_GITLAB_CLIENT_SECRET: z.string().optional()
     .describe('application secret for the GitLab-style instance; unset means a public client (PKCE only)'),
   OIDC_GITLAB_SCOPES: z.string().default('openid read_user')
-    .describe('space-separated scopes for GitLab login: read_user plus openid for the ID token (default "openid read_user")'),
+    .describe('space-separated scopes for GitLab login: read_user plus openid for the ID token ({default})'),
   OAUTH_GITHUB_CLIENT_ID: z.string().optional()
     .describe('client id of the GitHub-style OAuth app (code-hosting login, not OpenID Connect); unset disables GitHub login'),
   OAUTH_GITHUB_CLIENT_SECRET: z.string().optional()
     .describe('client secret of the GitHub-style OAuth app (github.com requires one even with PKCE)'),
   OAUTH_GITHUB_AUTHORIZATION_URL: z.string().url().default('https://github.com/login/oauth/authorize')
-    .describe('authorization endpoint (default https://github.com/login/oauth/authorize; GitHub Enterprise: https://<host>/login/oauth/authorize)'),
+    .describe('authorization endpoint ({default}; GitHub Enterprise: https://<host>/login/oauth/authorize)'),
   OAUTH_GITHUB_TOKEN_URL: z.string().url().default('https://github.com/login/oauth/access_token')
-    .describe('token endpoint (default https://github.com/login/oauth/access_token; GitHub Enterprise: https://<host>/login/oauth/access_token)'),
+    .describe('token endpoint ({default}; GitHub Enterprise: https://<host>/login/oauth/access_token)'),
   OAUTH_GITHUB_API_URL: z.string().url().default('https://api.github.com')
-    .describe('REST API base URL for /user and /user/emails (default https://api.github.com; GitHub Enterprise: https://<host>/api/v3)'),
+    .describe('REST API base URL for /user and /user/emails ({default}; GitHub Enterprise: https://<host>/api/v3)'),
   OAUTH_GITHUB_SCOPES: z.string().default('user:email')
-    .describe('space-separated scopes for GitHub login; must include user:email (or user) so the primary email can be read (default "user:email")'),
+    .describe('space-separated scopes for GitHub login; must include user:email (or user) so the primary email can be read ({default})'),
 });
 
 type Env = z.infer<typeof envSchema>;
 export type EnvName = keyof typeof envSchema.shape;
 
-/** Each variable's description; a variable without one stops this module from loading. */
+/**
+ * Each variable's description, with its default written from the schema's `.default()`: where the description says
+ * `{default}`, else at its end. A variable without a description, or one that writes its default by hand, stops this
+ * module from loading.
+ */
 export const ENV_DOCS = Object.fromEntries(
   Object.entries(envSchema.shape).map(([name, schema]) => {
     if (!schema.description) throw new Error(`${name} has no description in lib/config.ts`);
-    return [name, schema.description];
+    const def = schema._zod.def as { type: string; defaultValue?: unknown };
+    if (def.type !== 'default') return [name, schema.description];
+    if (/\(default /.test(schema.description)) throw new Error(`${name}: its description writes its default by hand; write {default} where it goes`);
+    const text = `default ${defaultText(def.defaultValue)}`;
+    return [name, schema.description.includes('{default}') ? schema.description.replace('{default}', text) : `${schema.description} (${text})`];
   }),
 ) as Record<EnvName, string>;
+
+/** A default as the README prints it: a string with a space quoted, the empty string as "empty". */
+function defaultText(value: unknown): string {
+  if (value === '') return 'empty';
+  const text = String(value);
+  return text.includes(' ') ? JSON.stringify(text) : text;
+}
 
 export type RelationalConfig = { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
 export type ColumnConfig =
