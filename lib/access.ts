@@ -23,6 +23,15 @@ export function classOf(viewer: Viewer | null): AccessClass {
 
 export const satisfies = (held: AccessClass, required: AccessClass) => RANK[held] >= RANK[required];
 
+/** Who acts, as the services that decide on records see it: an account id, and whether it is a SuperUser. */
+export interface Actor {
+  id: string;
+  superuser: boolean;
+}
+
+/** The actor a signed-in viewer is: a SuperUser by the same rule as the access class (classOf). */
+export const actorOfViewer = (viewer: Viewer): Actor => ({ id: viewer.id, superuser: classOf(viewer) === AccessClass.SuperUser });
+
 /**
  * Root field coordinates (`Query.terms`) -> declared class, filled when subgraph schemas are built; the REST route
  * table, the OpenAPI document, the operation checks and the access-matrix test read it.

@@ -3,7 +3,7 @@ import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { Config } from '../lib/config.js';
 import type { RequestContext } from '../lib/context.js';
 import type { ObjectStore } from '../lib/objects/objects.js';
-import { createDownloadSigner, loadDownloadSigningSecret } from '../lib/objects/signed-url.js';
+import { openDownloadSigner } from '../lib/objects/signed-url.js';
 import { accessGate } from './access-gate.js';
 import { sendError } from '../lib/error-reply.js';
 import { jobResultHandler } from './job-results.js';
@@ -57,7 +57,7 @@ export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{
   host.prepare?.(sofaRoutes.map((r) => r.operation));
 
   const runOperation: RunOperation = async (request, query, variables = {}) => run({ query, variables }, await makeContext(request));
-  const downloadSigner = createDownloadSigner(await loadDownloadSigningSecret(config.dataDir));
+  const downloadSigner = await openDownloadSigner(config.dataDir);
   const handlers: Record<string, Handler> = {
     // The browser-binding cookie of social sign-ins is Secure whenever browsers reach the service over https.
     ...loginRedirectHandlers(runOperation, { secureCookies: Boolean(config.login.publicUrl?.startsWith('https://')) }),

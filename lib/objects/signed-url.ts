@@ -160,3 +160,8 @@ async function readSecret(file: string): Promise<Uint8Array | undefined> {
   }
   return secret;
 }
+
+/** The signer of this install's download URLs: its secret in DATA_DIR/keys, made on first use. */
+export async function openDownloadSigner(dataDir: string): Promise<DownloadSigner> {
+  return createDownloadSigner(await loadDownloadSigningSecret(dataDir));
+}

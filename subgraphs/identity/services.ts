@@ -1,4 +1,3 @@
-import DataLoader from 'dataloader';
 import { PublicProtocol } from 'paseto';
 import { ImportPublicKeyFactory, type PublicKey } from 'paseto/v4/public';
 import type { ForeignKeys, TokenVerifier } from '../../lib/auth/viewer.js';
@@ -21,6 +20,7 @@ import { toPublicProfile } from './account.resolver.js';
 import { ApiTokenStore } from './store/api-token.store.js';
 import { ApiTokenService } from './api-token.service.js';
 import { AccountVerificationService } from './account-verification.service.js';
+import { perRequestLoader } from '../../lib/request-loader.js';
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
@@ -65,19 +65,10 @@ export function buildIdentityServices(deps: SubgraphDeps) {
   const institutionalLog = deps.log.child({ component: 'InstitutionalService' });
   const socialLog = deps.log.child({ component: 'SocialLoginService' });
 
-  // One loader per request context: a page of datasets naming 50 owners costs one query, not 50.
-  const loaders = new WeakMap<object, DataLoader<string, ReturnType<typeof toPublicProfile> | null>>();
-  const profileLoader = (ctx: object) => {
-    let l = loaders.get(ctx);
-    if (!l) {
-      l = new DataLoader(async (ids: readonly string[]) => {
-        const found = new Map((await accountStore.findByIds(ids.filter((id) => isUuid(id)))).map((a) => [a.id, toPublicProfile(a)]));
-        return ids.map((id) => found.get(id) ?? null);
-      });
-      loaders.set(ctx, l);
-    }
-    return l;
-  };
+  const profileLoader = perRequestLoader(async (ids: readonly string[]) => {
+    const found = new Map((await accountStore.findByIds(ids.filter((id) => isUuid(id)))).map((a) => [a.id, toPublicProfile(a)]));
+    return ids.map((id) => found.get(id) ?? null);
+  });
 
   return {
     accountStore,

@@ -5,14 +5,13 @@ import type { AccessRequestRecord } from './store/access-request.store.js';
 import type { Dataset, DatasetAsset, DatasetMetadataView, DatasetVersion, RowCountsView, TermValue } from './dataset.types.js';
 import type { AccessRequest } from './access-request.types.js';
 import type { RequestContext } from '../../lib/context.js';
-import { AccessClass, classOf } from '../../lib/access.js';
+import { actorOfViewer } from '../../lib/access.js';
 import type { Actor } from './dataset.service.js';
 import { creatorKind } from './citation.js';
 
 /** The actor of a request; the root field's access check has run, so a viewer is present. */
 export function actorOf(ctx: RequestContext): Actor {
-  const viewer = ctx.viewer!;
-  return { id: viewer.id, superuser: classOf(viewer) === AccessClass.SuperUser };
+  return actorOfViewer(ctx.viewer!);
 }
 
 /** Whom a download URL is issued to: the caller, marked when their token came from another cluster. */

@@ -22,11 +22,8 @@ import {
   checkTitle,
 } from './dataset-metadata.rules.js';
 
-/** Who acts: an account id, and whether it is a SuperUser. */
-export interface Actor {
-  id: string;
-  superuser: boolean;
-}
+import type { Actor } from '../../lib/access.js';
+export type { Actor };
 
 /** The ontology check of metadata terms (the ontology subgraph's exported function). */
 export type TermChecker = (values: {

@@ -1,9 +1,8 @@
 import type { RequestContext } from '../../lib/context.js';
-import { requireClass, AccessClass } from '../../lib/access.js';
+import { actorOfViewer, requireClass, AccessClass } from '../../lib/access.js';
 import type { DataRead } from '../../lib/objects/signed-url.js';
 import { defineSubgraph, pingOf, type HandleOf, type SubgraphDeps } from '../../lib/subgraph.js';
 import { migrateColumnTables } from './store/clickhouse/migrations.js';
-import type { Actor } from './dataset.service.js';
 import { DatasetResolver } from './dataset.resolver.js';
 import { AssetResolver } from './asset.resolver.js';
 import { AccessRequestResolver } from './access-request.resolver.js';
@@ -88,8 +87,7 @@ export const neurodata = defineSubgraph({
     async resolveDatasetVersion(ctx: Caller, ref: string, version?: string | number | null): Promise<DatasetVersionRef> {
       const viewer = await requireClass(ctx, AccessClass.Academic);
       const s = await services();
-      const actor: Actor = { id: viewer.id, superuser: viewer.accountType === 'SUPERUSER' };
-      const r = await s.datasets.resolve(actor, ref, version);
+      const r = await s.datasets.resolve(actorOfViewer(viewer), ref, version);
       return {
         datasetId: r.dataset.id,
         slug: r.dataset.slug,
@@ -107,7 +105,7 @@ export const neurodata = defineSubgraph({
      */
     async checkStillReadable(ctx: Caller, reads: readonly DataRead[]): Promise<void> {
       const viewer = await requireClass(ctx, AccessClass.Academic);
-      await (await services()).datasets.checkStillReadable({ id: viewer.id, superuser: viewer.accountType === 'SUPERUSER' }, reads);
+      await (await services()).datasets.checkStillReadable(actorOfViewer(viewer), reads);
     },
     /**
      * For the analytics catalogue summary: every published dataset the caller may see, with its newest version's
@@ -115,7 +113,7 @@ export const neurodata = defineSubgraph({
      */
     async publishedCatalogue(ctx: Caller) {
       const viewer = await requireClass(ctx, AccessClass.Academic);
-      return (await services()).datasets.catalogue({ id: viewer.id, superuser: viewer.accountType === 'SUPERUSER' });
+      return (await services()).datasets.catalogue(actorOfViewer(viewer));
     },
     /**
      * Rebuilds the search index from the datasets (npm run search:reindex): the PostgreSQL catalogue rows and, when

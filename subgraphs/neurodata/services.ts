@@ -1,6 +1,5 @@
-import DataLoader from 'dataloader';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
-import { createDownloadSigner, loadDownloadSigningSecret } from '../../lib/objects/signed-url.js';
+import { openDownloadSigner } from '../../lib/objects/signed-url.js';
 import { ontology } from '../ontology/index.js';
 import { identity } from '../identity/index.js';
 import { DatasetStore } from './store/dataset.store.js';
@@ -28,6 +27,7 @@ import { DatasetSearchService } from './search/search.service.js';
 import { PublishedDatasetService } from './search/published-dataset.service.js';
 import { searchFederationOf } from './search/federated-search.js';
 import { openSearchEngine } from './search/search-engine.js';
+import { perRequestLoader } from '../../lib/request-loader.js';
 
 /** Every service of the neurodata subgraph over these stores: the one place they are wired. */
 export async function buildNeurodataServices(deps: SubgraphDeps) {
@@ -37,7 +37,7 @@ export async function buildNeurodataServices(deps: SubgraphDeps) {
   const store = new DatasetStore(db);
   const requests = new AccessRequestStore(db);
   const data = new DataStore(deps.stores.column);
-  const signer = createDownloadSigner(await loadDownloadSigningSecret(deps.config.dataDir));
+  const signer = await openDownloadSigner(deps.config.dataDir);
   const searchStore = new DatasetSearchStore(db);
   const searchEngine = openSearchEngine(deps, searchStore, deps.log.child({ component: 'DatasetSearch' }));
   const datasets = new DatasetService(
@@ -51,19 +51,10 @@ export async function buildNeurodataServices(deps: SubgraphDeps) {
     deps.log.child({ component: 'DatasetService' }),
     (id) => searchEngine.changed(id),
   );
-  // One loader per request context: a page of references to datasets costs one query.
-  const loaders = new WeakMap<object, DataLoader<string, Awaited<ReturnType<DatasetService['findMany']>>[number] | null>>();
-  const datasetLoader = (ctx: object) => {
-    let l = loaders.get(ctx);
-    if (!l) {
-      l = new DataLoader(async (ids: readonly string[]) => {
-        const found = new Map((await datasets.findMany(ids)).map((d) => [d.id, d]));
-        return ids.map((id) => found.get(id) ?? null);
-      });
-      loaders.set(ctx, l);
-    }
-    return l;
-  };
+  const datasetLoader = perRequestLoader(async (ids: readonly string[]) => {
+    const found = new Map((await datasets.findMany(ids)).map((d) => [d.id, d]));
+    return ids.map((id) => found.get(id) ?? null);
+  });
   const exports = new ExportService(datasets, store);
   // One budget for a user's heavy reads, whichever route they come through.
   const heavyReads = new PerUserSlots(

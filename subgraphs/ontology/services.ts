@@ -1,4 +1,3 @@
-import DataLoader from 'dataloader';
 import type { SubgraphDeps } from '../../lib/subgraph.js';
 import type { ChannelEvent } from '../../lib/db/relational.js';
 import { TermStore } from './store/term.store.js';
@@ -7,6 +6,7 @@ import { KEPT_TERMS_MAX, TERMS_CHANGED_CHANNEL, TermService, type TermRecord } f
 import { TermImportService } from './term-import.service.js';
 import { KEPT_SNAPSHOTS_MAX, TermValidationService } from './term-validation.service.js';
 import type { VocabularyNames } from './vocabulary-names.js';
+import { perRequestLoader } from '../../lib/request-loader.js';
 
 /** Every service of the ontology subgraph over these stores: the one place they are wired. */
 export function buildOntologyServices(deps: SubgraphDeps) {
@@ -19,13 +19,7 @@ export function buildOntologyServices(deps: SubgraphDeps) {
   };
   let unfollow: (() => void) | undefined;
   const terms = new TermService(store, deps.clock, deps.log.child({ component: 'TermService' }), { kept, alsoKept: [keptNames] });
-  // One loader per request context, so a page of datasets that reference terms costs one query.
-  const loaders = new WeakMap<object, DataLoader<string, TermRecord | null>>();
-  const termLoader = (ctx: object) => {
-    let l = loaders.get(ctx);
-    if (!l) loaders.set(ctx, (l = new DataLoader((ids: readonly string[]) => terms.getMany(ids))));
-    return l;
-  };
+  const termLoader = perRequestLoader((ids: readonly string[]) => terms.getMany(ids));
   return {
     store,
     terms,

@@ -1,5 +1,5 @@
 import type { SubgraphDeps } from '../../lib/subgraph.js';
-import { createDownloadSigner, loadDownloadSigningSecret } from '../../lib/objects/signed-url.js';
+import { openDownloadSigner } from '../../lib/objects/signed-url.js';
 import { JobService, jobsOn, submitJob } from '../../lib/jobs/index.js';
 import { neurodata, type DatasetVersionRef } from '../neurodata/index.js';
 import { Conflict, NotFound } from '../../lib/errors.js';
@@ -65,7 +65,7 @@ function plannerEnv(deps: SubgraphDeps): (ctx: Caller) => PlannerEnv {
 export async function buildQueryServices(deps: SubgraphDeps) {
   const syql = new SyqlService(deps.stores.column, plannerEnv(deps), syqlLimitsOf(deps.config));
   const { queue, kinds } = jobsOn(deps);
-  const signer = createDownloadSigner(await loadDownloadSigningSecret(deps.config.dataDir));
+  const signer = await openDownloadSigner(deps.config.dataDir);
   const job = syqlJobKind(deps, syql, identity.use(deps).accountStanding);
   const submitSyql: SubmitSyqlJob = (ctx, input, savedQueryId = null) => submitJob(queue, ctx, job, { ...input }, savedQueryId);
   // The jobs API of every kind is served here; each kind's checks are its owner subgraph's.

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../lib/context.js';
 import type { ColumnStore } from '../../lib/column/column.js';
 import type { ChQuery } from '../../lib/column/sql.js';
 import { unescapeTsv } from '../../lib/column/tsv.js';
-import { AccessClass, requireClass } from '../../lib/access.js';
+import { AccessClass, actorOfViewer, requireClass } from '../../lib/access.js';
 import { AppError, BadInput, Conflict } from '../../lib/errors.js';
 import { currentRequestScope, remainingRequestTime } from '../../lib/request-scope.js';
 import { parseSyql } from './syql/parser.js';
@@ -117,7 +117,7 @@ export class SyqlService {
   async cancel(ctx: Caller, input: { query_id: string }) {
     const viewer = await requireClass(ctx, AccessClass.Academic);
     if (!QUERY_ID.test(input.query_id ?? '')) throw new BadInput('query_id: 1 to 64 letters, digits, - or _');
-    const entries = this.running.claimForCancel(input.query_id, { id: viewer.id, superuser: viewer.accountType === 'SUPERUSER' });
+    const entries = this.running.claimForCancel(input.query_id, actorOfViewer(viewer));
     let stopped = false;
     for (const entry of entries) {
       // The engine first, so its answer says whether the query was there; then the exec, wherever it waits.
