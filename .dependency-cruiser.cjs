@@ -30,6 +30,20 @@ module.exports = {
       to: { path: '^(subgraphs|gateway|rest-compat|web)/' },
     },
     {
+      name: 'lib-is-platform-not-domain',
+      comment: 'lib/ is the platform (stores, errors, jobs, HTTP); the neuroscience that several parts share lives in domain/.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^domain/' },
+    },
+    {
+      name: 'domain-is-shared-not-dependent',
+      comment: 'domain/ is shared neuroscience (plots, morphology, triad classes); it uses lib/ only.',
+      severity: 'error',
+      from: { path: '^domain/' },
+      to: { path: '^(subgraphs|gateway|rest-compat|web|schema)/' },
+    },
+    {
       name: 'web-pages-only-execute-graphql',
       comment: 'The browser pages reach the service through GraphQL operations and rest-compat exports only, like a REST handler.',
       severity: 'error',

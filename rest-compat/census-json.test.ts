@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { TRIAD_CODES } from '../lib/triad-codes.js';
+import { TRIAD_CODES } from '../domain/triad-codes.js';
 import { buildSchema, parse } from 'graphql';
 import { censusJson, selectsTriadCensus } from './census-json.js';
 

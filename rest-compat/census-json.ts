@@ -1,5 +1,5 @@
 import { getNamedType, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { TRIAD_CODES as STANDARD } from '../lib/triad-codes.js';
+import { TRIAD_CODES as STANDARD } from '../domain/triad-codes.js';
 
 /**
  * A triad census travels as an object keyed by class ("003", "012", "102", ...). JavaScript orders an object's

@@ -1,5 +1,5 @@
 import { withExample } from './examples.js';
-import { TRIAD_CODES } from '../../lib/triad-codes.js';
+import { TRIAD_CODES } from '../../domain/triad-codes.js';
 import { Kind, parse, type DocumentNode, type FieldNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type TypeNode } from 'graphql';
 
 export type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
-import { lineChart } from '../../lib/plot/line-chart.js';
-import { histogramChart } from '../../lib/plot/histogram.js';
-import { networkDiagram } from '../../lib/plot/network.js';
+import { lineChart } from '../../domain/plot/line-chart.js';
+import { histogramChart } from '../../domain/plot/histogram.js';
+import { networkDiagram } from '../../domain/plot/network.js';
 import type { EgoOut, GraphData } from './graph.model.js';
 
 interface Titled {

@@ -1,5 +1,5 @@
 import { GraphQLScalarType, GraphQLError, Kind } from 'graphql';
-import { TRIAD_CODES } from '../../lib/triad-codes.js';
+import { TRIAD_CODES } from '../../domain/triad-codes.js';
 import { refusingAsBadInput } from '../../schema/scalars.js';
 
 const listed = TRIAD_CODES.join(', ');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TRIAD_CODES } from '../../../lib/triad-codes.js';
+import { TRIAD_CODES } from '../../../domain/triad-codes.js';
 import { triadCensus } from './census.js';
 import { buildGraph, sourceFromEdges, type SynapseType } from './graph.js';
 import { bruteCensus, randomSource, withoutNode } from './test/reference-implementations.js';

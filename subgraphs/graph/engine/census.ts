@@ -1,5 +1,5 @@
 import type { Graph } from './graph.js';
-import { TRIAD_CODES } from '../../../lib/triad-codes.js';
+import { TRIAD_CODES } from '../../../domain/triad-codes.js';
 import { flip, orientByDegree, simpleGraph, type SimpleGraph } from './simple.js';
 
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byClass, expectSound, findAll, hasClass, tickLabels, type SvgNode } from '../../../lib/plot/test/svg-tree.js';
+import { byClass, expectSound, findAll, hasClass, tickLabels, type SvgNode } from '../../../domain/plot/test/svg-tree.js';
 import { forestPlot } from './forest-plot.js';
 import { metaAnalyse } from './meta-analysis.js';
 import type { MetaResult } from './meta.model.js';

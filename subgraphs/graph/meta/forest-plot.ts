@@ -29,7 +29,7 @@ import {
   text,
   textWidth,
   type Scale,
-} from '../../../lib/plot/svg.js';
+} from '../../../domain/plot/svg.js';
 import { RATIO_MEASURES, type MetaResult } from './meta.model.js';
 
 export interface ForestPlotOptions {

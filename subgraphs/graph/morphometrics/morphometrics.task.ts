@@ -1,6 +1,6 @@
 import { badInputAsValue, type TaskOutcome } from '../../../lib/workers/outcome.js';
 import { BadInput } from '../../../lib/errors.js';
-import { parseSwcTree, SWC_RANGES } from '../../../lib/morphology/swc.js';
+import { parseSwcTree, SWC_RANGES } from '../../../domain/morphology/swc.js';
 import { morphometrics, type MorphometricsOptions, type NeuronMorphometrics } from './morphometrics.js';
 
 /*

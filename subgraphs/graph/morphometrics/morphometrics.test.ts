@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../../../lib/package-root.js';
-import { parseSwcTree } from '../../../lib/morphology/swc.js';
+import { parseSwcTree } from '../../../domain/morphology/swc.js';
 import { distribution, morphometrics, type NeuronMorphometrics } from './morphometrics.js';
 import { MAX_DEFAULT_SHOLL_RADII } from './sholl.js';
 import { expectAgrees } from './test/agreement.js';

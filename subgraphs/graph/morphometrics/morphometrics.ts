@@ -1,5 +1,5 @@
-import type { SwcTree } from '../../../lib/morphology/swc.js';
-import { summariseSwc, type MorphologySummary } from '../../../lib/morphology/summary.js';
+import type { SwcTree } from '../../../domain/morphology/swc.js';
+import { summariseSwc, type MorphologySummary } from '../../../domain/morphology/summary.js';
 import { distance, frustumArea, frustumVolume, type Point } from './geometry.js';
 import { orient } from './orientation.js';
 import { shollCrossings, shollRadii } from './sholl.js';
@@ -113,7 +113,7 @@ export function typeName(type: number): string {
 }
 
 /**
- * The sample counts, soma centre and bounding box are the file's summary (lib/morphology/summary.ts), the one the
+ * The sample counts, soma centre and bounding box are the file's summary (domain/morphology/summary.ts), the one the
  * ingest stores. Stems, forks, tips and lengths are counted here on the tree directed away from the soma, per neurite;
  * they equal the summary's except where a neurite runs between two soma samples (the summary counts a stem at each
  * end), and the total length is summed per neurite, in walk order.

@@ -1,4 +1,4 @@
-import { SOMA_TYPE, type SwcTree } from '../../../lib/morphology/swc.js';
+import { SOMA_TYPE, type SwcTree } from '../../../domain/morphology/swc.js';
 
 /**
  * The samples of an SWC forest directed away from the soma. A file's parent links need not point towards the soma:

@@ -1,4 +1,4 @@
-import type { SwcTree } from '../../../lib/morphology/swc.js';
+import type { SwcTree } from '../../../domain/morphology/swc.js';
 import type { Point } from './geometry.js';
 
 /**

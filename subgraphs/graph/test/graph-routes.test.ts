@@ -3,7 +3,7 @@ import fxp from 'fast-xml-parser';
 import { startTestApp, call, gql } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { createConnectome, createTinyDataset } from '../../../test/kit/datasets.js';
-import { TRIAD_CODES } from '../../../lib/triad-codes.js';
+import { TRIAD_CODES } from '../../../domain/triad-codes.js';
 import { graph } from '../index.js';
 
 const WITVLIET = Array.from({ length: 8 }, (_, i) => `celegans_witvliet_2021_${i + 1}`);

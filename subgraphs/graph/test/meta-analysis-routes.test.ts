@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { startTestApp, call, gql } from '../../../test/kit/app.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 import { connectomeFile, createTinyDataset } from '../../../test/kit/datasets.js';
-import { byClass, expectSound } from '../../../lib/plot/test/svg-tree.js';
+import { byClass, expectSound } from '../../../domain/plot/test/svg-tree.js';
 import { studiesOf, TABLES, type TableName } from '../meta/test/fixtures/tables.js';
 
 /** fixtures/metafor_reference.R's answers: every table, measure, method, with and without Knapp-Hartung. */

@@ -1,12 +1,12 @@
 import { MORPHOLOGY_COLUMNS } from '../store/clickhouse/columns.js';
-import { parseSwcTree, SOMA_TYPE } from '../../../lib/morphology/swc.js';
-import { summariseSwc, type MorphologySummary } from '../../../lib/morphology/summary.js';
+import { parseSwcTree, SOMA_TYPE } from '../../../domain/morphology/swc.js';
+import { summariseSwc, type MorphologySummary } from '../../../domain/morphology/summary.js';
 import { assertColumnOrder, tsvNullableNumber, tsvNumber, tsvString } from './tsv.js';
 
 /**
  * SWC morphology files: the one summary row each file gets in the column store. Reading and validating the file
- * (format, accepted quirks, per-line errors) is lib/morphology/swc.ts, the summary and its conventions
- * lib/morphology/summary.ts.
+ * (format, accepted quirks, per-line errors) is domain/morphology/swc.ts, the summary and its conventions
+ * domain/morphology/summary.ts.
  */
 
 assertColumnOrder('morphologies', MORPHOLOGY_COLUMNS, [

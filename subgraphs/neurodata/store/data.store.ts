@@ -9,7 +9,7 @@ import type { RowCounts } from '../dataset.model.js';
 import { DATA_TABLES, type DataTable } from './clickhouse/columns.js';
 import { partitionTarget } from './clickhouse/migrations.js';
 import { unescapeTsv } from '../../../lib/column/tsv.js';
-import type { MorphologySummary } from '../../../lib/morphology/summary.js';
+import type { MorphologySummary } from '../../../domain/morphology/summary.js';
 import * as derive from './synapse-derive.js';
 
 export type SynapseType = 'chemical' | 'electrical';

@@ -1,7 +1,7 @@
 /*
  * Helpers for the engine's tests only: independent (slow, obvious) versions of what the engine computes fast.
  */
-import { TRIAD_CODES } from '../../../../lib/triad-codes.js';
+import { TRIAD_CODES } from '../../../../domain/triad-codes.js';
 import type { Graph, GraphSource } from '../graph.js';
 import { createRng, randomBelow, randomUnit } from '../rng.js';
 

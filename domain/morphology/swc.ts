@@ -1,4 +1,4 @@
-import { FileProblems } from '../file-problems.js';
+import { FileProblems } from '../../lib/file-problems.js';
 
 /**
  * SWC morphology files read into arrays, one entry per sample, validated line by line. Shared by the ingest (which
