@@ -6,6 +6,7 @@ import type { ApiTokenRevokeReason } from '../api-token.rules.js';
 import { apiTokens } from './api-token.tables.js';
 import { accounts } from './tables.js';
 import { query, toDate, toDateOrNull } from './db.js';
+import { pagedQuery } from '../../../lib/db/paged-query.js';
 
 export interface ApiTokenRecord {
   id: string;
@@ -100,23 +101,13 @@ export class ApiTokenStore {
   /** An account's tokens, newest first; revoked and expired ones only when asked. */
   async list(accountId: string, opts: { includeEnded: boolean; now: Date; limit: number; offset: number }): Promise<{ items: ApiTokenRecord[]; total: number }> {
     const live = opts.includeEnded ? sql`true` : sql`t.revoked_at is null and t.expires_at > ${opts.now.toISOString()}`;
-    const rows = await query<Row & { total: string | number }>(
+    const page = await pagedQuery<Row>(
       this.db,
-      'ApiTokenStore.list',
-      sql`/* ApiTokenStore.list */
-        select ${COLUMNS}, count(*) over () as total from ${apiTokens} t
-        where t.account_id = ${accountId} and ${live}
-        order by t.created_at desc, t.id desc limit ${opts.limit} offset ${opts.offset}`,
+      { list: 'ApiTokenStore.list', count: 'ApiTokenStore.count' },
+      { columns: COLUMNS, from: sql`${apiTokens} t`, where: sql`t.account_id = ${accountId} and ${live}`, orderBy: sql`t.created_at desc, t.id desc` },
+      opts,
     );
-    if (rows.length === 0 && opts.offset > 0) {
-      const count = await query<{ total: string | number }>(
-        this.db,
-        'ApiTokenStore.count',
-        sql`/* ApiTokenStore.count */ select count(*) as total from ${apiTokens} t where t.account_id = ${accountId} and ${live}`,
-      );
-      return { items: [], total: Number(count[0]?.total ?? 0) };
-    }
-    return { items: rows.map(toRecord), total: Number(rows[0]?.total ?? 0) };
+    return { items: page.rows.map(toRecord), total: page.total };
   }
 
   /** Revokes one live token; undefined when it is unknown or already ended by revocation. */
