@@ -4,6 +4,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
 import { fromJson } from '../../../lib/db/named-query.js';
 import { WRITE_CHUNK, encodeNewTerms, type NewTermBatches } from './term-batches.js';
+// The tables by their Drizzle definitions, named apart from the many locals called terms.
+import { termNames as TERM_NAMES, terms as TERMS, vocabularies as VOCABULARIES } from './tables.js';
 import { TermNameStore, type ExactMatch, type NameMatch, type Suggestion } from './term-names.store.js';
 import {
   TERM_COLUMNS,
@@ -27,6 +29,29 @@ export { SUGGEST_NEAREST_NAMES, TermNameStore, type ExactMatch, type Suggestion,
 
 /** The listing's order, which terms_listing_order_idx serves: vocabulary, label case-insensitively, label, id, byte by byte. */
 const LISTING_ORDER = sql.raw(`t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id`);
+
+/**
+ * `WITH RECURSIVE chain (start, id, depth)`: each seed term (`seeds` selects `start`, any key to group by, and `id`)
+ * and its ancestors up to the root, nearest first (depth 0 is the seed). The depth cap only bounds the work if a cycle
+ * ever slipped in; real vocabularies are at most 10 deep.
+ */
+const ancestorChain = (seeds: SQL) => sql`WITH RECURSIVE chain (start, id, depth) AS (
+            SELECT s.start, s.id, 0 FROM (${seeds}) s
+            UNION ALL
+            SELECT c.start, p.parent_id, c.depth + 1 FROM chain c JOIN ${TERMS} p ON p.id = c.id
+            WHERE p.parent_id IS NOT NULL AND c.depth < 1000
+          )`;
+
+/**
+ * `WITH RECURSIVE found (id, depth)`: the seed terms (`seeds` selects `id`) and every term below them at any depth,
+ * deprecated ones too; with `replaced`, also the deprecated terms each of those replaced.
+ */
+const descendantClosure = (seeds: SQL, opts: { replaced: boolean }) => sql`WITH RECURSIVE found (id, depth) AS (
+            SELECT s.id, 0 FROM (${seeds}) s
+            UNION
+            SELECT t.id, f.depth + 1 FROM found f JOIN ${TERMS} t ON t.parent_id = f.id${opts.replaced ? sql` OR t.replaced_by = f.id` : sql``}
+            WHERE f.depth < 64
+          )`;
 
 /**
  * Drizzle queries of the ontology schema. Every statement is plain SQL with a leading `/* TermStore.method *\/`
@@ -82,10 +107,10 @@ export class TermStore {
   async ensureVocabulary(name: string, description: string | null, now: Date): Promise<void> {
     await this.run(
       'ensureVocabulary',
-      sql`INSERT INTO ontology.vocabularies (name, description, created_at, updated_at) VALUES (${name}, ${description}, ${now}, ${now})
-          ON CONFLICT (name) DO UPDATE SET description = coalesce(EXCLUDED.description, ontology.vocabularies.description),
-            updated_at = CASE WHEN EXCLUDED.description IS NOT NULL AND EXCLUDED.description IS DISTINCT FROM ontology.vocabularies.description
-                              THEN EXCLUDED.updated_at ELSE ontology.vocabularies.updated_at END`,
+      sql`INSERT INTO ${VOCABULARIES} (name, description, created_at, updated_at) VALUES (${name}, ${description}, ${now}, ${now})
+          ON CONFLICT (name) DO UPDATE SET description = coalesce(EXCLUDED.description, ${VOCABULARIES}.description),
+            updated_at = CASE WHEN EXCLUDED.description IS NOT NULL AND EXCLUDED.description IS DISTINCT FROM ${VOCABULARIES}.description
+                              THEN EXCLUDED.updated_at ELSE ${VOCABULARIES}.updated_at END`,
     );
   }
 
@@ -96,7 +121,7 @@ export class TermStore {
       sql`SELECT v.name, v.description,
                  count(t.id) FILTER (WHERE t.status = 'active')::int AS term_count,
                  count(t.id) FILTER (WHERE t.status = 'deprecated')::int AS deprecated_count
-          FROM ontology.vocabularies v LEFT JOIN ontology.terms t ON t.vocabulary = v.name
+          FROM ${VOCABULARIES} v LEFT JOIN ${TERMS} t ON t.vocabulary = v.name
           GROUP BY v.name, v.description
           ORDER BY v.name COLLATE "C"`,
     );
@@ -109,17 +134,17 @@ export class TermStore {
   }
 
   async vocabularyExists(name: string): Promise<boolean> {
-    const rows = await this.run('vocabularyExists', sql`SELECT 1 FROM ontology.vocabularies WHERE name = ${name}`);
+    const rows = await this.run('vocabularyExists', sql`SELECT 1 FROM ${VOCABULARIES} WHERE name = ${name}`);
     return rows.length > 0;
   }
 
   async countTerms(vocabulary: string): Promise<number> {
-    const rows = await this.run('countTerms', sql`SELECT count(*)::int AS n FROM ontology.terms WHERE vocabulary = ${vocabulary}`);
+    const rows = await this.run('countTerms', sql`SELECT count(*)::int AS n FROM ${TERMS} WHERE vocabulary = ${vocabulary}`);
     return Number(rows[0]?.n ?? 0);
   }
 
   async findById(id: string): Promise<TermRecord | undefined> {
-    const rows = await this.run('findById', sql`SELECT ${TERM_COLUMNS} FROM ontology.terms t WHERE t.id = ${id}`);
+    const rows = await this.run('findById', sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t WHERE t.id = ${id}`);
     return rows[0] ? toTerm(rows[0]) : undefined;
   }
 
@@ -130,12 +155,12 @@ export class TermStore {
    */
   async findByIds(ids: readonly string[]): Promise<TermRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.run('findByIds', sql`SELECT ${TERM_COLUMNS} FROM ontology.terms t WHERE t.id = ANY(${sql.param(ids)}::uuid[])`);
+    const rows = await this.run('findByIds', sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t WHERE t.id = ANY(${sql.param(ids)}::uuid[])`);
     return rows.map(toTerm);
   }
 
   async findByCode(vocabulary: string, code: string): Promise<TermRecord | undefined> {
-    const rows = await this.run('findByCode', sql`SELECT ${TERM_COLUMNS} FROM ontology.terms t WHERE t.vocabulary = ${vocabulary} AND t.code = ${code}`);
+    const rows = await this.run('findByCode', sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t WHERE t.vocabulary = ${vocabulary} AND t.code = ${code}`);
     return rows[0] ? toTerm(rows[0]) : undefined;
   }
 
@@ -143,7 +168,7 @@ export class TermStore {
   async findActiveByLabel(vocabulary: string, label: string): Promise<TermNode[]> {
     const rows = await this.run(
       'findActiveByLabel',
-      sql`SELECT t.id, t.code, t.label, t.uri, t.parent_id, t.description, t.status FROM ontology.terms t
+      sql`SELECT t.id, t.code, t.label, t.uri, t.parent_id, t.description, t.status FROM ${TERMS} t
           WHERE t.vocabulary = ${vocabulary} AND t.label = ${label} AND t.status = 'active'`,
     );
     return rows.map(toNode);
@@ -153,7 +178,7 @@ export class TermStore {
   async children(id: string, includeDeprecated: boolean): Promise<TermRecord[]> {
     const rows = await this.run(
       'children',
-      sql`SELECT ${TERM_COLUMNS} FROM ontology.terms t
+      sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t
           WHERE t.parent_id = ${id} AND (${includeDeprecated} OR t.status = 'active')
           ORDER BY lower(t.label) COLLATE "C", t.label COLLATE "C", t.id`,
     );
@@ -167,13 +192,8 @@ export class TermStore {
   async selfAndAncestors(id: string): Promise<{ depth: number; term: TermRecord }[]> {
     const rows = await this.run(
       'selfAndAncestors',
-      sql`WITH RECURSIVE chain (id, depth) AS (
-            SELECT id, 0 FROM ontology.terms WHERE id = ${id}
-            UNION ALL
-            SELECT p.parent_id, c.depth + 1 FROM chain c JOIN ontology.terms p ON p.id = c.id
-            WHERE p.parent_id IS NOT NULL AND c.depth < 1000
-          )
-          SELECT c.depth, ${TERM_COLUMNS} FROM chain c JOIN ontology.terms t ON t.id = c.id ORDER BY c.depth`,
+      sql`${ancestorChain(sql`SELECT id AS start, id FROM ${TERMS} WHERE id = ${id}`)}
+          SELECT c.depth, ${TERM_COLUMNS} FROM chain c JOIN ${TERMS} t ON t.id = c.id ORDER BY c.depth`,
     );
     return rows.map((r) => ({ depth: Number(r.depth), term: toTerm(r) }));
   }
@@ -187,12 +207,7 @@ export class TermStore {
     if (ids.length === 0) return [];
     const rows = await this.run(
       'narrowerOrReplaced',
-      sql`WITH RECURSIVE found (id, depth) AS (
-            SELECT t.id, 0 FROM ontology.terms t WHERE t.id IN (SELECT value::uuid FROM jsonb_array_elements_text(${jsonParam(ids)}))
-            UNION
-            SELECT t.id, f.depth + 1 FROM found f JOIN ontology.terms t ON t.parent_id = f.id OR t.replaced_by = f.id
-            WHERE f.depth < 64
-          )
+      sql`${descendantClosure(sql`SELECT t.id FROM ${TERMS} t WHERE t.id IN (SELECT value::uuid FROM jsonb_array_elements_text(${jsonParam(ids)}))`, { replaced: true })}
           SELECT DISTINCT id FROM found`,
     );
     return rows.map((r) => r.id as string);
@@ -205,13 +220,8 @@ export class TermStore {
   async codesWithin(vocabulary: string, code: string): Promise<string[] | null> {
     const rows = await this.run(
       'codesWithin',
-      sql`WITH RECURSIVE found (id, code, depth) AS (
-            SELECT t.id, t.code, 0 FROM ontology.terms t WHERE t.vocabulary = ${vocabulary} AND t.code = ${code}
-            UNION
-            SELECT t.id, t.code, f.depth + 1 FROM found f JOIN ontology.terms t ON t.parent_id = f.id
-            WHERE f.depth < 64
-          )
-          SELECT DISTINCT code FROM found`,
+      sql`${descendantClosure(sql`SELECT t.id FROM ${TERMS} t WHERE t.vocabulary = ${vocabulary} AND t.code = ${code}`, { replaced: false })}
+          SELECT DISTINCT t.code FROM found f JOIN ${TERMS} t ON t.id = f.id`,
     );
     return rows.length ? rows.map((r) => r.code as string) : null;
   }
@@ -224,14 +234,9 @@ export class TermStore {
     if (codes.length === 0) return new Map();
     const rows = await this.run(
       'lineages',
-      sql`WITH RECURSIVE chain (start, id, depth) AS (
-            SELECT t.code, t.id, 0 FROM ontology.terms t
-            WHERE t.vocabulary = ${vocabulary} AND t.code IN (SELECT value FROM jsonb_array_elements_text(${jsonParam(codes)}))
-            UNION ALL
-            SELECT c.start, p.parent_id, c.depth + 1 FROM chain c JOIN ontology.terms p ON p.id = c.id
-            WHERE p.parent_id IS NOT NULL AND c.depth < 64
-          )
-          SELECT c.start, c.depth, t.code, t.label FROM chain c JOIN ontology.terms t ON t.id = c.id ORDER BY c.start, c.depth DESC`,
+      sql`${ancestorChain(sql`SELECT t.code AS start, t.id FROM ${TERMS} t
+            WHERE t.vocabulary = ${vocabulary} AND t.code IN (SELECT value FROM jsonb_array_elements_text(${jsonParam(codes)}))`)}
+          SELECT c.start, c.depth, t.code, t.label FROM chain c JOIN ${TERMS} t ON t.id = c.id ORDER BY c.start, c.depth DESC`,
     );
     const out = new Map<string, Array<{ code: string; label: string }>>();
     for (const r of rows) {
@@ -247,12 +252,7 @@ export class TermStore {
   async isSelfOrAncestor(id: string, candidateAncestor: string): Promise<boolean> {
     const rows = await this.run(
       'isSelfOrAncestor',
-      sql`WITH RECURSIVE chain (id, depth) AS (
-            SELECT id, 0 FROM ontology.terms WHERE id = ${id}
-            UNION ALL
-            SELECT p.parent_id, c.depth + 1 FROM chain c JOIN ontology.terms p ON p.id = c.id
-            WHERE p.parent_id IS NOT NULL AND c.depth < 1000
-          )
+      sql`${ancestorChain(sql`SELECT id AS start, id FROM ${TERMS} WHERE id = ${id}`)}
           SELECT 1 FROM chain WHERE id = ${candidateAncestor} LIMIT 1`,
     );
     return rows.length > 0;
@@ -270,11 +270,11 @@ export class TermStore {
       sql`(${vocabulary}::text IS NULL OR ${sql.raw(t)}.vocabulary = ${vocabulary}) AND (${p.includeDeprecated} OR ${sql.raw(t)}.status = 'active')`;
     const rows = await this.run(
       'list',
-      sql`SELECT (SELECT count(*)::int FROM ontology.terms c WHERE ${filterOn('c')}) AS total,
+      sql`SELECT (SELECT count(*)::int FROM ${TERMS} c WHERE ${filterOn('c')}) AS total,
                  (SELECT coalesce(json_agg(page.term ORDER BY page.n), '[]'::json) FROM (
                     SELECT ${TERM_JSON} AS term,
                            row_number() OVER (ORDER BY ${LISTING_ORDER}) AS n
-                    FROM ontology.terms t WHERE ${filterOn('t')}
+                    FROM ${TERMS} t WHERE ${filterOn('t')}
                     ORDER BY ${LISTING_ORDER}
                     LIMIT ${p.limit} OFFSET ${p.offset}) page) AS items`,
     );
@@ -303,7 +303,7 @@ export class TermStore {
                         ELSE 3 END) AS rank,
                max(greatest(similarity(tn.norm, q.n), word_similarity(q.n, tn.norm))) AS score,
                max(similarity(tn.norm, q.n)) AS closeness
-        FROM ontology.term_names tn CROSS JOIN q
+        FROM ${TERM_NAMES} tn CROSS JOIN q
         WHERE (${vocabulary}::text IS NULL OR tn.vocabulary = ${vocabulary})
           AND (tn.norm = q.n OR tn.norm LIKE q.prefix OR tn.norm % q.n OR q.n <% tn.norm)
         GROUP BY tn.term_id
@@ -312,7 +312,7 @@ export class TermStore {
       'search',
       sql`WITH ${hits}
           SELECT ${TERM_COLUMNS}, h.rank, h.score, count(*) OVER ()::int AS total
-          FROM hits h JOIN ontology.terms t ON t.id = h.term_id
+          FROM hits h JOIN ${TERMS} t ON t.id = h.term_id
           WHERE (${p.includeDeprecated} OR t.status = 'active')
           ORDER BY h.rank, h.score DESC, h.closeness DESC, lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
           LIMIT ${p.limit} OFFSET ${p.offset}`,
@@ -320,7 +320,7 @@ export class TermStore {
     if (rows.length === 0 && p.offset > 0) {
       const count = await this.run(
         'searchCount',
-        sql`WITH ${hits} SELECT count(*)::int AS total FROM hits h JOIN ontology.terms t ON t.id = h.term_id
+        sql`WITH ${hits} SELECT count(*)::int AS total FROM hits h JOIN ${TERMS} t ON t.id = h.term_id
             WHERE (${p.includeDeprecated} OR t.status = 'active')`,
       );
       return { items: [], total: Number(count[0]?.total ?? 0) };
@@ -332,7 +332,7 @@ export class TermStore {
   async vocabularyNodes(vocabulary: string): Promise<TermNode[]> {
     const rows = await this.run(
       'vocabularyNodes',
-      sql`SELECT t.id, t.code, t.label, t.uri, t.parent_id, t.description, t.status FROM ontology.terms t WHERE t.vocabulary = ${vocabulary}`,
+      sql`SELECT t.id, t.code, t.label, t.uri, t.parent_id, t.description, t.status FROM ${TERMS} t WHERE t.vocabulary = ${vocabulary}`,
     );
     return rows.map(toNode);
   }
@@ -352,14 +352,14 @@ export class TermStore {
       throwIfRequestAborted();
       await this.run(
         'insertTerms',
-        sql`INSERT INTO ontology.terms (id, vocabulary, code, label, uri, parent_id, description, metadata, status, created_at, updated_at)
+        sql`INSERT INTO ${TERMS} (id, vocabulary, code, label, uri, parent_id, description, metadata, status, created_at, updated_at)
             SELECT x.id, x.vocabulary, x.code, x.label, x.uri, x.parent_id, x.description, coalesce(x.metadata, '{}'::jsonb), 'active', ${now}, ${now}
             FROM jsonb_to_recordset(${batch}::jsonb)
               AS x(id uuid, vocabulary text, code text, label text, uri text, parent_id uuid, description text, metadata jsonb)`,
       );
       await this.run(
         'insertTermNames',
-        sql`INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm)
+        sql`INSERT INTO ${TERM_NAMES} (term_id, vocabulary, kind, name, norm)
             SELECT x.id, x.vocabulary, k.kind, k.name, lower(unaccent(k.name))
             FROM jsonb_to_recordset(${batch}::jsonb)
               AS x(id uuid, vocabulary text, code text, label text)
@@ -396,7 +396,7 @@ export class TermStore {
     }));
     await this.run(
       'updateTerms',
-      sql`UPDATE ontology.terms t SET
+      sql`UPDATE ${TERMS} t SET
             label = CASE WHEN x.set_label THEN x.label ELSE t.label END,
             uri = CASE WHEN x.set_uri THEN x.uri ELSE t.uri END,
             parent_id = CASE WHEN x.set_parent THEN x.parent_id ELSE t.parent_id END,
@@ -411,7 +411,7 @@ export class TermStore {
     if (relabelled.length) {
       await this.run(
         'relabelTermNames',
-        sql`UPDATE ontology.term_names n SET name = x.label, norm = lower(unaccent(x.label))
+        sql`UPDATE ${TERM_NAMES} n SET name = x.label, norm = lower(unaccent(x.label))
             FROM jsonb_to_recordset(${jsonParam(relabelled)}) AS x(id uuid, label text)
             WHERE n.term_id = x.id AND n.kind = 'label'`,
       );
@@ -422,7 +422,7 @@ export class TermStore {
   async deprecate(id: string, replacedBy: string | null, now: Date): Promise<void> {
     await this.run(
       'deprecate',
-      sql`UPDATE ontology.terms SET status = 'deprecated', replaced_by = coalesce(${replacedBy}::uuid, replaced_by),
+      sql`UPDATE ${TERMS} SET status = 'deprecated', replaced_by = coalesce(${replacedBy}::uuid, replaced_by),
             deprecated_at = coalesce(deprecated_at, ${now}), updated_at = ${now}
           WHERE id = ${id}`,
     );
@@ -430,11 +430,11 @@ export class TermStore {
 
   /** Replaces a term's synonyms with `synonyms`. */
   async setSynonyms(termId: string, vocabulary: string, synonyms: string[]): Promise<void> {
-    await this.run('clearSynonyms', sql`DELETE FROM ontology.term_names WHERE term_id = ${termId} AND kind = 'synonym'`);
+    await this.run('clearSynonyms', sql`DELETE FROM ${TERM_NAMES} WHERE term_id = ${termId} AND kind = 'synonym'`);
     if (synonyms.length === 0) return;
     await this.run(
       'insertSynonyms',
-      sql`INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm)
+      sql`INSERT INTO ${TERM_NAMES} (term_id, vocabulary, kind, name, norm)
           SELECT ${termId}::uuid, ${vocabulary}, 'synonym', s.value, lower(unaccent(s.value))
           FROM (SELECT DISTINCT value FROM jsonb_array_elements_text(${jsonParam(synonyms)})) s`,
     );
@@ -447,10 +447,10 @@ export class TermStore {
     const res = await this.run(
       'addSynonyms',
       sql`WITH inserted AS (
-            INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm, synonym_type, source)
+            INSERT INTO ${TERM_NAMES} (term_id, vocabulary, kind, name, norm, synonym_type, source)
             SELECT DISTINCT ON (t.id, x.synonym) t.id, t.vocabulary, 'synonym', x.synonym, lower(unaccent(x.synonym)), x.synonym_type, x.source
             FROM jsonb_to_recordset(${jsonParam(batch)}) AS x(vocabulary text, code text, synonym text, synonym_type text, source text)
-            JOIN ontology.terms t ON t.vocabulary = x.vocabulary AND t.code = x.code
+            JOIN ${TERMS} t ON t.vocabulary = x.vocabulary AND t.code = x.code
             ON CONFLICT (term_id, kind, name) DO NOTHING
             RETURNING 1
           ) SELECT count(*)::int AS n FROM inserted`,
