@@ -20,7 +20,7 @@ from .conftest import REPO
 
 COOK_MALE = "celegans_cook_2019_male"
 MORPHOMETRICS = REPO / "subgraphs" / "graph" / "morphometrics" / "fixtures"
-META = REPO / "subgraphs" / "graph" / "meta" / "fixtures"
+META = REPO / "subgraphs" / "graph" / "meta" / "test" / "fixtures"
 
 
 def _without_self_loops(graph: nx.Graph) -> nx.Graph:

@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ._routes import path as route_path
+from ._routes import route
 from ._version import __version__
 from .errors import DeadlineExceeded, NeurodataError, NotAuthenticated, ServiceUnavailable, error_for
 
@@ -75,9 +77,7 @@ class Session:
     # --- logging in (Service accounts and others with a password) ---
 
     def login(self, email: str, password: str) -> dict[str, Any]:
-        answer: dict[str, Any] = self.json(
-            "POST", "/v1/user/auth/login", body={"email": email, "password": password}, auth=False
-        )
+        answer: dict[str, Any] = self.json(*route("login"), body={"email": email, "password": password}, auth=False)
         self.token = str(answer["access_token"])
         self._refresh_token = str(answer["refresh_token"])
         return answer
@@ -86,7 +86,7 @@ class Session:
         """A login's access token lasts 15 minutes: rotate the refresh token into a new pair, once per 401."""
         if not self._refresh_token:
             return False
-        response = self._http.post("/v1/user/auth/refresh", json={"refresh_token": self._refresh_token})
+        response = self._http.post(route_path("refresh"), json={"refresh_token": self._refresh_token})
         if response.status_code != 200:
             return False
         answer = response.json()

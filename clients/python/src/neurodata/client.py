@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 import pandas as pd
@@ -18,6 +17,8 @@ import pyarrow as pa
 
 from ._frames import decoded_metadata, provenance, records_frame, rows_to_table, to_frame
 from ._http import Session
+from ._routes import path as route_path
+from ._routes import route
 from .datasets import Dataset, version_reference
 from .errors import ChecksumMismatch, NeurodataError, TruncatedResultWarning
 from .graphs import build_graph
@@ -108,18 +109,18 @@ class Client:
         """The service's version, as results record it (None when the service does not say)."""
         if self._service_version is None:
             try:
-                self._service_version = str(self._session.json("GET", "/v1/federation/ping", auth=False)["version"])
+                self._service_version = str(self._session.json(*route("ping"), auth=False)["version"])
             except (NeurodataError, KeyError):
                 return None
         return self._service_version
 
     def health(self) -> dict[str, Any]:
-        answer: dict[str, Any] = self._session.json("GET", "/health", auth=False)
+        answer: dict[str, Any] = self._session.json(*route("health"), auth=False)
         return answer
 
     def whoami(self) -> dict[str, Any]:
         """The caller's profile: email, account type (REGULAR, ACADEMIC, SERVICE, SUPERUSER), verified."""
-        answer: dict[str, Any] = self._session.json("GET", "/v1/user/profile")
+        answer: dict[str, Any] = self._session.json(*route("profile"))
         return answer
 
     # --- the catalogue ---
@@ -142,8 +143,7 @@ class Client:
         """Search the published datasets (public, no token needed). Filters take ontology codes or labels
         (`species="worm"`); `year` is 2019 or a range "2015-2020"; `federation=True` searches every cluster."""
         answer = self._session.json(
-            "GET",
-            "/v1/search/fulltext",
+            *route("search"),
             params={
                 "q": q,
                 "species": _listed(species),
@@ -189,21 +189,21 @@ class Client:
 
     def datasets(self) -> pd.DataFrame:
         """The datasets you may see: published ones (restricted ones with metadata only) and your drafts."""
-        items = list(self._session.pages("/v1/neurodata/datasets"))
+        items = list(self._session.pages(route_path("datasets")))
         columns = ["id", "slug", "title", "status", "visibility", "latest_version", "license", "published_at"]
         return records_frame([{k: item.get(k) for k in columns} for item in items])
 
     def dataset(self, dataset: DatasetRef, version: str | int = "latest") -> Dataset:
         """A dataset by slug or id (`slug@v2` names a version too) at a version: latest, vN or N, or draft."""
         name, version = _split_reference(dataset, version)
-        record = self._session.json("GET", f"/v1/neurodata/datasets/{name}")
+        record = self._session.json(*route("dataset", dataset_id=name))
         return Dataset(self, record, version_reference(version))
 
     def create_dataset(self, title: str, **metadata: Any) -> Dataset:
         """Create a draft (docs/neurodata.md, "Metadata"): species, brain_regions, microscopy by code or label,
         license (SPDX), creators [{name, kind? (person | organization), orcid?, affiliation?}], description,
         keywords, slug, visibility."""
-        record = self._session.json("POST", "/v1/neurodata/datasets", body={"title": title, **metadata})
+        record = self._session.json(*route("create_dataset"), body={"title": title, **metadata})
         return Dataset(self, record, "draft")
 
     # --- the data, complete ---
@@ -317,9 +317,7 @@ class Client:
         pre/post synapse counts (a non-primary ROI: the sum over its primary descendants). The synapses outside
         every ROI are in `df.attrs["outside_rois"]` ({pre, post})."""
         name, version = _split_reference(dataset, version)
-        answer = self._session.json(
-            "GET", f"/v1/neurodata/datasets/{quote(name, safe='')}/rois", params={"version": _version_param(version)}
-        )
+        answer = self._session.json(*route("rois", dataset_id=name), params={"version": _version_param(version)})
         columns = ["roi", "parent", "primary", "description", "term", "pre", "post"]
         frame = pd.DataFrame(answer["items"], columns=columns).set_index("roi")
         frame["pre"] = frame["pre"].astype("Int64")
@@ -334,7 +332,7 @@ class Client:
         other columns) and `rois`, its synapse counts per primary ROI as a DataFrame indexed by roi. Raises
         NotFound for an unknown neuron."""
         name, version = _split_reference(dataset, version)
-        path = f"/v1/neurodata/datasets/{quote(name, safe='')}/neurons/{quote(str(neuron_id), safe='')}"
+        path = route_path("neuron", dataset_id=name, neuron_id=neuron_id)
         answer: dict[str, Any] = self._session.json("GET", path, params={"version": _version_param(version)})
         rois = pd.DataFrame(answer.get("rois") or [], columns=["roi", "pre", "post", "upstream", "downstream"])
         for column in ("pre", "post", "upstream", "downstream"):
@@ -364,7 +362,7 @@ class Client:
         )
         if not local:
             params.update({k: ",".join(v) for k, v in given.items()})
-        path = f"/v1/neurodata/datasets/{quote(name, safe='')}/{table}.arrow"
+        path = route_path(f"{table}_arrow", dataset_id=name)
         with self._session.streamed("GET", path, params=params, headers={"Accept": "*/*"}) as response:
             data = response.read()
             expected = response.headers.get("x-checksum-sha256")
@@ -410,8 +408,7 @@ class Client:
 
     def _exec(self, query: str, parameters: Mapping[str, Any], max_rows: int) -> dict[str, Any]:
         answer: dict[str, Any] = self._session.json(
-            "POST",
-            "/v1/syql/exec",
+            *route("syql_exec"),
             body={"query": query, "parameters": dict(parameters), "max_rows": max_rows},
             idempotent=True,
         )
@@ -437,12 +434,12 @@ class Client:
             if saved_query_id
             else {"query": query, "parameters": dict(parameters or {})}
         )
-        return Job(self._session, self._session.json("POST", "/v1/jobs", body=body))
+        return Job(self._session, self._session.json(*route("submit_job"), body=body))
 
     def plan(self, query: str, parameters: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Check a query without running it: canonical text, dataset versions, result columns."""
         answer: dict[str, Any] = self._session.json(
-            "POST", "/v1/syql/plan", body={"query": query, "parameters": dict(parameters or {})}, idempotent=True
+            *route("syql_plan"), body={"query": query, "parameters": dict(parameters or {})}, idempotent=True
         )
         return answer
 
@@ -456,7 +453,7 @@ class Client:
                 "last_job_id": (item.get("last_job") or {}).get("job_id"),
                 "last_job_status": (item.get("last_job") or {}).get("status"),
             }
-            for item in self._session.pages("/v1/queries")
+            for item in self._session.pages(route_path("saved_queries"))
         ]
         return records_frame(rows, index="id")
 
@@ -470,7 +467,7 @@ class Client:
     ) -> dict[str, Any]:
         """Plan a query (everything checked) and save its canonical text under a name unique among yours."""
         body = {"name": name, "query": query, "parameters": dict(parameters or {}), "description": description}
-        answer: dict[str, Any] = self._session.json("POST", "/v1/queries/from-syql", body=body)
+        answer: dict[str, Any] = self._session.json(*route("save_query"), body=body)
         saved: dict[str, Any] = answer["saved_query"]
         return saved
 
@@ -478,25 +475,25 @@ class Client:
         """Run a saved query as a job on the versions it names. `refresh=True` resolves `@latest` again first
         (the job's `record["versions"]` then says which references changed)."""
         if not refresh:
-            return Job(self._session, self._session.json("POST", f"/v1/queries/{query_id}/run"))
-        answer = self._session.json("POST", f"/v1/queries/{query_id}/refresh")
+            return Job(self._session, self._session.json(*route("run_query", id=query_id)))
+        answer = self._session.json(*route("refresh_query", id=query_id))
         job = Job(self._session, answer["job"])
         job.record["versions"] = answer.get("versions")
         return job
 
     def delete_saved_query(self, query_id: str) -> None:
         """Delete a saved query (its jobs and their results stay until deleted)."""
-        self._session.json("DELETE", f"/v1/queries/{query_id}")
+        self._session.json(*route("delete_query", id=query_id))
 
     # --- jobs ---
 
     def job(self, job_id: str) -> Job:
-        return Job(self._session, self._session.json("GET", f"/v1/jobs/{job_id}"))
+        return Job(self._session, self._session.json(*route("job", job_id=job_id)))
 
     def jobs(self, status: str | Sequence[str] | None = None, *, limit: int = 20) -> list[Job]:
         """Your jobs, newest first; `status` filters (queued, running, succeeded, failed, cancelled)."""
         answer = self._session.json(
-            "GET", "/v1/jobs", params={"status": ",".join(_listed(status) or []) or None, "limit": limit}
+            *route("jobs"), params={"status": ",".join(_listed(status) or []) or None, "limit": limit}
         )
         return [Job(self._session, item) for item in answer.get("items", [])]
 
@@ -505,7 +502,7 @@ class Client:
     def graph_metrics(self, dataset: DatasetRef, **options: Any) -> dict[str, Any]:
         """Density, reciprocity, dyads, components, clustering, degrees and the top cells. Options: version,
         synapse_type (chemical, electrical, all), min_weight, top."""
-        return self._graph_get(dataset, "/v1/graph/{}/metrics", options)
+        return self._graph_get(dataset, "graph_metrics", options)
 
     def motifs(
         self,
@@ -520,7 +517,7 @@ class Client:
         body = {**options, "per_node": list(per_node) if isinstance(per_node, list | tuple) else per_node}
         if null_model is not None:
             body["null_model"] = {"samples": null_model} if isinstance(null_model, int) else dict(null_model)
-        answer = self._graph_post(dataset, "/v1/graph/{}/motifs", body)
+        answer = self._graph_post(dataset, "graph_motifs", body)
         if answer.get("per_node"):
             answer["per_node"] = pd.DataFrame(
                 [{"neuron_id": r["neuron_id"], "name": r.get("name"), **r["census"]} for r in answer["per_node"]]
@@ -534,16 +531,16 @@ class Client:
         body = dict(options)
         if null_model is not None:
             body["null_model"] = {"samples": null_model} if isinstance(null_model, int) else dict(null_model)
-        return self._graph_post(dataset, "/v1/graph/{}/motifs/compare-synapse-types", body)
+        return self._graph_post(dataset, "graph_compare_synapse_types", body)
 
     def shortest_path(self, dataset: DatasetRef, source: str, target: str, **options: Any) -> dict[str, Any]:
         """Length, one path and the number of shortest paths between two cells (by id or name). Options:
         weighted (None, "inverse", ...), max_hops, version, synapse_type, min_weight."""
-        return self._graph_post(dataset, "/v1/graph/{}/shortest-path", {"source": source, "target": target, **options})
+        return self._graph_post(dataset, "graph_shortest_path", {"source": source, "target": target, **options})
 
     def reachability(self, dataset: DatasetRef, sources: str | Sequence[str], **options: Any) -> dict[str, Any]:
         """Cells reachable from the sources within max_hops (default 3); `per_hop` as a DataFrame."""
-        answer = self._graph_post(dataset, "/v1/graph/{}/reachability", {"sources": _listed(sources), **options})
+        answer = self._graph_post(dataset, "graph_reachability", {"sources": _listed(sources), **options})
         answer["per_hop"] = records_frame(answer.get("per_hop") or [], index="hop")
         return answer
 
@@ -558,15 +555,15 @@ class Client:
         """Cells reachable within k hops, k = 1..max_hops (default 10); `svg=path` also saves the plot there."""
         body = {"sources": _listed(sources), **options}
         if svg is not None:
-            self._save_svg("POST", self._graph_path(dataset, "/v1/graph/{}/reachability-curve", body), svg, body=body)
-        return self._graph_post(dataset, "/v1/graph/{}/reachability-curve", body)
+            self._save_svg("POST", self._graph_path(dataset, "graph_reachability_curve", body), svg, body=body)
+        return self._graph_post(dataset, "graph_reachability_curve", body)
 
     def degree_distribution(
         self, dataset: DatasetRef, *, svg: PathLike | None = None, **options: Any
     ) -> dict[str, pd.DataFrame]:
         """In-, out- and total degree histograms as DataFrames (degree, count); `svg=path` saves the plot."""
         params = dict(options)
-        path = self._graph_path(dataset, "/v1/analytics/graph/{}/degree-distribution", params)
+        path = self._graph_path(dataset, "degree_distribution", params)
         if svg is not None:
             self._save_svg("GET", path, svg, params=params)
         answer = self._session.json("GET", path, params=params)
@@ -582,7 +579,7 @@ class Client:
     ) -> dict[str, Any]:
         """A cell's ego network (Cytoscape.js JSON with a layout). Options: hops (1..3), direction, max_nodes."""
         params = {"neuron": neuron, **options}
-        path = self._graph_path(dataset, "/v1/graph/{}/neighbourhood", params)
+        path = self._graph_path(dataset, "graph_neighbourhood", params)
         if svg is not None:
             self._save_svg("GET", path, svg, params=params)
         answer: dict[str, Any] = self._session.json("GET", path, params=params)
@@ -592,7 +589,7 @@ class Client:
         """Graph metrics of 2..20 datasets side by side: `metrics` (one row per dataset, by slug) and
         `difference` (each from the first dataset)."""
         names = [_split_reference(d, "latest")[0] for d in datasets]
-        answer = self._session.json("POST", "/v1/graph/compare", body={"datasets": names, **options}, idempotent=True)
+        answer = self._session.json(*route("graph_compare"), body={"datasets": names, **options}, idempotent=True)
         metrics = [_scalars(item.get("metrics") or {}) for item in answer.get("items", [])]
         differences = [
             {"slug": m.get("slug"), **_scalars(item.get("difference") or {})}
@@ -604,7 +601,7 @@ class Client:
         """Queue a whole-connectome analysis (every analysis of full-analysis) as a job; `job.analysis` has it."""
         name, version = _split_reference(dataset, options.pop("version", "latest"))
         body = {"dataset_id": name, "version": _version_param(version), **options}
-        return Job(self._session, self._session.json("POST", "/v1/jobs/graph", body=body))
+        return Job(self._session, self._session.json(*route("submit_graph_job"), body=body))
 
     def to_networkx(
         self,
@@ -629,7 +626,7 @@ class Client:
         """A dataset's summary: cells by class and type, connections, weights."""
         name, version = _split_reference(dataset, version)
         answer: dict[str, Any] = self._session.json(
-            "GET", "/v1/analytics/summary", params={"dataset_id": name, "version": _version_param(version)}
+            *route("summary"), params={"dataset_id": name, "version": _version_param(version)}
         )
         return answer
 
@@ -638,8 +635,7 @@ class Client:
     ) -> pd.DataFrame:
         """The dataset's summary metrics as z-scores against reference datasets, one row per metric."""
         answer = self._session.json(
-            "GET",
-            "/v1/analytics/zscore-comparison",
+            *route("zscore_comparison"),
             params={
                 "dataset_id": _split_reference(dataset, "latest")[0],
                 "reference": ",".join(_split_reference(d, "latest")[0] for d in reference),
@@ -655,7 +651,7 @@ class Client:
         measures (n_tips, total_length, strahler_order, ...); the full answer per file is in `attrs["files"]`."""
         name, version = _split_reference(dataset, version)
         params = {"dataset_id": name, "version": _version_param(version), "neuron": neuron, **options}
-        files = list(self._session.pages("/v1/analytics/morphometrics", params, items="files", total="total_files"))
+        files = list(self._session.pages(route_path("morphometrics"), params, items="files", total="total_files"))
         rows = [
             {
                 "file": f.get("file"),
@@ -689,8 +685,8 @@ class Client:
         if "datasets" in body:
             body["datasets"] = [_split_reference(d, "latest")[0] for d in body["datasets"]]
         if svg is not None:
-            self._save_svg("POST", "/v1/meta-analysis", svg, body=body)
-        answer: dict[str, Any] = self._session.json("POST", "/v1/meta-analysis", body=body, idempotent=True)
+            self._save_svg(*route("meta_analysis"), svg, body=body)
+        answer: dict[str, Any] = self._session.json(*route("meta_analysis"), body=body, idempotent=True)
         if isinstance(answer.get("studies"), list):
             answer["studies"] = records_frame(answer["studies"])
         return answer
@@ -699,8 +695,7 @@ class Client:
         """A dataset compared with a reference dataset region by region through the brain-region hierarchy.
         Options: level (how deep in the hierarchy), version, reference_version."""
         answer: dict[str, Any] = self._session.json(
-            "GET",
-            "/v1/meta-analysis/atlas/compare",
+            *route("atlas_compare"),
             params={
                 "dataset_id": _split_reference(dataset, "latest")[0],
                 "reference_id": _split_reference(reference, "latest")[0],
@@ -711,20 +706,20 @@ class Client:
 
     # --- shared by the analyses ---
 
-    def _graph_path(self, dataset: DatasetRef, template: str, args: dict[str, Any]) -> str:
+    def _graph_path(self, dataset: DatasetRef, route_name: str, args: dict[str, Any]) -> str:
         name, version = _split_reference(dataset, args.pop("version", "latest"))
         args["version"] = _version_param(version)
-        return template.format(quote(name, safe=""))
+        return route_path(route_name, dataset_id=name)
 
-    def _graph_get(self, dataset: DatasetRef, template: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    def _graph_get(self, dataset: DatasetRef, route_name: str, options: Mapping[str, Any]) -> dict[str, Any]:
         params = dict(options)
-        path = self._graph_path(dataset, template, params)
+        path = self._graph_path(dataset, route_name, params)
         answer: dict[str, Any] = self._session.json("GET", path, params=params)
         return answer
 
-    def _graph_post(self, dataset: DatasetRef, template: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    def _graph_post(self, dataset: DatasetRef, route_name: str, body: Mapping[str, Any]) -> dict[str, Any]:
         args = {k: v for k, v in body.items() if v is not None}
-        path = self._graph_path(dataset, template, args)
+        path = self._graph_path(dataset, route_name, args)
         answer: dict[str, Any] = self._session.json("POST", path, body=args, idempotent=True)
         return answer
 

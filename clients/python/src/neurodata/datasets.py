@@ -14,6 +14,8 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ._frames import records_frame
+from ._routes import path as route_path
+from ._routes import route
 from .errors import ChecksumMismatch, NotFound
 
 if TYPE_CHECKING:
@@ -83,13 +85,11 @@ class Dataset:
         """The version's frozen record: metadata, files with SHA-256, row counts, publication note."""
         if self._version_record is None:
             if self.version == "draft":
-                assets = self._client._session.json(
-                    "GET", f"/v1/neurodata/datasets/{self.id}/assets", params={"version": "draft"}
-                )
+                assets = self._client._session.json(*route("assets", dataset_id=self.id), params={"version": "draft"})
                 self._version_record = {"version": "draft", "assets": assets.get("items", assets), "metadata": None}
             else:
                 self._version_record = self._client._session.json(
-                    "GET", f"/v1/neurodata/datasets/{self.id}/versions/{self.version_label}"
+                    *route("version", dataset_id=self.id, version=self.version_label)
                 )
         return self._version_record
 
@@ -105,7 +105,7 @@ class Dataset:
 
     def versions(self) -> pd.DataFrame:
         """Every published version, newest first: version, published_at, note, row counts."""
-        answer = self._client._session.json("GET", f"/v1/neurodata/datasets/{self.id}/versions")
+        answer = self._client._session.json(*route("versions", dataset_id=self.id))
         rows = [
             {
                 "version": item.get("version"),
@@ -127,8 +127,7 @@ class Dataset:
     def citation(self, format: str = "bibtex") -> str:
         """The citation as BibTeX (`bibtex`) or RIS (`ris`)."""
         return self._client._session.text(
-            "GET",
-            f"/v1/neurodata/datasets/{self.id}/citation",
+            *route("citation", dataset_id=self.id),
             params={"format": format, "version": self._version_param()},
             headers={"Accept": "*/*"},
         )
@@ -136,8 +135,7 @@ class Dataset:
     def jsonld(self) -> dict[str, Any]:
         """schema.org Dataset metadata (JSON-LD): creators, licence, identifier, distribution."""
         answer: dict[str, Any] = self._client._session.json(
-            "GET",
-            f"/v1/neurodata/datasets/{self.id}/metadata.jsonld",
+            *route("json_ld", dataset_id=self.id),
             params={"version": self._version_param()},
             headers={"Accept": "application/ld+json, application/json"},
         )
@@ -174,8 +172,7 @@ class Dataset:
     def _download_one(self, asset: dict[str, Any], path: Path, progress: bool) -> None:
         session = self._client._session
         redirect = session.send(
-            "GET",
-            f"/v1/neurodata/datasets/{self.id}/assets/{asset['id']}/content",
+            *route("asset_content", dataset_id=self.id, asset_id=asset["id"]),
             params={"version": self._version_param()},
             headers={"Accept": "*/*"},
             stream=True,
@@ -233,15 +230,13 @@ class Dataset:
     def access(self) -> dict[str, Any]:
         """Your access (role, can_read_data) and your request's status; owners and maintainers also see
         every request (`requests`)."""
-        answer: dict[str, Any] = self._client._session.json("GET", f"/v1/neurodata/datasets/{self.id}/access")
+        answer: dict[str, Any] = self._client._session.json(*route("access", dataset_id=self.id))
         return answer
 
     def request_access(self, message: str | None = None) -> dict[str, Any]:
         """Ask the owner for access to a restricted dataset's data; asking again after a denial re-opens it."""
         body = {"message": message} if message else None
-        answer: dict[str, Any] = self._client._session.json(
-            "POST", f"/v1/neurodata/datasets/{self.id}/access/request", body=body
-        )
+        answer: dict[str, Any] = self._client._session.json(*route("request_access", dataset_id=self.id), body=body)
         return answer
 
     def access_requests(self) -> pd.DataFrame:
@@ -264,8 +259,7 @@ class Dataset:
 
     def _decide_access(self, request_id: str, decision: str, message: str | None) -> dict[str, Any]:
         answer: dict[str, Any] = self._client._session.json(
-            "POST",
-            f"/v1/neurodata/datasets/{self.id}/access/requests/{request_id}/{decision}",
+            *route(f"{decision}_access", dataset_id=self.id, request_id=request_id),
             body={"message": message} if message else None,
         )
         return answer
@@ -274,7 +268,7 @@ class Dataset:
 
     def update(self, **fields: Any) -> Dataset:
         """Change metadata, visibility or maintainers (after a publication this opens the next draft)."""
-        self.record = self._client._session.json("PATCH", f"/v1/neurodata/datasets/{self.id}", body=fields)
+        self.record = self._client._session.json(*route("update_dataset", dataset_id=self.id), body=fields)
         self._version_record = None
         return self
 
@@ -291,8 +285,7 @@ class Dataset:
                 return _read_chunks(path, size, progress)
 
             answer = self._client._session.json(
-                "POST",
-                f"/v1/neurodata/datasets/{self.id}/assets",
+                *route("upload", dataset_id=self.id),
                 params={"filename": path.name},
                 content=body,
                 headers={"Content-Type": media or "application/octet-stream", "Content-Length": str(size)},
@@ -303,7 +296,7 @@ class Dataset:
 
     def missing(self) -> list[str]:
         """What the open draft still lacks before it can be published (empty when nothing is missing)."""
-        for item in self._client._session.pages("/v1/neurodata/datasets/incomplete"):
+        for item in self._client._session.pages(route_path("incomplete_datasets")):
             if (item.get("dataset") or {}).get("id") == self.id:
                 return [str(m) for m in item.get("missing", [])]
         return []
@@ -311,12 +304,12 @@ class Dataset:
     def publish(self, note: str | None = None) -> Dataset:
         """Publish the open draft as the next immutable version; returns the dataset at that version."""
         body = {"note": note} if note else None
-        self._client._session.json("POST", f"/v1/neurodata/datasets/{self.id}/publish", body=body)
+        self._client._session.json(*route("publish", dataset_id=self.id), body=body)
         return self._client.dataset(self.id)
 
     def delete(self) -> None:
         """Delete the dataset with every version, its rows and files (owner or SuperUser)."""
-        self._client._session.json("DELETE", f"/v1/neurodata/datasets/{self.id}")
+        self._client._session.json(*route("delete_dataset", dataset_id=self.id))
 
 
 def _read_chunks(path: Path, size: int, progress: bool) -> Iterator[bytes]:

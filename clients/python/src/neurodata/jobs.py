@@ -11,6 +11,7 @@ import pyarrow as pa
 from tqdm.auto import tqdm
 
 from ._frames import decoded_metadata, to_frame
+from ._routes import route
 from .errors import ChecksumMismatch, DeadlineExceeded, JobCancelled, JobFailed
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ class Job:
         return self.status in FINISHED
 
     def refresh(self) -> Job:
-        self.record = self._session.json("GET", f"/v1/jobs/{self.id}")
+        self.record = self._session.json(*route("job", job_id=self.id))
         return self
 
     def wait(self, *, timeout: float | None = None, poll: float = 0.5, progress: bool = True) -> Job:
@@ -82,7 +83,7 @@ class Job:
 
     def cancel(self) -> Job:
         """Cancel a queued or running job. The service deletes a job that has already finished, with its result."""
-        answer = self._session.json("DELETE", f"/v1/jobs/{self.id}") or {}
+        answer = self._session.json(*route("cancel_job", job_id=self.id)) or {}
         if answer.get("action") == "cancelled":
             return self.refresh()
         self.record = {**self.record, "status": answer.get("status", self.status), "deleted": True}
@@ -90,11 +91,11 @@ class Job:
 
     def delete(self) -> None:
         """Delete a finished job and its result (a running one is cancelled)."""
-        self._session.json("DELETE", f"/v1/jobs/{self.id}")
+        self._session.json(*route("cancel_job", job_id=self.id))
 
     def rerun(self) -> Job:
         """A new job with the same input: the same text, parameters and pinned dataset versions."""
-        return Job(self._session, self._session.json("POST", f"/v1/jobs/{self.id}/rerun"))
+        return Job(self._session, self._session.json(*route("rerun_job", job_id=self.id)))
 
     def result(self, *, progress: bool = True) -> pa.Table:
         """The result as a pyarrow Table (waiting for it first), its schema metadata kept, its SHA-256 checked."""
@@ -102,7 +103,7 @@ class Job:
             return self._table
         if self.status != "succeeded":
             self.wait(progress=progress)  # raises JobFailed or JobCancelled for a job that will have no result
-        with self._session.streamed("GET", f"/v1/jobs/{self.id}/result", headers={"Accept": "*/*"}) as response:
+        with self._session.streamed(*route("job_result", job_id=self.id), headers={"Accept": "*/*"}) as response:
             data = response.read()
             expected = response.headers.get("x-checksum-sha256") or self.record.get("result_sha256")
         actual = hashlib.sha256(data).hexdigest()
