@@ -84,11 +84,17 @@ export type EngineLimitName = 'execution_time' | 'memory' | 'rows_to_read' | 'by
  * ClickHouse code as `Code: N` in the message (the server's client also as `code`).
  */
 export function engineLimitOf(e: unknown): EngineLimitName | undefined {
+  const code = engineCodeOf(e);
+  return code === undefined ? undefined : LIMIT_CODES[code];
+}
+
+/** The ClickHouse error code an error from a query carries (in `code` or as `Code: N` in its message), or its causes'. */
+export function engineCodeOf(e: unknown): number | undefined {
   for (let err = e as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; err && depth < 5; err = err.cause as typeof err, depth++) {
     const fromCode = typeof err.code === 'string' && /^\d+$/.test(err.code) ? Number(err.code) : undefined;
     const fromText = typeof err.message === 'string' ? Number(/\bCode: (\d+)/.exec(err.message)?.[1]) : undefined;
     const code = fromCode ?? fromText;
-    if (code && LIMIT_CODES[code]) return LIMIT_CODES[code];
+    if (code) return code;
   }
   return undefined;
 }

@@ -102,6 +102,32 @@ describe(DataStore.name, () => {
     await expect(`${text}\n`).toMatchFileSnapshot('./__sql__/data.store.sql');
   });
 
+  it('starts a compaction again when ClickHouse cancelled its merge (18.16 does while another partition of the table is dropped), and only then', async () => {
+    const cancelledOnce = (error: Error) => {
+      const r = recorder();
+      let failed = false;
+      const command = r.column.command.bind(r.column);
+      r.column.command = async (q, opts) => {
+        await command(q, opts);
+        if (!failed && q.sql.startsWith('OPTIMIZE')) {
+          failed = true;
+          throw error;
+        }
+      };
+      return r;
+    };
+    const cancelled = cancelledOnce(Object.assign(new Error('Code: 236. DB::Exception: Cancelled merging parts'), { code: '236' }));
+    await new DataStore(cancelled.column).compactVersion({ datasetId: ID, version: 1 });
+    const optimizes = cancelled.statements.filter((s) => s.includes('OPTIMIZE'));
+    // The first table's statement twice, then each other table's once.
+    expect(optimizes[0]).toBe(optimizes[1]);
+    expect(new Set(optimizes).size).toBe(optimizes.length - 1);
+
+    const other = cancelledOnce(Object.assign(new Error('Code: 241. DB::Exception: Memory limit exceeded'), { code: '241' }));
+    await expect(new DataStore(other.column).compactVersion({ datasetId: ID, version: 1 })).rejects.toThrow(/compactVersion failed: Code: 241/);
+    expect(other.statements.filter((s) => s.includes('OPTIMIZE'))).toHaveLength(1);
+  });
+
   it('names every statement after its method', async () => {
     const { column, names } = recorder();
     const store = new DataStore(column);

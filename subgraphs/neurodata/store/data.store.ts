@@ -1,6 +1,7 @@
 import { exportArrow, type ExportResult } from '../../../lib/column/arrow-export.js';
 import type { ArrowColumn } from '../../../lib/column/arrow.task.js';
-import type { ColumnQueryOptions, ColumnStore } from '../../../lib/column/column.js';
+import { engineCodeOf, type ColumnQueryOptions, type ColumnStore } from '../../../lib/column/column.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from '../../../lib/objects/objects.js';
 import { ch, ident, join, quoteString, typed, type ChQuery } from '../../../lib/column/sql.js';
 import { AppError, BadInput } from '../../../lib/errors.js';
@@ -163,6 +164,11 @@ const columnNames = (table: DataTable) => DATA_TABLES[table].map(([name]) => nam
 
 /** Rows of at most this many are read as JSON; full reads of a version's connections go through scanConnections. */
 const BATCH_ROWS = 65_536;
+/** ClickHouse's code for a merge cancelled from outside (ABORTED: "Cancelled merging parts"). */
+const MERGE_CANCELLED = 236;
+/** Attempts of one table's compaction when its merge is cancelled, and the wait before the next (times the attempt). */
+const COMPACT_ATTEMPTS = 5;
+const COMPACT_RETRY_MS = 200;
 
 /**
  * The neurodata subgraph's column-store data: the neurons, connections and morphology summaries of every dataset
@@ -300,12 +306,23 @@ export class DataStore {
   async compactVersion(at: VersionRef, opts: { signal?: AbortSignal } = {}): Promise<void> {
     const partition = partitionOf(at.datasetId, at.version);
     for (const table of derive.COMPACTED_TABLES) {
-      throwIfAborted(opts.signal);
-      await this.run(
-        'compactVersion',
-        (o) => this.column.command(ch`OPTIMIZE TABLE ${partitionTarget(this.column, table)} PARTITION ${partition} FINAL`, { ...o, lane: 'background', maxExecutionTime: derive.DERIVE_SETTINGS.max_execution_time }),
-        opts.signal,
-      );
+      for (let attempt = 1; ; attempt++) {
+        throwIfAborted(opts.signal);
+        try {
+          await this.run(
+            'compactVersion',
+            (o) => this.column.command(ch`OPTIMIZE TABLE ${partitionTarget(this.column, table)} PARTITION ${partition} FINAL`, { ...o, lane: 'background', maxExecutionTime: derive.DERIVE_SETTINGS.max_execution_time }),
+            opts.signal,
+          );
+          break;
+        } catch (e) {
+          // ClickHouse 18.16 cancels every merge of a table while any of its partitions is dropped (another version
+          // discarded or re-derived at that moment): the merge is only interrupted, so it is started again.
+          if (engineCodeOf(e) !== MERGE_CANCELLED || attempt >= COMPACT_ATTEMPTS) throw e;
+          // An abort ends the wait; the loop's check then answers it as every other step does.
+          await sleep(COMPACT_RETRY_MS * attempt, undefined, { signal: opts.signal }).catch(() => undefined);
+        }
+      }
     }
   }
 
