@@ -1,21 +1,26 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from './relational.js';
 import { queryError, type DriverErrorMessages } from './driver-errors.js';
 
 /**
- * Runs one named query and returns its raw rows. Queries are written as SQL with a leading `/* Store.method *\/`
- * comment so logs and pg_stat_statements can be searched by name; rows come back with snake_case keys. A driver
- * error becomes Conflict or BadInput where `errors` says what it means to the user (a function: the message of a
- * unique violation); any other is rethrown with the query name, so services never see driver errors (queryError).
+ * Runs one named query and returns its raw rows. The statement is sent with its name as a leading
+ * `/* Store.method *\/` comment, written here, so logs and pg_stat_statements can be searched by name; rows come
+ * back with snake_case keys. A driver error becomes Conflict or BadInput where `errors` says what it means to the
+ * user (a function: the message of a unique violation); any other is rethrown with the query name, so services
+ * never see driver errors (queryError).
  */
 export async function namedQuery<T>(db: Db, name: string, q: SQL, errors?: DriverErrorMessages | ((constraint: string) => string)): Promise<T[]> {
+  if (!QUERY_NAME.test(name)) throw new Error(`a query name is Store.method, not ${JSON.stringify(name)}`);
   try {
-    const res = (await db.execute(q)) as unknown as { rows: T[] };
+    const res = (await db.execute(sql`/* ${sql.raw(name)} */ ${q}`)) as unknown as { rows: T[] };
     return res.rows;
   } catch (e) {
     throw queryError(e, name, typeof errors === 'function' ? { unique: errors } : errors);
   }
 }
+
+/** What a query's name may be: it is written into the statement as a comment. */
+const QUERY_NAME = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)+$/;
 
 /** Timestamps arrive as text from both drivers (Drizzle turns their date parsing off). */
 export const toDate = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));

@@ -19,18 +19,18 @@ export interface PagedSelect {
 /**
  * One page of rows with the total before paging, in one round trip: `count(*) over ()` rides along on every row
  * (and comes back as its `total`). A page past the end has no row to carry it, so only then is the total counted
- * on its own, as the query `names.count`. Both queries carry their names as leading comments.
+ * on its own, as the query `names.count`.
  */
 export async function pagedQuery<T>(db: Db, names: { list: string; count: string }, q: PagedSelect, page: Page): Promise<{ rows: T[]; total: number }> {
   const rows = await namedQuery<T & { total: unknown }>(
     db,
     names.list,
-    sql`/* ${sql.raw(names.list)} */ select ${q.columns}, count(*) over () as total from ${q.from} where ${q.where}
+    sql`select ${q.columns}, count(*) over () as total from ${q.from} where ${q.where}
       order by ${q.orderBy} limit ${page.limit} offset ${page.offset}`,
   );
   let total = rows.length ? Number(rows[0].total) : 0;
   if (!rows.length && page.offset > 0) {
-    const [c] = await namedQuery<{ n: unknown }>(db, names.count, sql`/* ${sql.raw(names.count)} */ select count(*) as n from ${q.from} where ${q.where}`);
+    const [c] = await namedQuery<{ n: unknown }>(db, names.count, sql`select count(*) as n from ${q.from} where ${q.where}`);
     total = Number(c.n);
   }
   return { rows, total };

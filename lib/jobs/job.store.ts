@@ -99,8 +99,7 @@ export class JobStore {
   async insert(j: NewJob, db: Db = this.db): Promise<JobRecord> {
     const rows = await this.run(
       'JobStore.insert',
-      sql`/* JobStore.insert */
-        insert into ${jobs} as j (id, owner_id, kind, status, input, saved_query_id, attempts, max_attempts, progress, created_at)
+      sql`insert into ${jobs} as j (id, owner_id, kind, status, input, saved_query_id, attempts, max_attempts, progress, created_at)
         values (${j.id}, ${j.ownerId}, ${j.kind}, 'queued', ${JSON.stringify(j.input)}::jsonb, ${j.savedQueryId}, 0, ${j.maxAttempts}, 0, ${NOW})
         returning ${COLUMNS}`,
       db,
@@ -116,10 +115,10 @@ export class JobStore {
   async insertWithin(j: NewJob, cap: number): Promise<{ job: JobRecord } | { active: number }> {
     return this.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
-      await this.run('JobStore.lockOwner', sql`/* JobStore.lockOwner */ select pg_advisory_xact_lock(hashtext(${`query.jobs:owner:${j.ownerId}`}))`, db);
+      await this.run('JobStore.lockOwner', sql`select pg_advisory_xact_lock(hashtext(${`query.jobs:owner:${j.ownerId}`}))`, db);
       const counted = await this.run(
         'JobStore.countActive',
-        sql`/* JobStore.countActive */ select count(*) as n from ${jobs} j where j.owner_id = ${j.ownerId} and j.status in ('queued', 'running')`,
+        sql`select count(*) as n from ${jobs} j where j.owner_id = ${j.ownerId} and j.status in ('queued', 'running')`,
         db,
       );
       const active = Number(counted[0].n);
@@ -129,7 +128,7 @@ export class JobStore {
   }
 
   async get(id: string): Promise<JobRecord | undefined> {
-    const rows = await this.run('JobStore.get', sql`/* JobStore.get */ select ${COLUMNS} from ${jobs} j where j.id = ${id}`);
+    const rows = await this.run('JobStore.get', sql`select ${COLUMNS} from ${jobs} j where j.id = ${id}`);
     return rows[0] && toJob(rows[0]);
   }
 
@@ -161,11 +160,10 @@ export class JobStore {
   async claim(req: ClaimRequest): Promise<JobRecord[]> {
     if (req.limit <= 0 || req.kinds.length === 0) return [];
     const rows = await this.db.transaction(async (tx) => {
-      await this.run('JobStore.lockClaims', sql`/* JobStore.lockClaims */ select pg_advisory_xact_lock(hashtext('query.jobs:claim'))`, tx as unknown as Db);
+      await this.run('JobStore.lockClaims', sql`select pg_advisory_xact_lock(hashtext('query.jobs:claim'))`, tx as unknown as Db);
       return this.run(
         'JobStore.claim',
-        sql`/* JobStore.claim */
-          with running as (
+        sql`with running as (
             select r.owner_id, count(*) as n from ${jobs} r where r.status = 'running' group by r.owner_id
           ),
           turns as (
@@ -208,8 +206,7 @@ export class JobStore {
     if (held.length === 0) return { cancelled: [], lost: [] };
     const rows = await this.run(
       'JobStore.heartbeat',
-      sql`/* JobStore.heartbeat */
-        with held as (
+      sql`with held as (
           select h.id, h.attempt from unnest(${arrayLiteral(held.map((h) => h.id))}::uuid[], ${arrayLiteral(held.map((h) => h.attempt))}::int[]) as h(id, attempt)
         ),
         beat as (
@@ -231,8 +228,7 @@ export class JobStore {
   async progress(workerId: string, held: HeldJob, fraction: number, message: string): Promise<boolean> {
     const rows = await this.run(
       'JobStore.progress',
-      sql`/* JobStore.progress */
-        update ${jobs} j set progress = ${fraction}, progress_message = ${message}, heartbeat_at = ${NOW}
+      sql`update ${jobs} j set progress = ${fraction}, progress_message = ${message}, heartbeat_at = ${NOW}
         where j.id = ${held.id} and j.attempts = ${held.attempt} and j.status = 'running' and j.worker_id = ${workerId}
         returning j.id`,
     );
@@ -243,8 +239,7 @@ export class JobStore {
   async succeed(workerId: string, held: HeldJob, outcome: JobOutcome): Promise<JobRecord | undefined> {
     const rows = await this.run(
       'JobStore.succeed',
-      sql`/* JobStore.succeed */
-        update ${jobs} j
+      sql`update ${jobs} j
         set status = 'succeeded', progress = 1, finished_at = ${NOW}, heartbeat_at = ${NOW}, error = null,
             result_key = ${outcome.resultKey}, result_bytes = ${outcome.resultBytes}, result_rows = ${outcome.resultRows},
             result_sha256 = ${outcome.resultSha256}, result_meta = ${JSON.stringify(outcome.resultMeta ?? {})}::jsonb
@@ -258,8 +253,7 @@ export class JobStore {
   async fail(workerId: string, held: HeldJob, error: string): Promise<JobRecord | undefined> {
     const rows = await this.run(
       'JobStore.fail',
-      sql`/* JobStore.fail */
-        update ${jobs} j set status = 'failed', error = ${error}, finished_at = ${NOW}, heartbeat_at = ${NOW}
+      sql`update ${jobs} j set status = 'failed', error = ${error}, finished_at = ${NOW}, heartbeat_at = ${NOW}
         where j.id = ${held.id} and j.attempts = ${held.attempt} and j.status = 'running' and j.worker_id = ${workerId}
         returning ${COLUMNS}`,
     );
@@ -274,8 +268,7 @@ export class JobStore {
   async cancel(id: string): Promise<{ job: JobRecord; previous: JobStatus } | undefined> {
     const rows = await this.run(
       'JobStore.cancel',
-      sql`/* JobStore.cancel */
-        with target as (
+      sql`with target as (
           select t.id, t.status from ${jobs} t where t.id = ${id} and t.status in ('queued', 'running') for update
         )
         update ${jobs} j set status = 'cancelled', finished_at = ${NOW}
@@ -292,7 +285,7 @@ export class JobStore {
   async delete(id: string): Promise<JobDeletion> {
     const rows = await this.run(
       'JobStore.delete',
-      sql`/* JobStore.delete */ delete from ${jobs} j where j.id = ${id} and j.status in (${FINISHED}) returning ${COLUMNS}`,
+      sql`delete from ${jobs} j where j.id = ${id} and j.status in (${FINISHED}) returning ${COLUMNS}`,
     );
     if (rows[0]) return { deleted: toJob(rows[0]) };
     const job = await this.get(id);
@@ -313,8 +306,7 @@ export class JobStore {
     // stopped can still be named in what is returned.
     const rows = await this.run(
       'JobStore.recoverExpired',
-      sql`/* JobStore.recoverExpired */
-        with expired as (
+      sql`with expired as (
           select e.id, e.worker_id from ${jobs} e
           where e.status = 'running' and e.heartbeat_at < ${NOW} - ${leaseMs}::int * interval '1 millisecond'
             and not (e.worker_id is not distinct from ${sweeper} and e.id = any(${arrayLiteral(runningIds)}::uuid[]))

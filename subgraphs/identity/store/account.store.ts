@@ -90,8 +90,7 @@ export class AccountStore {
     const rows = await query<AccountRow>(
       this.db,
       'AccountStore.insert',
-      sql`/* AccountStore.insert */
-        insert into ${accounts} (id, email, email_key, password_hash, display_name, account_type, verified, created_at, updated_at)
+      sql`insert into ${accounts} (id, email, email_key, password_hash, display_name, account_type, verified, created_at, updated_at)
         values (${a.id}, ${a.email}, ${a.emailKey}, ${a.passwordHash}, ${a.displayName}, ${a.accountType}, ${a.verified}, ${a.now.toISOString()}, ${a.now.toISOString()})
         returning ${COLUMNS}`,
       emailTaken,
@@ -100,7 +99,7 @@ export class AccountStore {
   }
 
   async findById(id: string): Promise<Account | undefined> {
-    const rows = await query<AccountRow>(this.db, 'AccountStore.findById', sql`/* AccountStore.findById */ select ${COLUMNS} from ${accounts} where id = ${id}`);
+    const rows = await query<AccountRow>(this.db, 'AccountStore.findById', sql`select ${COLUMNS} from ${accounts} where id = ${id}`);
     return rows[0] && toAccount(rows[0]);
   }
 
@@ -110,7 +109,7 @@ export class AccountStore {
     const rows = await query<AccountRow>(
       this.db,
       'AccountStore.findByIds',
-      sql`/* AccountStore.findByIds */ select ${COLUMNS} from ${accounts} where id = any(${`{${ids.join(',')}}`}::uuid[])`,
+      sql`select ${COLUMNS} from ${accounts} where id = any(${`{${ids.join(',')}}`}::uuid[])`,
     );
     return rows.map(toAccount);
   }
@@ -125,8 +124,7 @@ export class AccountStore {
     const rows = await query<AccountRow & { total: string | number }>(
       this.db,
       'AccountStore.list',
-      sql`/* AccountStore.list */
-        select ${COLUMNS}, count(*) over () as total from ${accounts} ${where}
+      sql`select ${COLUMNS}, count(*) over () as total from ${accounts} ${where}
         order by created_at desc, id limit ${opts.limit} offset ${opts.offset}`,
     );
     if (rows.length === 0 && opts.offset > 0) {
@@ -141,7 +139,7 @@ export class AccountStore {
     const rows = await query<AccountRow & { password_hash: string | null }>(
       this.db,
       'AccountStore.findCredentials',
-      sql`/* AccountStore.findCredentials */ select ${COLUMNS}, password_hash from ${accounts} where email_key = ${emailKey}`,
+      sql`select ${COLUMNS}, password_hash from ${accounts} where email_key = ${emailKey}`,
     );
     return rows[0] && { account: toAccount(rows[0]), passwordHash: rows[0].password_hash };
   }
@@ -150,7 +148,7 @@ export class AccountStore {
     const rows = await query<{ password_hash: string | null }>(
       this.db,
       'AccountStore.passwordHash',
-      sql`/* AccountStore.passwordHash */ select password_hash from ${accounts} where id = ${id}`,
+      sql`select password_hash from ${accounts} where id = ${id}`,
     );
     return rows[0]?.password_hash;
   }
@@ -160,8 +158,7 @@ export class AccountStore {
     const rows = await query<{ id: string }>(
       this.db,
       'AccountStore.setPasswordHash',
-      sql`/* AccountStore.setPasswordHash */
-        update ${accounts} set password_hash = ${passwordHash}, updated_at = ${now.toISOString()} where id = ${id} returning id`,
+      sql`update ${accounts} set password_hash = ${passwordHash}, updated_at = ${now.toISOString()} where id = ${id} returning id`,
     );
     return rows.length > 0;
   }
@@ -178,8 +175,7 @@ export class AccountStore {
     const rows = await query<AccountRow>(
       this.db,
       'AccountStore.changeType',
-      sql`/* AccountStore.changeType */
-        update ${accounts} set account_type = ${to}, verified = ${verified}, updated_at = ${now.toISOString()}
+      sql`update ${accounts} set account_type = ${to}, verified = ${verified}, updated_at = ${now.toISOString()}
         where id = ${id} and account_type in (${fromList})
         returning ${COLUMNS}`,
     );
@@ -198,7 +194,7 @@ export class AccountStore {
     const rows = await query<AccountRow>(
       this.db,
       'AccountStore.updateProfile',
-      sql`/* AccountStore.updateProfile */ update ${accounts} set ${sql.join(sets, sql`, `)} where id = ${id} returning ${COLUMNS}`,
+      sql`update ${accounts} set ${sql.join(sets, sql`, `)} where id = ${id} returning ${COLUMNS}`,
       emailTaken,
     );
     return rows[0] && toAccount(rows[0]);
@@ -212,8 +208,7 @@ export class AccountStore {
     const rows = await query<AccountRow>(
       this.db,
       'AccountStore.setScientistTagOnce',
-      sql`/* AccountStore.setScientistTagOnce */
-        update ${accounts} set scientist_tag = ${tag}, updated_at = ${now.toISOString()}
+      sql`update ${accounts} set scientist_tag = ${tag}, updated_at = ${now.toISOString()}
         where id = ${id} and scientist_tag is null
         returning ${COLUMNS}`,
       emailTaken,
@@ -226,8 +221,7 @@ export class AccountStore {
     const rows = await query<AccountRow>(
       this.db,
       'AccountStore.deactivate',
-      sql`/* AccountStore.deactivate */
-        update ${accounts} set deactivated_at = coalesce(deactivated_at, ${now.toISOString()}::timestamptz), updated_at = ${now.toISOString()}
+      sql`update ${accounts} set deactivated_at = coalesce(deactivated_at, ${now.toISOString()}::timestamptz), updated_at = ${now.toISOString()}
         where id = ${id} returning ${COLUMNS}`,
     );
     return rows[0] && toAccount(rows[0]);

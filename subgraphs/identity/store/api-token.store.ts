@@ -71,8 +71,7 @@ export class ApiTokenStore {
     const rows = await query<Row>(
       this.db,
       'ApiTokenStore.insert',
-      sql`/* ApiTokenStore.insert */
-        insert into ${apiTokens} as t (id, account_id, name, scope, token_hash, prefix, created_at, expires_at)
+      sql`insert into ${apiTokens} as t (id, account_id, name, scope, token_hash, prefix, created_at, expires_at)
         select ${t.id}::uuid, ${t.accountId}::uuid, ${t.name}::text, ${t.scope}::text, ${t.hash}::text, ${t.prefix}::text, ${now}::timestamptz, ${t.expiresAt.toISOString()}::timestamptz
         where (select count(*) from ${apiTokens} where account_id = ${t.accountId} and revoked_at is null and expires_at > ${now}) < ${max}
         returning ${COLUMNS}`,
@@ -84,8 +83,7 @@ export class ApiTokenStore {
     const rows = await query<Row & { account_type: AccountType; verified: boolean; deactivated_at: string | Date | null }>(
       this.db,
       'ApiTokenStore.findByHash',
-      sql`/* ApiTokenStore.findByHash */
-        select ${COLUMNS}, a.account_type, a.verified, a.deactivated_at
+      sql`select ${COLUMNS}, a.account_type, a.verified, a.deactivated_at
         from ${apiTokens} t join ${accounts} a on a.id = t.account_id
         where t.token_hash = ${hash}`,
     );
@@ -94,7 +92,7 @@ export class ApiTokenStore {
   }
 
   async findById(id: string): Promise<ApiTokenRecord | undefined> {
-    const rows = await query<Row>(this.db, 'ApiTokenStore.findById', sql`/* ApiTokenStore.findById */ select ${COLUMNS} from ${apiTokens} t where t.id = ${id}`);
+    const rows = await query<Row>(this.db, 'ApiTokenStore.findById', sql`select ${COLUMNS} from ${apiTokens} t where t.id = ${id}`);
     return rows[0] && toRecord(rows[0]);
   }
 
@@ -115,8 +113,7 @@ export class ApiTokenStore {
     const rows = await query<Row>(
       this.db,
       'ApiTokenStore.revoke',
-      sql`/* ApiTokenStore.revoke */
-        update ${apiTokens} t set revoked_at = ${now.toISOString()}, revoked_reason = ${reason}
+      sql`update ${apiTokens} t set revoked_at = ${now.toISOString()}, revoked_reason = ${reason}
         where t.id = ${id} and t.revoked_at is null
         returning ${COLUMNS}`,
     );
@@ -128,8 +125,7 @@ export class ApiTokenStore {
     const rows = await query<{ id: string }>(
       this.db,
       'ApiTokenStore.revokeAll',
-      sql`/* ApiTokenStore.revokeAll */
-        update ${apiTokens} set revoked_at = ${now.toISOString()}, revoked_reason = ${reason}
+      sql`update ${apiTokens} set revoked_at = ${now.toISOString()}, revoked_reason = ${reason}
         where account_id = ${accountId} and revoked_at is null
         returning id`,
     );
@@ -140,7 +136,7 @@ export class ApiTokenStore {
     await query(
       this.db,
       'ApiTokenStore.recordUse',
-      sql`/* ApiTokenStore.recordUse */ update ${apiTokens} set last_used_at = ${at.toISOString()}, last_used_ip = ${ip} where id = ${id}`,
+      sql`update ${apiTokens} set last_used_at = ${at.toISOString()}, last_used_ip = ${ip} where id = ${id}`,
     );
   }
 }

@@ -133,8 +133,7 @@ export class InstitutionalStore {
     await query(
       this.db,
       'InstitutionalStore.saveFlow',
-      sql`/* InstitutionalStore.saveFlow */
-        insert into ${oidcStates} (state_hash, provider, purpose, account_id, mode, binding_hash, code_verifier, nonce, redirect_uri, created_at, expires_at)
+      sql`insert into ${oidcStates} (state_hash, provider, purpose, account_id, mode, binding_hash, code_verifier, nonce, redirect_uri, created_at, expires_at)
         values (${stateHash}, ${f.provider}, ${f.purpose}, ${f.accountId}, ${f.mode ?? null}, ${f.bindingHash ?? null}, ${f.codeVerifier}, ${f.nonce}, ${f.redirectUri},
                 ${f.createdAt.toISOString()}, ${f.expiresAt.toISOString()})`,
     );
@@ -149,8 +148,7 @@ export class InstitutionalStore {
     const rows = await query<FlowRow>(
       this.db,
       'InstitutionalStore.consumeFlow',
-      sql`/* InstitutionalStore.consumeFlow */
-        update ${oidcStates} set consumed_at = ${now.toISOString()}
+      sql`update ${oidcStates} set consumed_at = ${now.toISOString()}
         where state_hash = ${stateHash} and provider = ${provider} and consumed_at is null
         returning ${FLOW_COLUMNS}`,
     );
@@ -162,7 +160,7 @@ export class InstitutionalStore {
     await query(
       this.db,
       'InstitutionalStore.purgeFlows',
-      sql`/* InstitutionalStore.purgeFlows */ delete from ${oidcStates} where expires_at < ${before.toISOString()}`,
+      sql`delete from ${oidcStates} where expires_at < ${before.toISOString()}`,
     );
   }
 
@@ -170,8 +168,7 @@ export class InstitutionalStore {
     const rows = await query<VerificationRow>(
       this.db,
       'InstitutionalStore.findVerification',
-      sql`/* InstitutionalStore.findVerification */
-        select account_id, issuer, subject, institution, email, email_domain, affiliations, verified_at
+      sql`select account_id, issuer, subject, institution, email, email_domain, affiliations, verified_at
         from ${institutionalVerifications} where account_id = ${accountId}`,
     );
     return rows[0] && toVerification(rows[0]);
@@ -182,8 +179,7 @@ export class InstitutionalStore {
     const rows = await query<VerificationRow>(
       this.db,
       'InstitutionalStore.upsertVerification',
-      sql`/* InstitutionalStore.upsertVerification */
-        insert into ${institutionalVerifications} (account_id, issuer, subject, institution, email, email_domain, affiliations, verified_at)
+      sql`insert into ${institutionalVerifications} (account_id, issuer, subject, institution, email, email_domain, affiliations, verified_at)
         values (${v.accountId}, ${v.issuer}, ${v.subject}, ${v.institution}, ${v.email}, ${v.emailDomain},
                 ${JSON.stringify(v.affiliations)}::jsonb, ${v.verifiedAt.toISOString()})
         on conflict (account_id) do update set
@@ -199,8 +195,7 @@ export class InstitutionalStore {
     const rows = await query<LinkRow>(
       this.db,
       'InstitutionalStore.findLink',
-      sql`/* InstitutionalStore.findLink */
-        select ${LINK_COLUMNS} from ${linkedIdentities} where account_id = ${accountId} and provider = ${provider}`,
+      sql`select ${LINK_COLUMNS} from ${linkedIdentities} where account_id = ${accountId} and provider = ${provider}`,
     );
     return rows[0] && toLink(rows[0]);
   }
@@ -210,8 +205,7 @@ export class InstitutionalStore {
     const rows = await query<LinkRow>(
       this.db,
       'InstitutionalStore.upsertLink',
-      sql`/* InstitutionalStore.upsertLink */
-        insert into ${linkedIdentities} (id, account_id, provider, issuer, subject, name, username, email, linked_at)
+      sql`insert into ${linkedIdentities} (id, account_id, provider, issuer, subject, name, username, email, linked_at)
         values (${l.id}, ${l.accountId}, ${l.provider}, ${l.issuer}, ${l.subject}, ${l.name}, ${l.username ?? null}, ${l.email ?? null}, ${l.linkedAt.toISOString()})
         on conflict (account_id, provider) do update set
           issuer = excluded.issuer, subject = excluded.subject, name = excluded.name, username = excluded.username,
@@ -227,8 +221,7 @@ export class InstitutionalStore {
     const rows = await query<LinkRow>(
       this.db,
       'InstitutionalStore.findLinkByIdentity',
-      sql`/* InstitutionalStore.findLinkByIdentity */
-        select ${LINK_COLUMNS} from ${linkedIdentities} where provider = ${provider} and issuer = ${issuer} and subject = ${subject}`,
+      sql`select ${LINK_COLUMNS} from ${linkedIdentities} where provider = ${provider} and issuer = ${issuer} and subject = ${subject}`,
     );
     return rows[0] && toLink(rows[0]);
   }
@@ -238,8 +231,7 @@ export class InstitutionalStore {
     const rows = await query<LinkRow>(
       this.db,
       'InstitutionalStore.listLinks',
-      sql`/* InstitutionalStore.listLinks */
-        select ${LINK_COLUMNS} from ${linkedIdentities} where account_id = ${accountId} order by linked_at, provider`,
+      sql`select ${LINK_COLUMNS} from ${linkedIdentities} where account_id = ${accountId} order by linked_at, provider`,
     );
     return rows.map(toLink);
   }
@@ -249,8 +241,7 @@ export class InstitutionalStore {
     const rows = await query<{ id: string }>(
       this.db,
       'InstitutionalStore.deleteLink',
-      sql`/* InstitutionalStore.deleteLink */
-        delete from ${linkedIdentities} where account_id = ${accountId} and provider = ${provider} returning id`,
+      sql`delete from ${linkedIdentities} where account_id = ${accountId} and provider = ${provider} returning id`,
     );
     return rows.length > 0;
   }

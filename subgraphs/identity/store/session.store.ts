@@ -38,8 +38,7 @@ export class SessionStore {
     await query(
       this.db,
       'SessionStore.startFamily',
-      sql`/* SessionStore.startFamily */
-        with family as (
+      sql`with family as (
           insert into ${refreshFamilies} (id, account_id, created_at) values (${familyId}, ${first.accountId}, ${first.issuedAt.toISOString()})
           returning id
         )
@@ -52,8 +51,7 @@ export class SessionStore {
     await query(
       this.db,
       'SessionStore.insertToken',
-      sql`/* SessionStore.insertToken */
-        insert into ${refreshTokens} (id, family_id, account_id, token_hash, issued_at, expires_at)
+      sql`insert into ${refreshTokens} (id, family_id, account_id, token_hash, issued_at, expires_at)
         values (${t.id}, ${t.familyId}, ${t.accountId}, ${t.tokenHash}, ${t.issuedAt.toISOString()}, ${t.expiresAt.toISOString()})`,
     );
   }
@@ -66,8 +64,7 @@ export class SessionStore {
     const rows = await query<{ family_id: string; account_id: string }>(
       this.db,
       'SessionStore.consume',
-      sql`/* SessionStore.consume */
-        update ${refreshTokens} t set used_at = ${now.toISOString()}
+      sql`update ${refreshTokens} t set used_at = ${now.toISOString()}
         from ${refreshFamilies} f
         where t.id = ${id} and t.token_hash = ${tokenHash}
           and t.used_at is null and t.revoked_at is null and t.expires_at > ${now.toISOString()}
@@ -91,8 +88,7 @@ export class SessionStore {
     }>(
       this.db,
       'SessionStore.findToken',
-      sql`/* SessionStore.findToken */
-        select t.id, t.family_id, t.account_id, t.token_hash, t.expires_at, t.used_at, t.revoked_at, f.revoked_at as family_revoked_at, f.revoked_reason as family_revoked_reason
+      sql`select t.id, t.family_id, t.account_id, t.token_hash, t.expires_at, t.used_at, t.revoked_at, f.revoked_at as family_revoked_at, f.revoked_reason as family_revoked_reason
         from ${refreshTokens} t join ${refreshFamilies} f on f.id = t.family_id
         where t.id = ${id}`,
     );
@@ -117,8 +113,7 @@ export class SessionStore {
     await query(
       this.db,
       'SessionStore.revokeFamily',
-      sql`/* SessionStore.revokeFamily */
-        with family as (
+      sql`with family as (
           update ${refreshFamilies} set revoked_at = coalesce(revoked_at, ${now.toISOString()}), revoked_reason = coalesce(revoked_reason, ${reason})
           where id = ${familyId}
           returning id
@@ -136,8 +131,7 @@ export class SessionStore {
     const rows = await query<{ revoked: number | string }>(
       this.db,
       'SessionStore.revokeAccountFamilies',
-      sql`/* SessionStore.revokeAccountFamilies */
-        with families as (
+      sql`with families as (
           update ${refreshFamilies} set revoked_at = ${now.toISOString()}, revoked_reason = ${reason}
           where account_id = ${accountId} and revoked_at is null and (${keepFamilyId}::uuid is null or id <> ${keepFamilyId}::uuid)
           returning id

@@ -16,8 +16,7 @@ export class LoginCodeStore {
     await query(
       this.db,
       'LoginCodeStore.save',
-      sql`/* LoginCodeStore.save */
-        insert into ${loginCodes} (code_hash, account_id, provider, account_created, created_at, expires_at)
+      sql`insert into ${loginCodes} (code_hash, account_id, provider, account_created, created_at, expires_at)
         values (${codeHash}, ${c.accountId}, ${c.provider}, ${c.accountCreated}, ${c.createdAt.toISOString()}, ${c.expiresAt.toISOString()})`,
     );
   }
@@ -30,8 +29,7 @@ export class LoginCodeStore {
     const rows = await query<{ account_id: string; provider: string; account_created: boolean }>(
       this.db,
       'LoginCodeStore.consume',
-      sql`/* LoginCodeStore.consume */
-        update ${loginCodes} set consumed_at = ${now.toISOString()}
+      sql`update ${loginCodes} set consumed_at = ${now.toISOString()}
         where code_hash = ${codeHash} and consumed_at is null and expires_at > ${now.toISOString()}
         returning account_id, provider, account_created`,
     );
@@ -41,6 +39,6 @@ export class LoginCodeStore {
 
   /** Deletes codes that expired before `before`. */
   async purge(before: Date): Promise<void> {
-    await query(this.db, 'LoginCodeStore.purge', sql`/* LoginCodeStore.purge */ delete from ${loginCodes} where expires_at < ${before.toISOString()}`);
+    await query(this.db, 'LoginCodeStore.purge', sql`delete from ${loginCodes} where expires_at < ${before.toISOString()}`);
   }
 }

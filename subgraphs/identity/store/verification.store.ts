@@ -49,8 +49,7 @@ export class VerificationStore {
     const rows = await query<Row>(
       this.db,
       'VerificationStore.latestOf',
-      sql`/* VerificationStore.latestOf */
-        select distinct on (account_id) account_id, method, verified_by, verified_at, reason, institution from (
+      sql`select distinct on (account_id) account_id, method, verified_by, verified_at, reason, institution from (
           select account_id, 'superuser' as method, verified_by, verified_at, reason, null::text as institution
           from ${superuserVerifications} where account_id = any(${ids}::uuid[])
           union all
@@ -67,8 +66,7 @@ export class VerificationStore {
     await query(
       this.db,
       'VerificationStore.recordBySuperUser',
-      sql`/* VerificationStore.recordBySuperUser */
-        insert into ${superuserVerifications} (account_id, verified_by, reason, verified_at)
+      sql`insert into ${superuserVerifications} (account_id, verified_by, reason, verified_at)
         values (${v.accountId}, ${v.verifiedBy}, ${v.reason}, ${v.verifiedAt.toISOString()})
         on conflict (account_id) do update set verified_by = excluded.verified_by, reason = excluded.reason, verified_at = excluded.verified_at`,
     );

@@ -45,8 +45,7 @@ export class AccessRequestStore {
     const rows = await namedQuery<Row>(
       this.db,
       'AccessRequestStore.upsert',
-      sql`/* AccessRequestStore.upsert */
-        insert into ${accessRequests} as a (id, dataset_id, requester_id, status, message, created_at, updated_at)
+      sql`insert into ${accessRequests} as a (id, dataset_id, requester_id, status, message, created_at, updated_at)
         values (${r.id}, ${r.datasetId}, ${r.requesterId}, 'pending', ${r.message}, ${now}, ${now})
         on conflict (dataset_id, requester_id) do update set
           status = case when a.status = 'denied' then 'pending' else a.status end,
@@ -64,7 +63,7 @@ export class AccessRequestStore {
     const rows = await namedQuery<Row>(
       this.db,
       'AccessRequestStore.forRequester',
-      sql`/* AccessRequestStore.forRequester */ select * from ${accessRequests} where dataset_id = ${datasetId} and requester_id = ${requesterId}`,
+      sql`select * from ${accessRequests} where dataset_id = ${datasetId} and requester_id = ${requesterId}`,
     );
     return rows[0] && toRequest(rows[0]);
   }
@@ -75,7 +74,7 @@ export class AccessRequestStore {
     const rows = await namedQuery<Row>(
       this.db,
       'AccessRequestStore.statusesFor',
-      sql`/* AccessRequestStore.statusesFor */ select dataset_id, status from ${accessRequests}
+      sql`select dataset_id, status from ${accessRequests}
         where requester_id = ${requesterId} and dataset_id = any(${`{${datasetIds.join(',')}}`}::uuid[])`,
     );
     return new Map(rows.map((r) => [r.dataset_id as string, r.status as AccessRequestStatus]));
@@ -86,7 +85,7 @@ export class AccessRequestStore {
     const rows = await namedQuery<Row>(
       this.db,
       'AccessRequestStore.forDataset',
-      sql`/* AccessRequestStore.forDataset */ select * from ${accessRequests} where dataset_id = ${datasetId}
+      sql`select * from ${accessRequests} where dataset_id = ${datasetId}
         order by (status = 'pending') desc, created_at desc`,
     );
     return rows.map(toRequest);
@@ -96,7 +95,7 @@ export class AccessRequestStore {
     const rows = await namedQuery<Row>(
       this.db,
       'AccessRequestStore.find',
-      sql`/* AccessRequestStore.find */ select * from ${accessRequests} where dataset_id = ${datasetId} and id = ${id}`,
+      sql`select * from ${accessRequests} where dataset_id = ${datasetId} and id = ${id}`,
     );
     return rows[0] && toRequest(rows[0]);
   }
@@ -106,7 +105,7 @@ export class AccessRequestStore {
     const rows = await namedQuery<Row>(
       this.db,
       'AccessRequestStore.decide',
-      sql`/* AccessRequestStore.decide */ update ${accessRequests} set status = ${d.status}, decided_by = ${d.decidedBy},
+      sql`update ${accessRequests} set status = ${d.status}, decided_by = ${d.decidedBy},
         response_message = ${d.responseMessage}, decided_at = ${now}, updated_at = ${now} where id = ${id} returning *`,
     );
     return toRequest(rows[0]);

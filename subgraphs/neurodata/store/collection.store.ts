@@ -41,14 +41,14 @@ export class CollectionStore {
     await namedQuery(
       this.db,
       'CollectionStore.insert',
-      sql`/* CollectionStore.insert */ insert into ${collections} (id, owner_id, title, description, visibility, created_at, updated_at)
+      sql`insert into ${collections} (id, owner_id, title, description, visibility, created_at, updated_at)
         values (${c.id}, ${c.ownerId}, ${c.title}, ${c.description}, ${c.visibility}, ${at}, ${at})`,
     );
     return (await this.find(c.id))!;
   }
 
   async find(id: string): Promise<CollectionRecord | undefined> {
-    const rows = await namedQuery<Row>(this.db, 'CollectionStore.find', sql`/* CollectionStore.find */ select ${COLUMNS} from ${collections} c where c.id = ${id}`);
+    const rows = await namedQuery<Row>(this.db, 'CollectionStore.find', sql`select ${COLUMNS} from ${collections} c where c.id = ${id}`);
     return rows[0] && toCollection(rows[0]);
   }
 
@@ -65,7 +65,7 @@ export class CollectionStore {
   }
 
   async delete(id: string): Promise<void> {
-    await namedQuery(this.db, 'CollectionStore.delete', sql`/* CollectionStore.delete */ delete from ${collections} where id = ${id}`);
+    await namedQuery(this.db, 'CollectionStore.delete', sql`delete from ${collections} where id = ${id}`);
   }
 
   /** Adds a dataset; adding one that is already there changes nothing. */
@@ -73,7 +73,7 @@ export class CollectionStore {
     await namedQuery(
       this.db,
       'CollectionStore.addItem',
-      sql`/* CollectionStore.addItem */ insert into ${collectionItems} (collection_id, dataset_id, added_by, added_at)
+      sql`insert into ${collectionItems} (collection_id, dataset_id, added_by, added_at)
         values (${collectionId}, ${datasetId}, ${by}, ${now.toISOString()}) on conflict do nothing`,
     );
     await this.touch(collectionId, now);
@@ -83,13 +83,13 @@ export class CollectionStore {
     const rows = await namedQuery<Row>(
       this.db,
       'CollectionStore.removeItem',
-      sql`/* CollectionStore.removeItem */ delete from ${collectionItems} where collection_id = ${collectionId} and dataset_id = ${datasetId} returning dataset_id`,
+      sql`delete from ${collectionItems} where collection_id = ${collectionId} and dataset_id = ${datasetId} returning dataset_id`,
     );
     await this.touch(collectionId, now);
     return rows.length > 0;
   }
 
   private async touch(id: string, now: Date): Promise<void> {
-    await namedQuery(this.db, 'CollectionStore.touch', sql`/* CollectionStore.touch */ update ${collections} set updated_at = ${now.toISOString()} where id = ${id}`);
+    await namedQuery(this.db, 'CollectionStore.touch', sql`update ${collections} set updated_at = ${now.toISOString()} where id = ${id}`);
   }
 }

@@ -133,8 +133,7 @@ export class DatasetStore {
     const now = d.now.toISOString();
     const rows = await this.run(
       'DatasetStore.insert',
-      sql`/* DatasetStore.insert */
-        insert into ${datasets} as d (id, slug, title, metadata, owner_id, maintainer_ids, visibility, status, latest_version, draft_version, created_at, updated_at)
+      sql`insert into ${datasets} as d (id, slug, title, metadata, owner_id, maintainer_ids, visibility, status, latest_version, draft_version, created_at, updated_at)
         values (${d.id}, ${d.slug}, ${d.metadata.title}, ${JSON.stringify(d.metadata)}::jsonb, ${d.ownerId}, ${`{${d.maintainerIds.join(',')}}`}::uuid[],
                 ${d.visibility}, 'draft', null, 1, ${now}, ${now})
         returning ${DATASET_COLUMNS}`,
@@ -153,7 +152,7 @@ export class DatasetStore {
       ? sql`d.id = ${idOrSlug}`
       : sql`(d.slug = ${idOrSlug} or d.id = (select a.dataset_id from ${datasetSlugAliases} a where a.slug = ${idOrSlug})) order by (d.slug = ${idOrSlug}) desc limit 1`;
     const lock = opts.forUpdate ? sql` for update` : sql``;
-    const rows = await this.run('DatasetStore.find', sql`/* DatasetStore.find */ select ${DATASET_COLUMNS} from ${datasets} d where ${where}${lock}`);
+    const rows = await this.run('DatasetStore.find', sql`select ${DATASET_COLUMNS} from ${datasets} d where ${where}${lock}`);
     return rows[0] && toDataset(rows[0]);
   }
 
@@ -162,21 +161,20 @@ export class DatasetStore {
    * to it; `to` stops being a former slug of any dataset. A taken `to` becomes Conflict.
    */
   async renameSlug(id: string, from: string, to: string, now: Date): Promise<void> {
-    await this.run('DatasetStore.renameSlug', sql`/* DatasetStore.renameSlug */ update ${datasets} as d set slug = ${to}, updated_at = ${now.toISOString()} where d.id = ${id}`, slugTaken);
+    await this.run('DatasetStore.renameSlug', sql`update ${datasets} as d set slug = ${to}, updated_at = ${now.toISOString()} where d.id = ${id}`, slugTaken);
     await this.run(
       'DatasetStore.addSlugAlias',
-      sql`/* DatasetStore.addSlugAlias */
-        insert into ${datasetSlugAliases} as a (slug, dataset_id, created_at) values (${from}, ${id}, ${now.toISOString()})
+      sql`insert into ${datasetSlugAliases} as a (slug, dataset_id, created_at) values (${from}, ${id}, ${now.toISOString()})
         on conflict (slug) do update set dataset_id = excluded.dataset_id, created_at = excluded.created_at`,
     );
-    await this.run('DatasetStore.dropSlugAlias', sql`/* DatasetStore.dropSlugAlias */ delete from ${datasetSlugAliases} a where a.slug = ${to}`);
+    await this.run('DatasetStore.dropSlugAlias', sql`delete from ${datasetSlugAliases} a where a.slug = ${to}`);
   }
 
   async findMany(ids: readonly string[]): Promise<StoredDataset[]> {
     if (ids.length === 0) return [];
     const rows = await this.run(
       'DatasetStore.findMany',
-      sql`/* DatasetStore.findMany */ select ${DATASET_COLUMNS} from ${datasets} d where d.id = any(${`{${ids.join(',')}}`}::uuid[])`,
+      sql`select ${DATASET_COLUMNS} from ${datasets} d where d.id = any(${`{${ids.join(',')}}`}::uuid[])`,
     );
     return rows.map(toDataset);
   }
@@ -223,7 +221,7 @@ export class DatasetStore {
     if (patch.draftVersion !== undefined) sets.push(sql`draft_version = ${patch.draftVersion}`);
     const rows = await this.run(
       'DatasetStore.update',
-      sql`/* DatasetStore.update */ update ${datasets} as d set ${sql.join(sets, sql`, `)} where d.id = ${id} returning ${DATASET_COLUMNS}`,
+      sql`update ${datasets} as d set ${sql.join(sets, sql`, `)} where d.id = ${id} returning ${DATASET_COLUMNS}`,
       slugTaken,
     );
     return toDataset(rows[0]);
@@ -233,15 +231,13 @@ export class DatasetStore {
   async insertVersion(v: VersionRecord & { note: string | null }): Promise<void> {
     await this.run(
       'DatasetStore.insertVersion',
-      sql`/* DatasetStore.insertVersion */
-        insert into ${datasetVersions} (dataset_id, version, metadata, assets, row_counts, note, published_at, published_by)
+      sql`insert into ${datasetVersions} (dataset_id, version, metadata, assets, row_counts, note, published_at, published_by)
         values (${v.datasetId}, ${v.version}, ${JSON.stringify(v.metadata)}::jsonb, ${JSON.stringify(v.assets)}::jsonb, ${JSON.stringify(v.rowCounts)}::jsonb,
                 ${v.note}, ${v.publishedAt.toISOString()}, ${v.publishedBy})`,
     );
     await this.run(
       'DatasetStore.markPublished',
-      sql`/* DatasetStore.markPublished */
-        update ${datasets} set status = 'published', latest_version = ${v.version}, draft_version = null,
+      sql`update ${datasets} set status = 'published', latest_version = ${v.version}, draft_version = null,
           published_at = ${v.publishedAt.toISOString()}, updated_at = ${v.publishedAt.toISOString()}
         where id = ${v.datasetId}`,
     );
@@ -250,7 +246,7 @@ export class DatasetStore {
   async versions(datasetId: string): Promise<Array<VersionRecord & { note: string | null }>> {
     const rows = await this.run(
       'DatasetStore.versions',
-      sql`/* DatasetStore.versions */ select * from ${datasetVersions} where dataset_id = ${datasetId} order by version desc`,
+      sql`select * from ${datasetVersions} where dataset_id = ${datasetId} order by version desc`,
     );
     return rows.map(toVersion);
   }
@@ -258,7 +254,7 @@ export class DatasetStore {
   async version(datasetId: string, version: number): Promise<(VersionRecord & { note: string | null }) | undefined> {
     const rows = await this.run(
       'DatasetStore.version',
-      sql`/* DatasetStore.version */ select * from ${datasetVersions} where dataset_id = ${datasetId} and version = ${version}`,
+      sql`select * from ${datasetVersions} where dataset_id = ${datasetId} and version = ${version}`,
     );
     return rows[0] && toVersion(rows[0]);
   }
@@ -268,7 +264,7 @@ export class DatasetStore {
     if (ids.length === 0) return new Map();
     const rows = await this.run(
       'DatasetStore.latestMetadata',
-      sql`/* DatasetStore.latestMetadata */ select distinct on (dataset_id) dataset_id, metadata from ${datasetVersions}
+      sql`select distinct on (dataset_id) dataset_id, metadata from ${datasetVersions}
         where dataset_id = any(${`{${ids.join(',')}}`}::uuid[]) order by dataset_id, version desc`,
     );
     return new Map(rows.map((r) => [r.dataset_id as string, fromJson<DatasetMetadata>(r.metadata)]));
@@ -279,22 +275,21 @@ export class DatasetStore {
     if (ids.length === 0) return new Map();
     const rows = await this.run(
       'DatasetStore.latestVersions',
-      sql`/* DatasetStore.latestVersions */ select distinct on (dataset_id) dataset_id, version, metadata, row_counts from ${datasetVersions}
+      sql`select distinct on (dataset_id) dataset_id, version, metadata, row_counts from ${datasetVersions}
         where dataset_id = any(${`{${ids.join(',')}}`}::uuid[]) order by dataset_id, version desc`,
     );
     return new Map(rows.map((r) => [r.dataset_id as string, { version: Number(r.version), metadata: fromJson<DatasetMetadata>(r.metadata), rowCounts: storedRowCounts(r.row_counts) }]));
   }
 
   async delete(id: string): Promise<boolean> {
-    const rows = await this.run('DatasetStore.delete', sql`/* DatasetStore.delete */ delete from ${datasets} where id = ${id} returning id`);
+    const rows = await this.run('DatasetStore.delete', sql`delete from ${datasets} where id = ${id} returning id`);
     return rows.length > 0;
   }
 
   async insertAsset(a: NewAsset): Promise<AssetRecord> {
     const rows = await this.run(
       'DatasetStore.insertAsset',
-      sql`/* DatasetStore.insertAsset */
-        insert into ${datasetAssets} (id, dataset_id, version, filename, kind, media_type, size, sha256, object_key, rows, summary, created_by, created_at)
+      sql`insert into ${datasetAssets} (id, dataset_id, version, filename, kind, media_type, size, sha256, object_key, rows, summary, created_by, created_at)
         values (${a.id}, ${a.datasetId}, ${a.version}, ${a.filename}, ${a.kind}, ${a.mediaType}, ${a.size}, ${a.sha256}, ${a.objectKey}, ${a.rows},
                 ${JSON.stringify(a.summary)}::jsonb, ${a.createdBy}, ${a.now.toISOString()})
         on conflict (dataset_id, version, filename) do update set
@@ -309,7 +304,7 @@ export class DatasetStore {
   async assets(datasetId: string, version: number): Promise<Array<AssetRecord & { version: number; summary: Record<string, unknown> }>> {
     const rows = await this.run(
       'DatasetStore.assets',
-      sql`/* DatasetStore.assets */ select * from ${datasetAssets} where dataset_id = ${datasetId} and version = ${version} order by filename`,
+      sql`select * from ${datasetAssets} where dataset_id = ${datasetId} and version = ${version} order by filename`,
     );
     return rows.map(toAsset);
   }
@@ -317,7 +312,7 @@ export class DatasetStore {
   async asset(datasetId: string, assetId: string): Promise<(AssetRecord & { version: number; summary: Record<string, unknown> }) | undefined> {
     const rows = await this.run(
       'DatasetStore.asset',
-      sql`/* DatasetStore.asset */ select * from ${datasetAssets} where dataset_id = ${datasetId} and id = ${assetId}`,
+      sql`select * from ${datasetAssets} where dataset_id = ${datasetId} and id = ${assetId}`,
     );
     return rows[0] && toAsset(rows[0]);
   }
@@ -345,14 +340,14 @@ export class DatasetStore {
   }
 
   async deleteAsset(assetId: string): Promise<void> {
-    await this.run('DatasetStore.deleteAsset', sql`/* DatasetStore.deleteAsset */ delete from ${datasetAssets} where id = ${assetId}`);
+    await this.run('DatasetStore.deleteAsset', sql`delete from ${datasetAssets} where id = ${assetId}`);
   }
 
   /** Whether any asset row of the dataset still points at this object (objects are shared between versions). */
   async objectInUse(datasetId: string, objectKey: string): Promise<boolean> {
     const rows = await this.run(
       'DatasetStore.objectInUse',
-      sql`/* DatasetStore.objectInUse */ select 1 from ${datasetAssets} where dataset_id = ${datasetId} and object_key = ${objectKey} limit 1`,
+      sql`select 1 from ${datasetAssets} where dataset_id = ${datasetId} and object_key = ${objectKey} limit 1`,
     );
     return rows.length > 0;
   }
@@ -365,8 +360,7 @@ export class DatasetStore {
     const pairs = source.map((a, i) => ({ id: fresh[i], src: a.id }));
     await this.run(
       'DatasetStore.copyAssets',
-      sql`/* DatasetStore.copyAssets */
-        insert into ${datasetAssets} (id, dataset_id, version, filename, kind, media_type, size, sha256, object_key, rows, summary, created_by, created_at)
+      sql`insert into ${datasetAssets} (id, dataset_id, version, filename, kind, media_type, size, sha256, object_key, rows, summary, created_by, created_at)
         select x.id, ${datasetId}, ${to}, s.filename, s.kind, s.media_type, s.size, s.sha256, s.object_key, s.rows, s.summary, s.created_by, s.created_at
         from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as x(id uuid, src uuid)
         join ${datasetAssets} s on s.id = x.src`,
@@ -376,8 +370,7 @@ export class DatasetStore {
   async addEvent(e: ProvenanceEvent): Promise<void> {
     await this.run(
       'DatasetStore.addEvent',
-      sql`/* DatasetStore.addEvent */
-        insert into ${provenanceEvents} (id, dataset_id, activity, agent_id, version, details, at)
+      sql`insert into ${provenanceEvents} (id, dataset_id, activity, agent_id, version, details, at)
         values (${e.id}, ${e.datasetId}, ${e.activity}, ${e.agentId}, ${e.version}, ${JSON.stringify(e.details)}::jsonb, ${e.at.toISOString()})`,
     );
   }
@@ -385,7 +378,7 @@ export class DatasetStore {
   async events(datasetId: string): Promise<ProvenanceEvent[]> {
     const rows = await this.run(
       'DatasetStore.events',
-      sql`/* DatasetStore.events */ select * from ${provenanceEvents} where dataset_id = ${datasetId} order by at, id`,
+      sql`select * from ${provenanceEvents} where dataset_id = ${datasetId} order by at, id`,
     );
     return rows.map((r) => ({
       id: r.id as string,

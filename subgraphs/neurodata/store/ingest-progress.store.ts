@@ -59,7 +59,7 @@ export class IngestProgressStore {
   ): Promise<{ claimed: true; tookOver: IngestProgress | null } | { claimed: false; holder: IngestProgress }> {
     const [current] = await this.run(
       'IngestProgressStore.current',
-      sql`/* IngestProgressStore.current */ select * from ${datasetIngests} where dataset_id = ${p.datasetId}`,
+      sql`select * from ${datasetIngests} where dataset_id = ${p.datasetId}`,
     );
     const holder = current ? toProgress(current) : null;
     if (holder && holder.heartbeatAt >= staleBefore) return { claimed: false, holder };
@@ -68,17 +68,15 @@ export class IngestProgressStore {
     const rows = await this.run(
       'IngestProgressStore.claim',
       holder
-        ? sql`/* IngestProgressStore.claim */
-            update ${datasetIngests} set version = ${p.version}, filename = ${p.filename}, kind = ${p.kind}, stage = 'reading', rows = 0,
+        ? sql`update ${datasetIngests} set version = ${p.version}, filename = ${p.filename}, kind = ${p.kind}, stage = 'reading', rows = 0,
               bytes_read = 0, bytes_total = ${p.bytesTotal}, started_by = ${p.startedBy}, started_at = ${at}, heartbeat_at = ${at}
             where dataset_id = ${p.datasetId} and heartbeat_at = ${holder.heartbeatAt.toISOString()} returning *`
-        : sql`/* IngestProgressStore.claim */
-            insert into ${datasetIngests} (dataset_id, version, filename, kind, stage, rows, bytes_read, bytes_total, started_by, started_at, heartbeat_at)
+        : sql`insert into ${datasetIngests} (dataset_id, version, filename, kind, stage, rows, bytes_read, bytes_total, started_by, started_at, heartbeat_at)
             values (${p.datasetId}, ${p.version}, ${p.filename}, ${p.kind}, 'reading', 0, 0, ${p.bytesTotal}, ${p.startedBy}, ${at}, ${at})
             on conflict (dataset_id) do nothing returning *`,
     );
     if (!rows.length) {
-      const [now2] = await this.run('IngestProgressStore.current', sql`/* IngestProgressStore.current */ select * from ${datasetIngests} where dataset_id = ${p.datasetId}`);
+      const [now2] = await this.run('IngestProgressStore.current', sql`select * from ${datasetIngests} where dataset_id = ${p.datasetId}`);
       return { claimed: false, holder: toProgress(now2 ?? rows[0]) };
     }
     return { claimed: true, tookOver: holder };
@@ -88,8 +86,7 @@ export class IngestProgressStore {
   async report(datasetId: string, filename: string, p: { stage: IngestProgress['stage']; rows: number; bytesRead: number }, now: Date): Promise<void> {
     await this.run(
       'IngestProgressStore.report',
-      sql`/* IngestProgressStore.report */
-        update ${datasetIngests} set stage = ${p.stage}, rows = ${p.rows}, bytes_read = ${p.bytesRead}, heartbeat_at = ${now.toISOString()}
+      sql`update ${datasetIngests} set stage = ${p.stage}, rows = ${p.rows}, bytes_read = ${p.bytesRead}, heartbeat_at = ${now.toISOString()}
         where dataset_id = ${datasetId} and filename = ${filename}`,
     );
   }
@@ -98,13 +95,13 @@ export class IngestProgressStore {
   async release(datasetId: string, filename: string): Promise<void> {
     await this.run(
       'IngestProgressStore.release',
-      sql`/* IngestProgressStore.release */ delete from ${datasetIngests} where dataset_id = ${datasetId} and filename = ${filename}`,
+      sql`delete from ${datasetIngests} where dataset_id = ${datasetId} and filename = ${filename}`,
     );
   }
 
   /** The ingest under way in the dataset's draft, if any. */
   async current(datasetId: string): Promise<IngestProgress | null> {
-    const [r] = await this.run('IngestProgressStore.current', sql`/* IngestProgressStore.current */ select * from ${datasetIngests} where dataset_id = ${datasetId}`);
+    const [r] = await this.run('IngestProgressStore.current', sql`select * from ${datasetIngests} where dataset_id = ${datasetId}`);
     return r ? toProgress(r) : null;
   }
 }
@@ -117,19 +114,18 @@ export class DraftDerivationStore {
     await namedQuery(
       this.db,
       'DraftDerivationStore.markStale',
-      sql`/* DraftDerivationStore.markStale */
-        insert into ${draftDerivations} (dataset_id, version, stale_since) values (${datasetId}, ${version}, ${now.toISOString()})
+      sql`insert into ${draftDerivations} (dataset_id, version, stale_since) values (${datasetId}, ${version}, ${now.toISOString()})
         on conflict (dataset_id) do update set version = excluded.version, stale_since = least(${draftDerivations}.stale_since, excluded.stale_since)`,
     );
   }
 
   async clear(datasetId: string): Promise<void> {
-    await namedQuery(this.db, 'DraftDerivationStore.clear', sql`/* DraftDerivationStore.clear */ delete from ${draftDerivations} where dataset_id = ${datasetId}`);
+    await namedQuery(this.db, 'DraftDerivationStore.clear', sql`delete from ${draftDerivations} where dataset_id = ${datasetId}`);
   }
 
   /** The draft version whose derived tables are behind, or null. */
   async staleVersion(datasetId: string): Promise<number | null> {
-    const [r] = await namedQuery<Row>(this.db, 'DraftDerivationStore.staleVersion', sql`/* DraftDerivationStore.staleVersion */ select version from ${draftDerivations} where dataset_id = ${datasetId}`);
+    const [r] = await namedQuery<Row>(this.db, 'DraftDerivationStore.staleVersion', sql`select version from ${draftDerivations} where dataset_id = ${datasetId}`);
     return r ? Number(r.version) : null;
   }
 }

@@ -36,8 +36,7 @@ export class LineageStore {
     const rows = await namedQuery<Row>(
       this.db,
       'LineageStore.insert',
-      sql`/* LineageStore.insert */
-        insert into ${lineageLinks} (id, dataset_id, source_dataset_id, source_version, source_title, relation, description, created_by, created_at)
+      sql`insert into ${lineageLinks} (id, dataset_id, source_dataset_id, source_version, source_title, relation, description, created_by, created_at)
         values (${l.id}, ${l.datasetId}, ${l.sourceDatasetId}, ${l.sourceVersion}, ${l.sourceTitle}, ${l.relation}, ${l.description}, ${l.createdBy}, ${l.createdAt.toISOString()})
         returning *`,
       () => 'this lineage link is already declared',
@@ -50,7 +49,7 @@ export class LineageStore {
     const rows = await namedQuery<Row>(
       this.db,
       'LineageStore.upstream',
-      sql`/* LineageStore.upstream */ select * from ${lineageLinks} where dataset_id = ${datasetId} order by created_at`,
+      sql`select * from ${lineageLinks} where dataset_id = ${datasetId} order by created_at`,
     );
     return rows.map(toLink);
   }
@@ -60,7 +59,7 @@ export class LineageStore {
     const rows = await namedQuery<Row>(
       this.db,
       'LineageStore.downstream',
-      sql`/* LineageStore.downstream */ select * from ${lineageLinks} where source_dataset_id = ${datasetId} order by created_at`,
+      sql`select * from ${lineageLinks} where source_dataset_id = ${datasetId} order by created_at`,
     );
     return rows.map(toLink);
   }
@@ -70,8 +69,7 @@ export class LineageStore {
     const rows = await namedQuery<Row>(
       this.db,
       'LineageStore.reaches',
-      sql`/* LineageStore.reaches */
-        with recursive up(id) as (
+      sql`with recursive up(id) as (
           select ${from}::uuid
           union
           select l.source_dataset_id from ${lineageLinks} l join up on l.dataset_id = up.id

@@ -148,5 +148,5 @@ const TERM_ERRORS: DriverErrorMessages = {
  * pg_stat_statements show it; driver errors become the messages above.
  */
 export function runTermQuery(db: Db, name: string, query: SQL): Promise<Row[]> {
-  return namedQuery<Row>(db, name, sql`/* ${sql.raw(name)} */ ${query}`, TERM_ERRORS);
+  return namedQuery<Row>(db, name, query, TERM_ERRORS);
 }

@@ -48,7 +48,7 @@ export class SavedQueryStore {
     await namedQuery(
       this.db,
       'SavedQueryStore.insert',
-      sql`/* SavedQueryStore.insert */ insert into ${savedQueries} (id, owner_id, name, description, syql, parameters, created_at, updated_at)
+      sql`insert into ${savedQueries} (id, owner_id, name, description, syql, parameters, created_at, updated_at)
         values (${q.id}, ${q.ownerId}, ${q.name}, ${q.description}, ${q.syql}, ${JSON.stringify(q.parameters)}::jsonb, ${at}, ${at})`,
       () => `you already have a saved query named ${JSON.stringify(q.name)}`,
     );
@@ -56,7 +56,7 @@ export class SavedQueryStore {
   }
 
   async find(id: string): Promise<SavedQueryRecord | undefined> {
-    const rows = await namedQuery<Row>(this.db, 'SavedQueryStore.find', sql`/* SavedQueryStore.find */ select ${COLUMNS} from ${savedQueries} where id = ${id}`);
+    const rows = await namedQuery<Row>(this.db, 'SavedQueryStore.find', sql`select ${COLUMNS} from ${savedQueries} where id = ${id}`);
     return rows[0] && toSaved(rows[0]);
   }
 
@@ -74,7 +74,7 @@ export class SavedQueryStore {
     await namedQuery(
         this.db,
         'SavedQueryStore.update',
-        sql`/* SavedQueryStore.update */ update ${savedQueries} set
+        sql`update ${savedQueries} set
             name = coalesce(${change.name ?? null}, name),
             description = case when ${change.description !== undefined} then ${change.description ?? null} else description end,
             syql = coalesce(${change.syql ?? null}, syql),
@@ -91,12 +91,12 @@ export class SavedQueryStore {
     await namedQuery(
       this.db,
       'SavedQueryStore.recordRun',
-      sql`/* SavedQueryStore.recordRun */ update ${savedQueries} set previous_job_id = last_job_id, last_job_id = ${jobId}, last_run_at = ${at.toISOString()} where id = ${id}`,
+      sql`update ${savedQueries} set previous_job_id = last_job_id, last_job_id = ${jobId}, last_run_at = ${at.toISOString()} where id = ${id}`,
     );
   }
 
   async delete(id: string): Promise<boolean> {
-    const rows = await namedQuery<Row>(this.db, 'SavedQueryStore.delete', sql`/* SavedQueryStore.delete */ delete from ${savedQueries} where id = ${id} returning id`);
+    const rows = await namedQuery<Row>(this.db, 'SavedQueryStore.delete', sql`delete from ${savedQueries} where id = ${id} returning id`);
     return rows.length > 0;
   }
 }
