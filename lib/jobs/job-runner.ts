@@ -289,10 +289,7 @@ export class JobRunner {
       }
       const recovered = await this.store.recoverExpired(this.opts.config.leaseMs, this.workerId, this.runningJobIds);
       for (const r of recovered) {
-        const detail =
-          r.status === 'queued'
-            ? `retried after its worker stopped (attempt ${r.attempts} of ${r.maxAttempts})`
-            : `the worker running this job stopped (attempt ${r.attempts} of ${r.maxAttempts})`;
+        const detail = r.detail;
         this.log.warn({ jobId: r.id, stoppedWorker: r.workerId, status: r.status }, 'recovered a job whose worker stopped');
         // Not awaited: a kill that waits for a busy server must not hold up the heartbeats of the jobs running here.
         if (this.opts.onAttemptLost) this.track(this.opts.onAttemptLost(r).catch((err: unknown) => this.log.warn({ err, jobId: r.id }, 'stopping what a lost attempt left running failed')));

@@ -83,6 +83,8 @@ export interface RecoveredJob {
   maxAttempts: number;
   /** The worker that stopped. */
   workerId: string | null;
+  /** What the job's record now says happened: its progress message when retried, its error when failed. */
+  detail: string;
 }
 
 export type JobDeletion = { deleted: JobRecord } | { notFinished: JobRecord } | undefined;
@@ -302,6 +304,10 @@ export class JobStore {
    */
   async recoverExpired(leaseMs: number, sweeper: string, runningIds: readonly string[]): Promise<RecoveredJob[]> {
     const retry = sql`j.attempts < j.max_attempts`;
+    // The sweeper's own job was not lost with a worker: the attempt ended, and writing its outcome failed.
+    const own = sql`expired.worker_id is not distinct from ${sweeper}`;
+    const what = sql`case when ${own} then 'its outcome could not be recorded' else 'its worker stopped' end`;
+    const attempt = sql`' (attempt ' || j.attempts || ' of ' || j.max_attempts || ')'`;
     // The expired rows are locked first (skipping those another sweep or a heartbeat holds), so the worker that
     // stopped can still be named in what is returned.
     const rows = await this.run(
@@ -315,17 +321,15 @@ export class JobStore {
         update ${jobs} j
         set status = case when ${retry} then 'queued' else 'failed' end,
             progress = case when ${retry} then 0 else j.progress end,
-            progress_message = case when ${retry}
-              then 'retried after its worker stopped (attempt ' || j.attempts || ' of ' || j.max_attempts || ')'
-              else j.progress_message end,
+            progress_message = case when ${retry} then 'retried after ' || ${what} || ${attempt} else j.progress_message end,
             error = case when ${retry} then null
-              else 'the worker running this job stopped (attempt ' || j.attempts || ' of ' || j.max_attempts || ')' end,
+              else (case when ${own} then 'its outcome could not be recorded' else 'the worker running this job stopped' end) || ${attempt} end,
             finished_at = case when ${retry} then null else ${NOW} end,
             worker_id = case when ${retry} then null else j.worker_id end,
             heartbeat_at = null
         from expired
         where j.id = expired.id
-        returning j.id, j.owner_id, j.kind, j.status, j.attempts, j.max_attempts, expired.worker_id`,
+        returning j.id, j.owner_id, j.kind, j.status, j.attempts, j.max_attempts, expired.worker_id, j.progress_message, j.error`,
     );
     return rows.map((r) => ({
       id: r.id as string,
@@ -335,6 +339,7 @@ export class JobStore {
       attempts: Number(r.attempts),
       maxAttempts: Number(r.max_attempts),
       workerId: (r.worker_id as string | null) ?? null,
+      detail: String(r.status === 'queued' ? r.progress_message : r.error),
     }));
   }
 }

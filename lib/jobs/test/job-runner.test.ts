@@ -523,7 +523,8 @@ describe(JobRunner.name, () => {
     await until(async () => (await statusOf(job.id)) === 'succeeded', 'the job succeeded on its second attempt');
     expect(attempts).toEqual([1, 2]);
     expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['queued->running', 'running->queued', 'queued->running', 'running->succeeded']);
-    expect(changes[1].detail).toBe('retried after its worker stopped (attempt 1 of 2)');
+    // Its worker did not stop: the job says what happened instead.
+    expect(changes[1].detail).toBe('retried after its outcome could not be recorded (attempt 1 of 2)');
   });
 
   it('recovers at start the jobs left running by a worker that is gone', async () => {

@@ -41,6 +41,8 @@ class Dataset:
 
     def __init__(self, client: Client, record: dict[str, Any], version: str) -> None:
         self._client = client
+        # The calls of its own routes go through the session it shares with its client (login, retries, errors).
+        self._session = client._session
         self.record = record
         self._requested = version
         self._version_record: dict[str, Any] | None = None
@@ -85,10 +87,10 @@ class Dataset:
         """The version's frozen record: metadata, files with SHA-256, row counts, publication note."""
         if self._version_record is None:
             if self.version == "draft":
-                assets = self._client._session.json(*route("assets", dataset_id=self.id), params={"version": "draft"})
+                assets = self._session.json(*route("assets", dataset_id=self.id), params={"version": "draft"})
                 self._version_record = {"version": "draft", "assets": assets.get("items", assets), "metadata": None}
             else:
-                self._version_record = self._client._session.json(
+                self._version_record = self._session.json(
                     *route("version", dataset_id=self.id, version=self.version_label)
                 )
         return self._version_record
@@ -105,7 +107,7 @@ class Dataset:
 
     def versions(self) -> pd.DataFrame:
         """Every published version, newest first: version, published_at, note, row counts."""
-        answer = self._client._session.json(*route("versions", dataset_id=self.id))
+        answer = self._session.json(*route("versions", dataset_id=self.id))
         rows = [
             {
                 "version": item.get("version"),
@@ -126,7 +128,7 @@ class Dataset:
 
     def citation(self, format: str = "bibtex") -> str:
         """The citation as BibTeX (`bibtex`) or RIS (`ris`)."""
-        return self._client._session.text(
+        return self._session.text(
             *route("citation", dataset_id=self.id),
             params={"format": format, "version": self._version_param()},
             headers={"Accept": "*/*"},
@@ -134,7 +136,7 @@ class Dataset:
 
     def jsonld(self) -> dict[str, Any]:
         """schema.org Dataset metadata (JSON-LD): creators, licence, identifier, distribution."""
-        answer: dict[str, Any] = self._client._session.json(
+        answer: dict[str, Any] = self._session.json(
             *route("json_ld", dataset_id=self.id),
             params={"version": self._version_param()},
             headers={"Accept": "application/ld+json, application/json"},
@@ -170,7 +172,7 @@ class Dataset:
         return written
 
     def _download_one(self, asset: dict[str, Any], path: Path, progress: bool) -> None:
-        session = self._client._session
+        session = self._session
         redirect = session.send(
             *route("asset_content", dataset_id=self.id, asset_id=asset["id"]),
             params={"version": self._version_param()},
@@ -230,13 +232,13 @@ class Dataset:
     def access(self) -> dict[str, Any]:
         """Your access (role, can_read_data) and your request's status; owners and maintainers also see
         every request (`requests`)."""
-        answer: dict[str, Any] = self._client._session.json(*route("access", dataset_id=self.id))
+        answer: dict[str, Any] = self._session.json(*route("access", dataset_id=self.id))
         return answer
 
     def request_access(self, message: str | None = None) -> dict[str, Any]:
         """Ask the owner for access to a restricted dataset's data; asking again after a denial re-opens it."""
         body = {"message": message} if message else None
-        answer: dict[str, Any] = self._client._session.json(*route("request_access", dataset_id=self.id), body=body)
+        answer: dict[str, Any] = self._session.json(*route("request_access", dataset_id=self.id), body=body)
         return answer
 
     def access_requests(self) -> pd.DataFrame:
@@ -258,7 +260,7 @@ class Dataset:
         return self._decide_access(request_id, "deny", message)
 
     def _decide_access(self, request_id: str, decision: str, message: str | None) -> dict[str, Any]:
-        answer: dict[str, Any] = self._client._session.json(
+        answer: dict[str, Any] = self._session.json(
             *route(f"{decision}_access", dataset_id=self.id, request_id=request_id),
             body={"message": message} if message else None,
         )
@@ -268,7 +270,7 @@ class Dataset:
 
     def update(self, **fields: Any) -> Dataset:
         """Change metadata, visibility or maintainers (after a publication this opens the next draft)."""
-        self.record = self._client._session.json(*route("update_dataset", dataset_id=self.id), body=fields)
+        self.record = self._session.json(*route("update_dataset", dataset_id=self.id), body=fields)
         self._version_record = None
         return self
 
@@ -284,7 +286,7 @@ class Dataset:
             def body(path: Path = path, size: int = size) -> Iterable[bytes]:
                 return _read_chunks(path, size, progress)
 
-            answer = self._client._session.json(
+            answer = self._session.json(
                 *route("upload", dataset_id=self.id),
                 params={"filename": path.name},
                 content=body,
@@ -296,7 +298,7 @@ class Dataset:
 
     def missing(self) -> list[str]:
         """What the open draft still lacks before it can be published (empty when nothing is missing)."""
-        for item in self._client._session.pages(route_path("incomplete_datasets")):
+        for item in self._session.pages(route_path("incomplete_datasets")):
             if (item.get("dataset") or {}).get("id") == self.id:
                 return [str(m) for m in item.get("missing", [])]
         return []
@@ -304,12 +306,12 @@ class Dataset:
     def publish(self, note: str | None = None) -> Dataset:
         """Publish the open draft as the next immutable version; returns the dataset at that version."""
         body = {"note": note} if note else None
-        self._client._session.json(*route("publish", dataset_id=self.id), body=body)
+        self._session.json(*route("publish", dataset_id=self.id), body=body)
         return self._client.dataset(self.id)
 
     def delete(self) -> None:
         """Delete the dataset with every version, its rows and files (owner or SuperUser)."""
-        self._client._session.json(*route("delete_dataset", dataset_id=self.id))
+        self._session.json(*route("delete_dataset", dataset_id=self.id))
 
 
 def _read_chunks(path: Path, size: int, progress: bool) -> Iterator[bytes]:
