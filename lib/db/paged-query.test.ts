@@ -5,11 +5,13 @@ import { createTestEngines, type TestEngines } from '../../test/kit/app.js';
 import { namedQuery } from './named-query.js';
 import { pagedQuery } from './paged-query.js';
 import { openRelational, type RelationalStore } from './relational.js';
+import { col, rowOf } from './rows.js';
 
 describe(pagedQuery.name, () => {
   let engines: TestEngines;
   let store: RelationalStore;
-  const select = (owner: string) => ({ columns: sql`n.id`, from: sql`paged_items n`, where: sql`n.owner = ${owner}`, orderBy: sql`n.id desc` });
+  const item = rowOf({ id: col.int });
+  const select = (owner: string) => ({ shape: item, columns: item.columns('n'), from: sql`paged_items n`, where: sql`n.owner = ${owner}`, orderBy: sql`n.id desc` });
   const names = { list: 'PagedTest.list', count: 'PagedTest.count' };
 
   beforeAll(async () => {
@@ -24,8 +26,8 @@ describe(pagedQuery.name, () => {
   });
 
   it('answers one page in order with the total of every matching row', async () => {
-    const page = await pagedQuery<{ id: number }>(store.db, names, select('odd'), { limit: 2, offset: 1 });
-    expect(page.rows.map((r) => Number(r.id))).toEqual([7, 5]);
+    const page = await pagedQuery(store.db, names, select('odd'), { limit: 2, offset: 1 });
+    expect(page.rows).toEqual([{ id: 7 }, { id: 5 }]);
     expect(page.total).toBe(5);
   });
 

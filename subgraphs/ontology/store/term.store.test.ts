@@ -1,19 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { PgDialect } from 'drizzle-orm/pg-core';
-import type { SQL } from 'drizzle-orm';
-import type { Db } from '../../../lib/db/relational.js';
+import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
 import { TermStore } from './term.store.js';
 
-/** A Db that records the SQL it is given instead of running it. */
 function recorder() {
-  const dialect = new PgDialect({ casing: 'snake_case' });
-  const statements: string[] = [];
-  const db = {
-    execute: async (q: SQL) => {
-      statements.push(dialect.sqlToQuery(q).sql.replace(/[ \t]+$/gm, ''));
-      return { rows: [] };
-    },
-  } as unknown as Db;
+  const { db, statements } = sqlRecorder();
   return { store: new TermStore(db), statements };
 }
 
@@ -30,7 +20,7 @@ describe(TermStore.name, () => {
     await store.measureForeignNames(['hipocampus'], 'brain_region');
     await store.insertTerms([{ id: 'i', vocabulary: 'v', code: 'c', label: 'l', uri: null, parentId: null, description: null, metadata: {} }], new Date('2026-01-01T00:00:00Z'));
     await store.updateTerms([{ id: 'i', label: 'l2' }], new Date('2026-01-01T00:00:00Z'));
-    await expect(statements.join(';\n\n') + ';\n').toMatchFileSnapshot('./__sql__/term.store.sql');
+    await expect(snapshotText(statements)).toMatchFileSnapshot('./__sql__/term.store.sql');
   });
 
   it('names every statement after its method', async () => {

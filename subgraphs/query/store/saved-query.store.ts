@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
-import { namedQuery, toDate } from '../../../lib/db/named-query.js';
+import { z } from 'zod';
+import { namedQuery } from '../../../lib/db/named-query.js';
+import { col, queryRow, rowOf } from '../../../lib/db/rows.js';
 import { pagedQuery, type Page } from '../../../lib/db/paged-query.js';
 import { savedQueries } from './tables.js';
 
@@ -18,26 +20,34 @@ export interface SavedQueryRecord {
   updatedAt: Date;
 }
 
-type Row = Record<string, unknown>;
-
-const COLUMNS = sql.raw('id, owner_id, name, description, syql, parameters, last_job_id, previous_job_id, last_run_at, created_at, updated_at');
-
-const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
-
-const toSaved = (r: Row): SavedQueryRecord => ({
-  id: r.id as string,
-  ownerId: r.owner_id as string,
-  name: r.name as string,
-  description: (r.description as string | null) ?? null,
-  syql: r.syql as string,
-  parameters: (json(r.parameters) as Record<string, unknown>) ?? {},
-  lastJobId: (r.last_job_id as string | null) ?? null,
-  previousJobId: (r.previous_job_id as string | null) ?? null,
-  lastRunAt: r.last_run_at ? toDate(r.last_run_at) : null,
-  createdAt: toDate(r.created_at),
-  updatedAt: toDate(r.updated_at),
-});
-
+const SAVED_QUERY = rowOf(
+  {
+    id: col.text,
+    owner_id: col.text,
+    name: col.text,
+    description: col.text.nullable(),
+    syql: col.text,
+    parameters: col.json(z.record(z.string(), z.unknown()).nullable()),
+    last_job_id: col.text.nullable(),
+    previous_job_id: col.text.nullable(),
+    last_run_at: col.timestamp.nullable(),
+    created_at: col.timestamp,
+    updated_at: col.timestamp,
+  },
+  (r): SavedQueryRecord => ({
+    id: r.id,
+    ownerId: r.owner_id,
+    name: r.name,
+    description: r.description,
+    syql: r.syql,
+    parameters: r.parameters ?? {},
+    lastJobId: r.last_job_id,
+    previousJobId: r.previous_job_id,
+    lastRunAt: r.last_run_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  }),
+);
 
 /** Saved SyQL queries, one owner each; names are unique per owner. */
 export class SavedQueryStore {
@@ -56,18 +66,17 @@ export class SavedQueryStore {
   }
 
   async find(id: string): Promise<SavedQueryRecord | undefined> {
-    const rows = await namedQuery<Row>(this.db, 'SavedQueryStore.find', sql`select ${COLUMNS} from ${savedQueries} where id = ${id}`);
-    return rows[0] && toSaved(rows[0]);
+    return queryRow(this.db, 'SavedQueryStore.find', sql`select ${SAVED_QUERY.columns()} from ${savedQueries} where id = ${id}`, SAVED_QUERY);
   }
 
   async list(ownerId: string, page: Page): Promise<{ items: SavedQueryRecord[]; total: number }> {
-    const { rows, total } = await pagedQuery<Row>(
+    const { rows, total } = await pagedQuery(
       this.db,
       { list: 'SavedQueryStore.list', count: 'SavedQueryStore.count' },
-      { columns: COLUMNS, from: sql`${savedQueries}`, where: sql`owner_id = ${ownerId}`, orderBy: sql`updated_at desc, id` },
+      { shape: SAVED_QUERY, from: sql`${savedQueries}`, where: sql`owner_id = ${ownerId}`, orderBy: sql`updated_at desc, id` },
       page,
     );
-    return { items: rows.map(toSaved), total };
+    return { items: rows, total };
   }
 
   async update(id: string, change: Partial<Pick<SavedQueryRecord, 'name' | 'description' | 'syql' | 'parameters'>>, at: Date): Promise<SavedQueryRecord | undefined> {
@@ -96,7 +105,7 @@ export class SavedQueryStore {
   }
 
   async delete(id: string): Promise<boolean> {
-    const rows = await namedQuery<Row>(this.db, 'SavedQueryStore.delete', sql`delete from ${savedQueries} where id = ${id} returning id`);
+    const rows = await namedQuery(this.db, 'SavedQueryStore.delete', sql`delete from ${savedQueries} where id = ${id} returning id`);
     return rows.length > 0;
   }
 }
