@@ -2,7 +2,8 @@
 Arrow, graph analyses, networkx graphs, morphometrics, meta-analysis and uploads."""
 
 from ._version import __version__
-from .client import Client, SearchResults
+from .areas import SearchResults
+from .client import Client
 from .datasets import Dataset
 from .errors import (
     BadRequest,

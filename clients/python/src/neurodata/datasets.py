@@ -19,7 +19,8 @@ from ._routes import route
 from .errors import ChecksumMismatch, NotFound
 
 if TYPE_CHECKING:
-    from .client import Client
+    from ._http import Session
+    from .areas.data import Data
 
 _CHUNK = 1 << 20
 _MEDIA_TYPES = {".csv": "text/csv", ".swc": "text/plain", ".json": "application/json", ".txt": "text/plain"}
@@ -39,10 +40,11 @@ def version_reference(version: str | int) -> str:
 class Dataset:
     """A dataset as its reader sees it at one version (`latest` unless asked otherwise)."""
 
-    def __init__(self, client: Client, record: dict[str, Any], version: str) -> None:
-        self._client = client
-        # The calls of its own routes go through the session it shares with its client (login, retries, errors).
-        self._session = client._session
+    def __init__(self, session: Session, record: dict[str, Any], version: str, *, data: Data) -> None:
+        # The calls of its own routes go through the session it shares with its client (login, retries, errors),
+        # and its rows are read as `client.data` reads them.
+        self._session = session
+        self._data = data
         self.record = record
         self._requested = version
         self._version_record: dict[str, Any] | None = None
@@ -208,24 +210,25 @@ class Dataset:
     # --- reading the data ---
 
     def neurons(self, **filters: Any) -> pd.DataFrame:
-        """Every cell of this version (see Client.neurons)."""
-        return self._client.neurons(self.slug, version=self.version_label, **filters)
+        """Every cell of this version (see `client.data.neurons`)."""
+        return self._data.neurons(self.slug, version=self.version_label, **filters)
 
     def connections(self, **filters: Any) -> pd.DataFrame:
-        """Every connection of this version (see Client.connections)."""
-        return self._client.connections(self.slug, version=self.version_label, **filters)
+        """Every connection of this version (see `client.data.connections`)."""
+        return self._data.connections(self.slug, version=self.version_label, **filters)
 
     def synapses(self, **filters: Any) -> pd.DataFrame:
-        """Every synapse of this version that passes the filters (see Client.synapses)."""
-        return self._client.synapses(self.slug, version=self.version_label, **filters)
+        """Every synapse of this version that passes the filters (see `client.data.synapses`)."""
+        return self._data.synapses(self.slug, version=self.version_label, **filters)
 
     def rois(self) -> pd.DataFrame:
-        """The ROI hierarchy of this version with its synapse counts (see Client.rois)."""
-        return self._client.rois(self.slug, version=self.version_label)
+        """The ROI hierarchy of this version with its synapse counts (see `client.data.rois`)."""
+        return self._data.rois(self.slug, version=self.version_label)
 
     def neuron(self, neuron_id: str | int) -> dict[str, Any]:
-        """One neuron of this version: row, annotations, extra columns and per-ROI counts (see Client.neuron)."""
-        return self._client.neuron(self.slug, neuron_id, version=self.version_label)
+        """One neuron of this version: row, annotations, extra columns and per-ROI counts (see
+        `client.data.neuron`)."""
+        return self._data.neuron(self.slug, neuron_id, version=self.version_label)
 
     # --- access to a restricted dataset ---
 
@@ -253,6 +256,7 @@ class Dataset:
         return records_frame(rows, index="id")
 
     def approve_access(self, request_id: str, message: str | None = None) -> dict[str, Any]:
+        """Approve a request: the requester may read the data from now on."""
         return self._decide_access(request_id, "approve", message)
 
     def deny_access(self, request_id: str, message: str | None = None) -> dict[str, Any]:
@@ -307,7 +311,8 @@ class Dataset:
         """Publish the open draft as the next immutable version; returns the dataset at that version."""
         body = {"note": note} if note else None
         self._session.json(*route("publish", dataset_id=self.id), body=body)
-        return self._client.dataset(self.id)
+        record = self._session.json(*route("dataset", dataset_id=self.id))
+        return Dataset(self._session, record, "latest", data=self._data)
 
     def delete(self) -> None:
         """Delete the dataset with every version, its rows and files (owner or SuperUser)."""

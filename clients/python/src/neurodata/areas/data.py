@@ -1,0 +1,218 @@
+"""A dataset version's rows (`/v1/neurodata/datasets/{id}/neurons.arrow`, ...): cells, connections, synapses and
+ROIs as DataFrames, every row at once as Apache Arrow."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from .._frames import decoded_metadata, to_frame
+from .._http import Session
+from .._routes import path as route_path
+from .._routes import route
+from ..errors import ChecksumMismatch
+from ._area import Area
+from ._arguments import DatasetRef, in_list, query_value, split_reference, version_param
+from .service import Service
+
+# Characters of list filters sent in a URL; longer lists are applied to the rows here (the service reads at most
+# 1000 values per list, and a request line of at most 16 KiB).
+_URL_LIST_CHARS = 6_000
+_LIST_MAX = 1000
+
+
+class Data(Area):
+    """`client.data`: the rows of a dataset version, complete and labelled (`df.attrs`) with where they came from.
+
+    The service's version, which `df.attrs` records, comes from `client.service`."""
+
+    def __init__(self, session: Session, service: Service) -> None:
+        super().__init__(session)
+        self._service = service
+
+    def neurons(
+        self,
+        dataset: DatasetRef,
+        *,
+        version: str | int = "latest",
+        neuron_ids: Sequence[str] | None = None,
+        names: Sequence[str] | None = None,
+        cell_class: str | Sequence[str] | None = None,
+        cell_type: str | Sequence[str] | None = None,
+        is_neuron: bool | None = None,
+    ) -> pd.DataFrame:
+        """Every cell of a dataset version (the columns of its neurons.csv), one row each, ordered by neuron_id.
+
+        Never truncated: every row comes at once as Apache Arrow (`GET .../neurons.arrow`), ids exactly as stored.
+        `df.attrs` holds the dataset, version, query and service version."""
+        name, version = split_reference(dataset, version)
+        filters = {"neuron_ids": neuron_ids, "names": names, "cell_class": cell_class, "cell_type": cell_type}
+        return self._rows(name, version, "neurons", filters, {"is_neuron": is_neuron})
+
+    def connections(
+        self,
+        dataset: DatasetRef,
+        *,
+        version: str | int = "latest",
+        synapse_type: str | None = None,
+        min_weight: float | None = None,
+        neuron_ids: Sequence[str] | None = None,
+        pre: Sequence[str] | None = None,
+        post: Sequence[str] | None = None,
+    ) -> pd.DataFrame:
+        """The connection rows of a dataset version (pre, post, synapse_type, weight), as stored: one per chemical
+        pair and direction, one per electrical (gap junction) pair with pre <= post. `synapse_type` is chemical,
+        electrical or None for both; `min_weight` keeps rows of at least that weight; `neuron_ids` keeps rows whose
+        pre or post is one of them; `pre`/`post` are neuron ids.
+
+        Never truncated (every row comes at once as Apache Arrow); `df.attrs` holds the dataset, version, query,
+        service version."""
+        if synapse_type not in (None, "chemical", "electrical"):
+            raise ValueError(f"synapse_type: {synapse_type!r} is not chemical, electrical or None (both)")
+        if min_weight is not None and not float(min_weight) >= 0:
+            raise ValueError(f"min_weight: {min_weight!r} is not a number of at least 0")
+        name, version = split_reference(dataset, version)
+        filters = {"neuron_ids": neuron_ids, "pre": pre, "post": post}
+        single = {"synapse_type": synapse_type, "min_weight": None if min_weight is None else float(min_weight)}
+        return self._rows(name, version, "connections", filters, single)
+
+    def synapses(
+        self,
+        dataset: DatasetRef,
+        *,
+        version: str | int = "latest",
+        neuron: str | Sequence[str] | None = None,
+        pre: str | Sequence[str] | None = None,
+        post: str | Sequence[str] | None = None,
+        roi: str | None = None,
+        bbox: Sequence[float] | None = None,
+        unit: str | None = None,
+        min_confidence: float | None = None,
+        min_cleft_score: float | None = None,
+        min_connection_score: float | None = None,
+        transmitter: str | Sequence[str] | None = None,
+        numeric_ids: bool = False,
+    ) -> pd.DataFrame:
+        """Every synapse of a synapse-level dataset version that passes the filters, ordered by pre, post and
+        synapse_id: synapse_id, pre, post (missing when the source does not say), x, y, z (in the dataset's
+        coordinate_unit), roi (missing outside every ROI), confidence, cleft_score, connection_score, size,
+        transmitter and the six transmitter probabilities.
+
+        `neuron` keeps synapses with one of these neurons on either side; `roi` an ROI name (its primary
+        descendants count; "none" is outside every ROI); `bbox` (x0, y0, z0, x1, y1, z1) needs `unit` (voxel, nm
+        or um). Never truncated (every row comes at once as Apache Arrow). Ids are text, exact; `numeric_ids=True`
+        turns pre and post into nullable UInt64 (exact: FlyWire's root ids exceed 2**53, never floats).
+        `df.attrs` holds the dataset, version, query and service version."""
+        if (bbox is None) != (unit is None):
+            raise ValueError("bbox and unit: give both (unit is voxel, nm or um) or neither")
+        if unit is not None and unit not in ("voxel", "nm", "um"):
+            raise ValueError(f"unit: {unit!r} is not voxel, nm or um")
+        box = None
+        if bbox is not None:
+            values = [float(v) for v in bbox]
+            if len(values) != 6:
+                raise ValueError(f"bbox: six numbers x0, y0, z0, x1, y1, z1 (got {len(values)})")
+            box = ",".join(repr(v) for v in values)
+        name, version = split_reference(dataset, version)
+        lists = {"neuron": neuron, "pre": pre, "post": post, "transmitter": transmitter}
+        scores = {
+            "min_confidence": min_confidence,
+            "min_cleft_score": min_cleft_score,
+            "min_connection_score": min_connection_score,
+        }
+        single = {
+            "roi": roi,
+            "bbox": box,
+            "unit": unit,
+            **{k: None if v is None else float(v) for k, v in scores.items()},
+        }
+        frame = self._rows(name, version, "synapses", lists, single)
+        if numeric_ids:
+            for column in ("pre", "post"):
+                frame[column] = pd.array(
+                    [None if v is None or v is pd.NA else int(v) for v in frame[column]], dtype="UInt64"
+                )
+        return frame
+
+    def rois(self, dataset: DatasetRef, *, version: str | int = "latest") -> pd.DataFrame:
+        """The ROI hierarchy of a dataset version, indexed by roi: parent, primary, description, term and the
+        pre/post synapse counts (a non-primary ROI: the sum over its primary descendants). The synapses outside
+        every ROI are in `df.attrs["outside_rois"]` ({pre, post})."""
+        name, version = split_reference(dataset, version)
+        answer = self._session.json(*route("rois", dataset_id=name), params={"version": version_param(version)})
+        columns = ["roi", "parent", "primary", "description", "term", "pre", "post"]
+        frame = pd.DataFrame(answer["items"], columns=columns).set_index("roi")
+        frame["pre"] = frame["pre"].astype("Int64")
+        frame["post"] = frame["post"].astype("Int64")
+        frame.attrs.update({"dataset_id": answer["dataset_id"], "version": answer["version"], "draft": answer["draft"]})
+        frame.attrs["outside_rois"] = answer["outside_rois"]
+        return frame
+
+    def neuron(self, dataset: DatasetRef, neuron_id: str | int, *, version: str | int = "latest") -> dict[str, Any]:
+        """One neuron of a dataset version: its neurons row, annotations (instance, type, class, super_class,
+        sub_class, hemilineage, side, status, transmitter, transmitter_confidence, soma), `extra` (the source's
+        other columns) and `rois`, its synapse counts per primary ROI as a DataFrame indexed by roi. Raises
+        NotFound for an unknown neuron."""
+        name, version = split_reference(dataset, version)
+        path = route_path("neuron", dataset_id=name, neuron_id=neuron_id)
+        answer: dict[str, Any] = self._session.json("GET", path, params={"version": version_param(version)})
+        rois = pd.DataFrame(answer.get("rois") or [], columns=["roi", "pre", "post", "upstream", "downstream"])
+        for column in ("pre", "post", "upstream", "downstream"):
+            rois[column] = rois[column].astype("Int64")
+        answer["rois"] = rois.set_index("roi")
+        return answer
+
+    def _rows(
+        self,
+        name: str,
+        version: str | int,
+        table: str,
+        lists: Mapping[str, str | Sequence[str] | None],
+        single: Mapping[str, Any],
+    ) -> pd.DataFrame:
+        """Every row of the neurons, connections or synapses route that passes the filters, read whole as Arrow."""
+        params: dict[str, Any] = {"version": version_param(version)}
+        params.update({k: query_value(v) for k, v in single.items() if v is not None})
+        given = {k: in_list(v) for k, v in lists.items() if v is not None}
+        # Lists travel in the URL: a long one (or an empty one, or a value with a comma, the service's list
+        # separator) is applied here instead, to every row.
+        local = (
+            sum(len(v) for values in given.values() for v in values) > _URL_LIST_CHARS
+            or any(len(values) > _LIST_MAX for values in given.values())
+            or any("," in v for values in given.values() for v in values)
+            or any(not values for values in given.values())
+        )
+        if not local:
+            params.update({k: ",".join(v) for k, v in given.items()})
+        path = route_path(f"{table}_arrow", dataset_id=name)
+        with self._session.streamed("GET", path, params=params, headers={"Accept": "*/*"}) as response:
+            data = response.read()
+            expected = response.headers.get("x-checksum-sha256")
+        actual = hashlib.sha256(data).hexdigest()
+        if expected and actual != expected:
+            raise ChecksumMismatch(f"{path} answered bytes with SHA-256 {actual}, the service sent {expected}")
+        arrow = pa.ipc.open_stream(data).read_all()
+        attrs = decoded_metadata(arrow)
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            attrs["version"] = int(attrs["version"])
+        attrs.setdefault("service_version", self._service.version)
+        attrs.update({"total": arrow.num_rows, "truncated": False})
+        frame = to_frame(arrow, attrs)
+        if local and given:
+            columns = {"neuron_ids": "neuron_id", "names": "name"}
+            keep = pd.Series(True, index=frame.index)
+            for key, values in given.items():
+                if (table == "connections" and key == "neuron_ids") or (table == "synapses" and key == "neuron"):
+                    keep &= frame["pre"].isin(values) | frame["post"].isin(values)
+                else:
+                    keep &= frame[columns.get(key, key)].isin(values)
+            frame = frame[keep].reset_index(drop=True)
+            frame.attrs.update(attrs)
+            frame.attrs["parameters"] = {**dict(attrs.get("parameters") or {}), **given}
+            frame.attrs["total"] = len(frame)
+        return frame
