@@ -69,10 +69,13 @@ export interface CoordinateBounds {
   max: [number, number, number];
 }
 
-export type Visibility = 'public' | 'restricted';
+export const VISIBILITIES = ['public', 'restricted'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
 /** draft: never published; published: at least one immutable version exists. */
-export type DatasetStatus = 'draft' | 'published';
-export type AssetKind = 'neurons' | 'connections' | 'morphology' | 'synapses' | 'roi_connections' | 'annotations' | 'rois' | 'other';
+export const DATASET_STATUSES = ['draft', 'published'] as const;
+export type DatasetStatus = (typeof DATASET_STATUSES)[number];
+export const ASSET_KINDS = ['neurons', 'connections', 'morphology', 'synapses', 'roi_connections', 'annotations', 'rois', 'other'] as const;
+export type AssetKind = (typeof ASSET_KINDS)[number];
 
 export interface AssetRecord {
   id: string;

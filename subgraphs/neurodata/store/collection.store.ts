@@ -1,10 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
-import { namedQuery, toDate } from '../../../lib/db/named-query.js';
+import { z } from 'zod';
+import { namedQuery } from '../../../lib/db/named-query.js';
+import { col, queryRow, rowOf } from '../../../lib/db/rows.js';
 import { pagedQuery, type Page } from '../../../lib/db/paged-query.js';
 import { collectionItems, collections } from './tables.js';
 
-export type CollectionVisibility = 'public' | 'private';
+export const COLLECTION_VISIBILITIES = ['public', 'private'] as const;
+export type CollectionVisibility = (typeof COLLECTION_VISIBILITIES)[number];
 
 export interface CollectionRecord {
   id: string;
@@ -17,21 +20,31 @@ export interface CollectionRecord {
   updatedAt: Date;
 }
 
-type Row = Record<string, unknown>;
+/** The columns of a collection's own row. */
+const STORED = {
+  id: col.text,
+  owner_id: col.text,
+  title: col.text,
+  description: col.text,
+  visibility: col.oneOf(COLLECTION_VISIBILITIES),
+  created_at: col.timestamp,
+  updated_at: col.timestamp,
+};
 
-const COLUMNS = sql.raw(`c.id, c.owner_id, c.title, c.description, c.visibility, c.created_at, c.updated_at,
-  coalesce((select jsonb_agg(i.dataset_id order by i.added_at, i.dataset_id) from neurodata.collection_items i where i.collection_id = c.id), '[]'::jsonb) as dataset_ids`);
+/** A collection with its datasets in the order they were added. */
+const COLLECTION = rowOf({ ...STORED, dataset_ids: col.json(z.array(z.string())) }, (r): CollectionRecord => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  title: r.title,
+  description: r.description,
+  visibility: r.visibility,
+  datasetIds: r.dataset_ids,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+}));
 
-const toCollection = (r: Row): CollectionRecord => ({
-  id: r.id as string,
-  ownerId: r.owner_id as string,
-  title: r.title as string,
-  description: r.description as string,
-  visibility: r.visibility as CollectionVisibility,
-  datasetIds: (typeof r.dataset_ids === 'string' ? JSON.parse(r.dataset_ids) : r.dataset_ids) as string[],
-  createdAt: toDate(r.created_at),
-  updatedAt: toDate(r.updated_at),
-});
+const COLUMNS = sql`${rowOf(STORED).columns('c')},
+  coalesce((select jsonb_agg(i.dataset_id order by i.added_at, i.dataset_id) from neurodata.collection_items i where i.collection_id = c.id), '[]'::jsonb) as dataset_ids`;
 
 export class CollectionStore {
   constructor(private readonly db: Db) {}
@@ -48,20 +61,19 @@ export class CollectionStore {
   }
 
   async find(id: string): Promise<CollectionRecord | undefined> {
-    const rows = await namedQuery<Row>(this.db, 'CollectionStore.find', sql`select ${COLUMNS} from ${collections} c where c.id = ${id}`);
-    return rows[0] && toCollection(rows[0]);
+    return queryRow(this.db, 'CollectionStore.find', sql`select ${COLUMNS} from ${collections} c where c.id = ${id}`, COLLECTION);
   }
 
   /** The viewer's own collections and every public one (all of them for a SuperUser), newest first. */
   async list(viewerId: string, superuser: boolean, page: Page): Promise<{ items: CollectionRecord[]; total: number }> {
     const where = superuser ? sql`true` : sql`(c.owner_id = ${viewerId} or c.visibility = 'public')`;
-    const { rows, total } = await pagedQuery<Row>(
+    const { rows, total } = await pagedQuery(
       this.db,
       { list: 'CollectionStore.list', count: 'CollectionStore.count' },
-      { columns: COLUMNS, from: sql`${collections} c`, where, orderBy: sql`c.created_at desc, c.id desc` },
+      { shape: COLLECTION, columns: COLUMNS, from: sql`${collections} c`, where, orderBy: sql`c.created_at desc, c.id desc` },
       page,
     );
-    return { items: rows.map(toCollection), total };
+    return { items: rows, total };
   }
 
   async delete(id: string): Promise<void> {
@@ -80,7 +92,7 @@ export class CollectionStore {
   }
 
   async removeItem(collectionId: string, datasetId: string, now: Date): Promise<boolean> {
-    const rows = await namedQuery<Row>(
+    const rows = await namedQuery(
       this.db,
       'CollectionStore.removeItem',
       sql`delete from ${collectionItems} where collection_id = ${collectionId} and dataset_id = ${datasetId} returning dataset_id`,

@@ -1,17 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
-import { namedQuery, toDate, toDateOrNull, fromJson, fromTextArray } from '../../../lib/db/named-query.js';
+import { namedQuery } from '../../../lib/db/named-query.js';
+import { col, queryRow, queryRows, rowOf } from '../../../lib/db/rows.js';
 import { pagedQuery } from '../../../lib/db/paged-query.js';
-import type { AssetKind, AssetRecord, DatasetMetadata, DatasetRecord, DatasetStatus, RowCounts, VersionRecord, Visibility } from '../dataset.model.js';
+import { ASSET_KINDS, DATASET_STATUSES, VISIBILITIES, type AssetRecord, type DatasetMetadata, type DatasetRecord, type RowCounts, type VersionRecord, type Visibility } from '../dataset.model.js';
 import { datasetAssets, datasets, datasetSlugAliases, datasetVersions, provenanceEvents } from './tables.js';
-import { DatasetSearchStore, storedRowCounts } from './search.store.js';
+import { DatasetSearchStore } from './search.store.js';
+import { FROZEN_ASSETS, JSON_OBJECT, METADATA, ROW_COUNTS } from './dataset.columns.js';
 import { DraftDerivationStore, IngestProgressStore, type IngestProgress } from './ingest-progress.store.js';
-
-type Row = Record<string, unknown>;
-
-const DATASET_COLUMNS = sql.raw(
-  'd.id, d.slug, d.title, d.metadata, d.owner_id, d.maintainer_ids, d.visibility, d.status, d.latest_version, d.draft_version, d.created_at, d.updated_at, d.published_at',
-);
 
 /** A dataset row with its slug and draft state, which the domain record leaves to the store. */
 export interface StoredDataset extends DatasetRecord {
@@ -19,59 +15,120 @@ export interface StoredDataset extends DatasetRecord {
   draftVersion: number | null;
 }
 
+/** An asset record with the version it belongs to and what ingestion found of it. */
+export type StoredAsset = AssetRecord & { version: number; summary: Record<string, unknown> };
 
-function toDataset(r: Row): StoredDataset {
-  const metadata = fromJson<DatasetMetadata>(r.metadata);
-  return {
-    ...metadata,
-    id: r.id as string,
-    slug: r.slug as string,
-    title: r.title as string,
-    ownerId: r.owner_id as string,
-    maintainerIds: fromTextArray(r.maintainer_ids),
-    visibility: r.visibility as Visibility,
-    status: r.status as DatasetStatus,
-    latestVersion: (r.latest_version as number | null) ?? null,
-    draftVersion: (r.draft_version as number | null) ?? null,
-    createdAt: toDate(r.created_at),
-    updatedAt: toDate(r.updated_at),
-    publishedAt: toDateOrNull(r.published_at),
-  };
-}
+/** A published version with its publication note. */
+export type StoredVersion = VersionRecord & { note: string | null };
 
-function toAsset(r: Row): AssetRecord & { version: number; summary: Record<string, unknown> } {
-  return {
-    id: r.id as string,
-    version: Number(r.version),
-    filename: r.filename as string,
-    kind: r.kind as AssetKind,
-    mediaType: r.media_type as string,
-    size: Number(r.size),
-    sha256: r.sha256 as string,
-    objectKey: r.object_key as string,
-    rows: Number(r.rows),
-    summary: fromJson<Record<string, unknown>>(r.summary) ?? {},
-    createdAt: toDate(r.created_at),
-  };
-}
+const DATASET = rowOf(
+  {
+    id: col.text,
+    slug: col.text,
+    title: col.text,
+    metadata: METADATA,
+    owner_id: col.text,
+    maintainer_ids: col.textArray,
+    visibility: col.oneOf(VISIBILITIES),
+    status: col.oneOf(DATASET_STATUSES),
+    latest_version: col.int.nullable(),
+    draft_version: col.int.nullable(),
+    created_at: col.timestamp,
+    updated_at: col.timestamp,
+    published_at: col.timestamp.nullable(),
+  },
+  (r): StoredDataset => ({
+    ...r.metadata,
+    id: r.id,
+    slug: r.slug,
+    title: r.title,
+    ownerId: r.owner_id,
+    maintainerIds: r.maintainer_ids,
+    visibility: r.visibility,
+    status: r.status,
+    latestVersion: r.latest_version,
+    draftVersion: r.draft_version,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    publishedAt: r.published_at,
+  }),
+);
 
-/** Assets as a version freezes them: dates become ISO strings inside jsonb and come back as dates here. */
-function toFrozenAssets(v: unknown): AssetRecord[] {
-  return (fromJson<Array<AssetRecord & { createdAt: string | Date }>>(v) ?? []).map((a) => ({ ...a, createdAt: toDate(a.createdAt) }));
-}
+const ASSET = rowOf(
+  {
+    id: col.text,
+    version: col.int,
+    filename: col.text,
+    kind: col.oneOf(ASSET_KINDS),
+    media_type: col.text,
+    size: col.int,
+    sha256: col.text,
+    object_key: col.text,
+    rows: col.int,
+    summary: JSON_OBJECT,
+    created_at: col.timestamp,
+  },
+  (r): StoredAsset => ({
+    id: r.id,
+    version: r.version,
+    filename: r.filename,
+    kind: r.kind,
+    mediaType: r.media_type,
+    size: r.size,
+    sha256: r.sha256,
+    objectKey: r.object_key,
+    rows: r.rows,
+    summary: r.summary,
+    createdAt: r.created_at,
+  }),
+);
 
-function toVersion(r: Row): VersionRecord & { note: string | null } {
-  return {
-    datasetId: r.dataset_id as string,
-    version: Number(r.version),
-    metadata: fromJson<DatasetMetadata>(r.metadata),
-    assets: toFrozenAssets(r.assets),
-    rowCounts: storedRowCounts(r.row_counts),
-    note: (r.note as string | null) ?? null,
-    publishedAt: toDate(r.published_at),
-    publishedBy: r.published_by as string,
-  };
-}
+const VERSION = rowOf(
+  {
+    dataset_id: col.text,
+    version: col.int,
+    metadata: METADATA,
+    assets: FROZEN_ASSETS,
+    row_counts: ROW_COUNTS,
+    note: col.text.nullable(),
+    published_at: col.timestamp,
+    published_by: col.text,
+  },
+  (r): StoredVersion => ({
+    datasetId: r.dataset_id,
+    version: r.version,
+    metadata: r.metadata,
+    assets: r.assets,
+    rowCounts: r.row_counts,
+    note: r.note,
+    publishedAt: r.published_at,
+    publishedBy: r.published_by,
+  }),
+);
+
+const LATEST_METADATA = rowOf({ dataset_id: col.text, metadata: METADATA });
+const LATEST_VERSION = rowOf({ dataset_id: col.text, version: col.int, metadata: METADATA, row_counts: ROW_COUNTS });
+
+const EVENT = rowOf(
+  {
+    id: col.text,
+    dataset_id: col.text,
+    activity: col.text,
+    agent_id: col.text,
+    version: col.int.nullable(),
+    details: JSON_OBJECT,
+    at: col.timestamp,
+  },
+  (r): ProvenanceEvent => ({
+    id: r.id,
+    datasetId: r.dataset_id,
+    activity: r.activity,
+    agentId: r.agent_id,
+    version: r.version,
+    details: r.details,
+    at: r.at,
+  }),
+);
 
 export interface NewDataset {
   id: string;
@@ -124,22 +181,20 @@ export class DatasetStore {
     return this.db.transaction((tx) => fn(new DatasetStore(tx as unknown as Db)));
   }
 
-  private run(name: string, q: SQL, conflict?: (constraint: string) => string): Promise<Row[]> {
-    return namedQuery<Row>(this.db, name, q, conflict);
-  }
-
   /** Inserts a new draft (version 1 open); a taken slug becomes Conflict. */
   async insert(d: NewDataset): Promise<StoredDataset> {
     const now = d.now.toISOString();
-    const rows = await this.run(
+    const row = await queryRow(
+      this.db,
       'DatasetStore.insert',
       sql`insert into ${datasets} as d (id, slug, title, metadata, owner_id, maintainer_ids, visibility, status, latest_version, draft_version, created_at, updated_at)
         values (${d.id}, ${d.slug}, ${d.metadata.title}, ${JSON.stringify(d.metadata)}::jsonb, ${d.ownerId}, ${`{${d.maintainerIds.join(',')}}`}::uuid[],
                 ${d.visibility}, 'draft', null, 1, ${now}, ${now})
-        returning ${DATASET_COLUMNS}`,
+        returning ${DATASET.columns('d')}`,
+      DATASET,
       slugTaken,
     );
-    return toDataset(rows[0]);
+    return row!;
   }
 
   /**
@@ -152,8 +207,7 @@ export class DatasetStore {
       ? sql`d.id = ${idOrSlug}`
       : sql`(d.slug = ${idOrSlug} or d.id = (select a.dataset_id from ${datasetSlugAliases} a where a.slug = ${idOrSlug})) order by (d.slug = ${idOrSlug}) desc limit 1`;
     const lock = opts.forUpdate ? sql` for update` : sql``;
-    const rows = await this.run('DatasetStore.find', sql`select ${DATASET_COLUMNS} from ${datasets} d where ${where}${lock}`);
-    return rows[0] && toDataset(rows[0]);
+    return queryRow(this.db, 'DatasetStore.find', sql`select ${DATASET.columns('d')} from ${datasets} d where ${where}${lock}`, DATASET);
   }
 
   /**
@@ -161,22 +215,24 @@ export class DatasetStore {
    * to it; `to` stops being a former slug of any dataset. A taken `to` becomes Conflict.
    */
   async renameSlug(id: string, from: string, to: string, now: Date): Promise<void> {
-    await this.run('DatasetStore.renameSlug', sql`update ${datasets} as d set slug = ${to}, updated_at = ${now.toISOString()} where d.id = ${id}`, slugTaken);
-    await this.run(
+    await namedQuery(this.db, 'DatasetStore.renameSlug', sql`update ${datasets} as d set slug = ${to}, updated_at = ${now.toISOString()} where d.id = ${id}`, slugTaken);
+    await namedQuery(
+      this.db,
       'DatasetStore.addSlugAlias',
       sql`insert into ${datasetSlugAliases} as a (slug, dataset_id, created_at) values (${from}, ${id}, ${now.toISOString()})
         on conflict (slug) do update set dataset_id = excluded.dataset_id, created_at = excluded.created_at`,
     );
-    await this.run('DatasetStore.dropSlugAlias', sql`delete from ${datasetSlugAliases} a where a.slug = ${to}`);
+    await namedQuery(this.db, 'DatasetStore.dropSlugAlias', sql`delete from ${datasetSlugAliases} a where a.slug = ${to}`);
   }
 
   async findMany(ids: readonly string[]): Promise<StoredDataset[]> {
     if (ids.length === 0) return [];
-    const rows = await this.run(
+    return queryRows(
+      this.db,
       'DatasetStore.findMany',
-      sql`select ${DATASET_COLUMNS} from ${datasets} d where d.id = any(${`{${ids.join(',')}}`}::uuid[])`,
+      sql`select ${DATASET.columns('d')} from ${datasets} d where d.id = any(${`{${ids.join(',')}}`}::uuid[])`,
+      DATASET,
     );
-    return rows.map(toDataset);
   }
 
   /** One page of a list, newest first, with the total. */
@@ -199,13 +255,13 @@ export class DatasetStore {
         break;
       }
     }
-    const { rows, total } = await pagedQuery<Row>(
+    const { rows, total } = await pagedQuery(
       this.db,
       { list: 'DatasetStore.list', count: 'DatasetStore.count' },
-      { columns: DATASET_COLUMNS, from: sql`${datasets} d`, where, orderBy: sql`d.created_at desc, d.id desc` },
+      { shape: DATASET, columns: DATASET.columns('d'), from: sql`${datasets} d`, where, orderBy: sql`d.created_at desc, d.id desc` },
       page,
     );
-    return { items: rows.map(toDataset), total };
+    return { items: rows, total };
   }
 
   async update(
@@ -219,23 +275,27 @@ export class DatasetStore {
     if (patch.maintainerIds) sets.push(sql`maintainer_ids = ${`{${patch.maintainerIds.join(',')}}`}::uuid[]`);
     if (patch.slug) sets.push(sql`slug = ${patch.slug}`);
     if (patch.draftVersion !== undefined) sets.push(sql`draft_version = ${patch.draftVersion}`);
-    const rows = await this.run(
+    const row = await queryRow(
+      this.db,
       'DatasetStore.update',
-      sql`update ${datasets} as d set ${sql.join(sets, sql`, `)} where d.id = ${id} returning ${DATASET_COLUMNS}`,
+      sql`update ${datasets} as d set ${sql.join(sets, sql`, `)} where d.id = ${id} returning ${DATASET.columns('d')}`,
+      DATASET,
       slugTaken,
     );
-    return toDataset(rows[0]);
+    return row!;
   }
 
   /** Records a publication: the frozen version row, and the dataset's latest version with no open draft. */
-  async insertVersion(v: VersionRecord & { note: string | null }): Promise<void> {
-    await this.run(
+  async insertVersion(v: StoredVersion): Promise<void> {
+    await namedQuery(
+      this.db,
       'DatasetStore.insertVersion',
       sql`insert into ${datasetVersions} (dataset_id, version, metadata, assets, row_counts, note, published_at, published_by)
         values (${v.datasetId}, ${v.version}, ${JSON.stringify(v.metadata)}::jsonb, ${JSON.stringify(v.assets)}::jsonb, ${JSON.stringify(v.rowCounts)}::jsonb,
                 ${v.note}, ${v.publishedAt.toISOString()}, ${v.publishedBy})`,
     );
-    await this.run(
+    await namedQuery(
+      this.db,
       'DatasetStore.markPublished',
       sql`update ${datasets} set status = 'published', latest_version = ${v.version}, draft_version = null,
           published_at = ${v.publishedAt.toISOString()}, updated_at = ${v.publishedAt.toISOString()}
@@ -243,51 +303,58 @@ export class DatasetStore {
     );
   }
 
-  async versions(datasetId: string): Promise<Array<VersionRecord & { note: string | null }>> {
-    const rows = await this.run(
+  async versions(datasetId: string): Promise<StoredVersion[]> {
+    return queryRows(
+      this.db,
       'DatasetStore.versions',
-      sql`select * from ${datasetVersions} where dataset_id = ${datasetId} order by version desc`,
+      sql`select ${VERSION.columns()} from ${datasetVersions} where dataset_id = ${datasetId} order by version desc`,
+      VERSION,
     );
-    return rows.map(toVersion);
   }
 
-  async version(datasetId: string, version: number): Promise<(VersionRecord & { note: string | null }) | undefined> {
-    const rows = await this.run(
+  async version(datasetId: string, version: number): Promise<StoredVersion | undefined> {
+    return queryRow(
+      this.db,
       'DatasetStore.version',
-      sql`select * from ${datasetVersions} where dataset_id = ${datasetId} and version = ${version}`,
+      sql`select ${VERSION.columns()} from ${datasetVersions} where dataset_id = ${datasetId} and version = ${version}`,
+      VERSION,
     );
-    return rows[0] && toVersion(rows[0]);
   }
 
   /** The metadata of each dataset's newest published version, by dataset id. */
   async latestMetadata(ids: readonly string[]): Promise<Map<string, DatasetMetadata>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.run(
+    const rows = await queryRows(
+      this.db,
       'DatasetStore.latestMetadata',
-      sql`select distinct on (dataset_id) dataset_id, metadata from ${datasetVersions}
+      sql`select distinct on (dataset_id) ${LATEST_METADATA.columns()} from ${datasetVersions}
         where dataset_id = any(${`{${ids.join(',')}}`}::uuid[]) order by dataset_id, version desc`,
+      LATEST_METADATA,
     );
-    return new Map(rows.map((r) => [r.dataset_id as string, fromJson<DatasetMetadata>(r.metadata)]));
+    return new Map(rows.map((r) => [r.dataset_id, r.metadata]));
   }
 
   /** The metadata and row counts of each dataset's newest published version, by dataset id. */
   async latestVersions(ids: readonly string[]): Promise<Map<string, { version: number; metadata: DatasetMetadata; rowCounts: RowCounts }>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.run(
+    const rows = await queryRows(
+      this.db,
       'DatasetStore.latestVersions',
-      sql`select distinct on (dataset_id) dataset_id, version, metadata, row_counts from ${datasetVersions}
+      sql`select distinct on (dataset_id) ${LATEST_VERSION.columns()} from ${datasetVersions}
         where dataset_id = any(${`{${ids.join(',')}}`}::uuid[]) order by dataset_id, version desc`,
+      LATEST_VERSION,
     );
-    return new Map(rows.map((r) => [r.dataset_id as string, { version: Number(r.version), metadata: fromJson<DatasetMetadata>(r.metadata), rowCounts: storedRowCounts(r.row_counts) }]));
+    return new Map(rows.map((r) => [r.dataset_id, { version: r.version, metadata: r.metadata, rowCounts: r.row_counts }]));
   }
 
   async delete(id: string): Promise<boolean> {
-    const rows = await this.run('DatasetStore.delete', sql`delete from ${datasets} where id = ${id} returning id`);
+    const rows = await namedQuery(this.db, 'DatasetStore.delete', sql`delete from ${datasets} where id = ${id} returning id`);
     return rows.length > 0;
   }
 
   async insertAsset(a: NewAsset): Promise<AssetRecord> {
-    const rows = await this.run(
+    const row = await queryRow(
+      this.db,
       'DatasetStore.insertAsset',
       sql`insert into ${datasetAssets} (id, dataset_id, version, filename, kind, media_type, size, sha256, object_key, rows, summary, created_by, created_at)
         values (${a.id}, ${a.datasetId}, ${a.version}, ${a.filename}, ${a.kind}, ${a.mediaType}, ${a.size}, ${a.sha256}, ${a.objectKey}, ${a.rows},
@@ -296,25 +363,28 @@ export class DatasetStore {
           kind = excluded.kind, media_type = excluded.media_type, size = excluded.size, sha256 = excluded.sha256,
           object_key = excluded.object_key, rows = excluded.rows, summary = excluded.summary,
           created_by = excluded.created_by, created_at = excluded.created_at, id = excluded.id
-        returning *`,
+        returning ${ASSET.columns()}`,
+      ASSET,
     );
-    return toAsset(rows[0]);
+    return row!;
   }
 
-  async assets(datasetId: string, version: number): Promise<Array<AssetRecord & { version: number; summary: Record<string, unknown> }>> {
-    const rows = await this.run(
+  async assets(datasetId: string, version: number): Promise<StoredAsset[]> {
+    return queryRows(
+      this.db,
       'DatasetStore.assets',
-      sql`select * from ${datasetAssets} where dataset_id = ${datasetId} and version = ${version} order by filename`,
+      sql`select ${ASSET.columns()} from ${datasetAssets} where dataset_id = ${datasetId} and version = ${version} order by filename`,
+      ASSET,
     );
-    return rows.map(toAsset);
   }
 
-  async asset(datasetId: string, assetId: string): Promise<(AssetRecord & { version: number; summary: Record<string, unknown> }) | undefined> {
-    const rows = await this.run(
+  async asset(datasetId: string, assetId: string): Promise<StoredAsset | undefined> {
+    return queryRow(
+      this.db,
       'DatasetStore.asset',
-      sql`select * from ${datasetAssets} where dataset_id = ${datasetId} and id = ${assetId}`,
+      sql`select ${ASSET.columns()} from ${datasetAssets} where dataset_id = ${datasetId} and id = ${assetId}`,
+      ASSET,
     );
-    return rows[0] && toAsset(rows[0]);
   }
 
   /** The dataset's ingest slot (store/ingest-progress.store.ts), in this store's transaction when it has one. */
@@ -340,12 +410,13 @@ export class DatasetStore {
   }
 
   async deleteAsset(assetId: string): Promise<void> {
-    await this.run('DatasetStore.deleteAsset', sql`delete from ${datasetAssets} where id = ${assetId}`);
+    await namedQuery(this.db, 'DatasetStore.deleteAsset', sql`delete from ${datasetAssets} where id = ${assetId}`);
   }
 
   /** Whether any asset row of the dataset still points at this object (objects are shared between versions). */
   async objectInUse(datasetId: string, objectKey: string): Promise<boolean> {
-    const rows = await this.run(
+    const rows = await namedQuery(
+      this.db,
       'DatasetStore.objectInUse',
       sql`select 1 from ${datasetAssets} where dataset_id = ${datasetId} and object_key = ${objectKey} limit 1`,
     );
@@ -358,7 +429,8 @@ export class DatasetStore {
     if (!source.length) return;
     const fresh = ids(source.length);
     const pairs = source.map((a, i) => ({ id: fresh[i], src: a.id }));
-    await this.run(
+    await namedQuery(
+      this.db,
       'DatasetStore.copyAssets',
       sql`insert into ${datasetAssets} (id, dataset_id, version, filename, kind, media_type, size, sha256, object_key, rows, summary, created_by, created_at)
         select x.id, ${datasetId}, ${to}, s.filename, s.kind, s.media_type, s.size, s.sha256, s.object_key, s.rows, s.summary, s.created_by, s.created_at
@@ -368,7 +440,8 @@ export class DatasetStore {
   }
 
   async addEvent(e: ProvenanceEvent): Promise<void> {
-    await this.run(
+    await namedQuery(
+      this.db,
       'DatasetStore.addEvent',
       sql`insert into ${provenanceEvents} (id, dataset_id, activity, agent_id, version, details, at)
         values (${e.id}, ${e.datasetId}, ${e.activity}, ${e.agentId}, ${e.version}, ${JSON.stringify(e.details)}::jsonb, ${e.at.toISOString()})`,
@@ -376,18 +449,11 @@ export class DatasetStore {
   }
 
   async events(datasetId: string): Promise<ProvenanceEvent[]> {
-    const rows = await this.run(
+    return queryRows(
+      this.db,
       'DatasetStore.events',
-      sql`select * from ${provenanceEvents} where dataset_id = ${datasetId} order by at, id`,
+      sql`select ${EVENT.columns()} from ${provenanceEvents} where dataset_id = ${datasetId} order by at, id`,
+      EVENT,
     );
-    return rows.map((r) => ({
-      id: r.id as string,
-      datasetId: r.dataset_id as string,
-      activity: r.activity as string,
-      agentId: r.agent_id as string,
-      version: (r.version as number | null) ?? null,
-      details: fromJson<Record<string, unknown>>(r.details) ?? {},
-      at: toDate(r.at),
-    }));
   }
 }

@@ -1,9 +1,11 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
-import { namedQuery, toDate } from '../../../lib/db/named-query.js';
+import { namedQuery } from '../../../lib/db/named-query.js';
+import { col, queryRow, rowOf } from '../../../lib/db/rows.js';
 import { datasetIngests, draftDerivations } from './tables.js';
 
-type Row = Record<string, unknown>;
+/** reading: rows are being read and written; deriving: the tables computed from them are being rebuilt. */
+export const INGEST_STAGES = ['reading', 'deriving'] as const;
 
 /** A file being ingested into a dataset's draft, as its progress is shown. */
 export interface IngestProgress {
@@ -11,8 +13,7 @@ export interface IngestProgress {
   version: number;
   filename: string;
   kind: string;
-  /** reading: rows are being read and written; deriving: the tables computed from them are being rebuilt. */
-  stage: 'reading' | 'deriving';
+  stage: (typeof INGEST_STAGES)[number];
   rows: number;
   bytesRead: number;
   bytesTotal: number;
@@ -21,19 +22,36 @@ export interface IngestProgress {
   heartbeatAt: Date;
 }
 
-const toProgress = (r: Row): IngestProgress => ({
-  datasetId: String(r.dataset_id),
-  version: Number(r.version),
-  filename: String(r.filename),
-  kind: String(r.kind),
-  stage: r.stage === 'deriving' ? 'deriving' : 'reading',
-  rows: Number(r.rows),
-  bytesRead: Number(r.bytes_read),
-  bytesTotal: Number(r.bytes_total),
-  startedBy: String(r.started_by),
-  startedAt: toDate(r.started_at),
-  heartbeatAt: toDate(r.heartbeat_at),
-});
+const PROGRESS = rowOf(
+  {
+    dataset_id: col.text,
+    version: col.int,
+    filename: col.text,
+    kind: col.text,
+    stage: col.oneOf(INGEST_STAGES),
+    rows: col.int,
+    bytes_read: col.int,
+    bytes_total: col.int,
+    started_by: col.text,
+    started_at: col.timestamp,
+    heartbeat_at: col.timestamp,
+  },
+  (r): IngestProgress => ({
+    datasetId: r.dataset_id,
+    version: r.version,
+    filename: r.filename,
+    kind: r.kind,
+    stage: r.stage,
+    rows: r.rows,
+    bytesRead: r.bytes_read,
+    bytesTotal: r.bytes_total,
+    startedBy: r.started_by,
+    startedAt: r.started_at,
+    heartbeatAt: r.heartbeat_at,
+  }),
+);
+
+const STALE_VERSION = rowOf({ version: col.int }, (r) => r.version);
 
 /**
  * The ingest under way in each dataset's draft (at most one per dataset). Claiming one is the guard that keeps two
@@ -42,10 +60,6 @@ const toProgress = (r: Row): IngestProgress => ({
  */
 export class IngestProgressStore {
   constructor(private readonly db: Db) {}
-
-  private run(name: string, q: SQL): Promise<Row[]> {
-    return namedQuery<Row>(this.db, name, q);
-  }
 
   /**
    * Claims the dataset's ingest slot for a file. Returns `{ claimed: true, tookOver }` when the slot was free or its
@@ -57,15 +71,12 @@ export class IngestProgressStore {
     now: Date,
     staleBefore: Date,
   ): Promise<{ claimed: true; tookOver: IngestProgress | null } | { claimed: false; holder: IngestProgress }> {
-    const [current] = await this.run(
-      'IngestProgressStore.current',
-      sql`select * from ${datasetIngests} where dataset_id = ${p.datasetId}`,
-    );
-    const holder = current ? toProgress(current) : null;
+    const holder = await this.current(p.datasetId);
     if (holder && holder.heartbeatAt >= staleBefore) return { claimed: false, holder };
     const at = now.toISOString();
     // The compare on the old heartbeat makes two takeovers of the same stale row race safely: one wins.
-    const rows = await this.run(
+    const rows = await namedQuery(
+      this.db,
       'IngestProgressStore.claim',
       holder
         ? sql`update ${datasetIngests} set version = ${p.version}, filename = ${p.filename}, kind = ${p.kind}, stage = 'reading', rows = 0,
@@ -76,15 +87,17 @@ export class IngestProgressStore {
             on conflict (dataset_id) do nothing returning *`,
     );
     if (!rows.length) {
-      const [now2] = await this.run('IngestProgressStore.current', sql`select * from ${datasetIngests} where dataset_id = ${p.datasetId}`);
-      return { claimed: false, holder: toProgress(now2 ?? rows[0]) };
+      const winner = await this.current(p.datasetId);
+      if (!winner) throw new Error('IngestProgressStore.claim: the ingest that took the slot ended before it could be read');
+      return { claimed: false, holder: winner };
     }
     return { claimed: true, tookOver: holder };
   }
 
   /** Records progress (and renews the heartbeat) of the dataset's ingest of `filename`. */
   async report(datasetId: string, filename: string, p: { stage: IngestProgress['stage']; rows: number; bytesRead: number }, now: Date): Promise<void> {
-    await this.run(
+    await namedQuery(
+      this.db,
       'IngestProgressStore.report',
       sql`update ${datasetIngests} set stage = ${p.stage}, rows = ${p.rows}, bytes_read = ${p.bytesRead}, heartbeat_at = ${now.toISOString()}
         where dataset_id = ${datasetId} and filename = ${filename}`,
@@ -93,7 +106,8 @@ export class IngestProgressStore {
 
   /** Frees the dataset's ingest slot (held for `filename`). */
   async release(datasetId: string, filename: string): Promise<void> {
-    await this.run(
+    await namedQuery(
+      this.db,
       'IngestProgressStore.release',
       sql`delete from ${datasetIngests} where dataset_id = ${datasetId} and filename = ${filename}`,
     );
@@ -101,8 +115,8 @@ export class IngestProgressStore {
 
   /** The ingest under way in the dataset's draft, if any. */
   async current(datasetId: string): Promise<IngestProgress | null> {
-    const [r] = await this.run('IngestProgressStore.current', sql`select * from ${datasetIngests} where dataset_id = ${datasetId}`);
-    return r ? toProgress(r) : null;
+    const r = await queryRow(this.db, 'IngestProgressStore.current', sql`select ${PROGRESS.columns()} from ${datasetIngests} where dataset_id = ${datasetId}`, PROGRESS);
+    return r ?? null;
   }
 }
 
@@ -125,7 +139,7 @@ export class DraftDerivationStore {
 
   /** The draft version whose derived tables are behind, or null. */
   async staleVersion(datasetId: string): Promise<number | null> {
-    const [r] = await namedQuery<Row>(this.db, 'DraftDerivationStore.staleVersion', sql`select version from ${draftDerivations} where dataset_id = ${datasetId}`);
-    return r ? Number(r.version) : null;
+    const version = await queryRow(this.db, 'DraftDerivationStore.staleVersion', sql`select ${STALE_VERSION.columns()} from ${draftDerivations} where dataset_id = ${datasetId}`, STALE_VERSION);
+    return version ?? null;
   }
 }

@@ -1,20 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
-import { fromJson, fromTextArray, namedQuery, toDate } from '../../../lib/db/named-query.js';
-import type { DatasetMetadata, RowCounts, Visibility } from '../dataset.model.js';
+import type { z } from 'zod';
+import { namedQuery } from '../../../lib/db/named-query.js';
+import { col, queryRow, queryRows, rowOf } from '../../../lib/db/rows.js';
+import { VISIBILITIES, type DatasetMetadata, type Visibility } from '../dataset.model.js';
 import type { FacetValue, Facets, PlanClause, SearchPlan, SearchResultPage, SearchRow } from '../search/search.model.js';
-
-/**
- * A version's row counts as stored with it. Versions published before the synapse-level tables were stored without
- * their counts: those read as 0.
- */
-export function storedRowCounts(json: unknown): RowCounts {
-  const stored = fromJson<Omit<RowCounts, SynapseCount> & Partial<Pick<RowCounts, SynapseCount>>>(json);
-  return { synapses: 0, roiConnections: 0, neuronAnnotations: 0, rois: 0, neuronRois: 0, ...stored };
-}
-type SynapseCount = 'synapses' | 'roiConnections' | 'neuronAnnotations' | 'rois' | 'neuronRois';
-
-type Row = Record<string, unknown>;
+import { METADATA, ROW_COUNTS } from './dataset.columns.js';
 
 /** The text search configuration of the catalogue (migration 0008): English stemming after unaccent. */
 const CONFIG = sql.raw(`'neurodata.english_unaccent'::regconfig`);
@@ -83,9 +74,87 @@ function upsert(where: SQL): SQL {
     SELECT count(*)::int AS n FROM written`;
 }
 
+/** The number a statement counts, as `n`. */
+const COUNT = rowOf({ n: col.int }, (r) => r.n);
+const DATASET_ID = rowOf({ id: col.text }, (r) => r.id);
+const TSQUERY = rowOf({ q: col.text.nullable() }, (r) => r.q || null);
+const WORD = rowOf({ word: col.text }, (r) => r.word);
+const NEAREST_WORD = rowOf({ input: col.text, word: col.text, score: col.float });
+/** A facet value with its count; the row of facet `total` counts every hit and has no value. */
+const FACET_COUNT = rowOf(
+  { facet: col.text, value: col.text.nullable(), label: col.text.nullable(), n: col.int },
+  (r): FacetValue & { facet: string } => ({ facet: r.facet, value: String(r.value), label: r.label ?? String(r.value), count: r.n }),
+);
+
+const SEARCH_DOCUMENT = rowOf(
+  {
+    dataset_id: col.text,
+    slug: col.text,
+    visibility: col.oneOf(VISIBILITIES),
+    version: col.int,
+    metadata: METADATA,
+    license: col.text.nullable(),
+    year: col.int,
+    term_ids: col.textArray,
+    published_at: col.timestamp,
+    version_published_at: col.timestamp,
+  },
+  (r): SearchDocument => ({
+    datasetId: r.dataset_id,
+    slug: r.slug,
+    visibility: r.visibility,
+    version: r.version,
+    metadata: r.metadata,
+    license: r.license,
+    year: r.year,
+    termIds: r.term_ids,
+    publishedAt: r.published_at,
+    versionPublishedAt: r.version_published_at,
+  }),
+);
+
+/** A catalogue row with its dataset's owner and maintainers, its score and highlights (none from `rowsByIds`). */
+const SEARCH_ROW_COLUMNS = {
+  dataset_id: col.text,
+  slug: col.text,
+  visibility: col.oneOf(VISIBILITIES),
+  owner_id: col.text,
+  maintainer_ids: col.textArray,
+  version: col.int,
+  metadata: METADATA,
+  row_counts: ROW_COUNTS,
+  year: col.int,
+  published_at: col.timestamp,
+  version_published_at: col.timestamp,
+  score: col.float,
+  title_marked: col.text.nullable(),
+  snippet_marked: col.text.nullable(),
+};
+
+const toSearchRow = (r: z.output<z.ZodObject<typeof SEARCH_ROW_COLUMNS>>): SearchRow => ({
+  datasetId: r.dataset_id,
+  slug: r.slug,
+  visibility: r.visibility,
+  ownerId: r.owner_id,
+  maintainerIds: r.maintainer_ids,
+  version: r.version,
+  metadata: r.metadata,
+  rowCounts: r.row_counts,
+  year: r.year,
+  publishedAt: r.published_at,
+  versionPublishedAt: r.version_published_at,
+  score: r.score,
+  titleMarked: r.title_marked ?? '',
+  snippetMarked: r.snippet_marked ?? '',
+});
+
+const SEARCH_ROW = rowOf(SEARCH_ROW_COLUMNS, toSearchRow);
+/** A row of a search page, with the number of hits before paging. */
+const SEARCH_HIT = rowOf({ ...SEARCH_ROW_COLUMNS, total: col.int }, (r) => ({ row: toSearchRow(r), total: r.total }));
+
 /** Largest counts first, then by label; years newest first. */
-function toFacetValues(rows: Row[], facet: string): FacetValue[] {
-  const values = rows.filter((r) => r.facet === facet).map((r) => ({ value: String(r.value), label: String(r.label ?? r.value), count: Number(r.n) }));
+function toFacetValues(rows: Array<FacetValue & { facet: string }>, facet: string): FacetValue[] {
+  const values = rows.filter((r) => r.facet === facet).map(({ value, label, count }) => ({ value, label, count }));
   const byYear = (a: FacetValue, b: FacetValue) => Number(b.value) - Number(a.value);
   const byCount = (a: FacetValue, b: FacetValue) => b.count - a.count || a.label.localeCompare(b.label) || a.value.localeCompare(b.value);
   return values.sort(facet === 'year' ? byYear : byCount);
@@ -98,14 +167,10 @@ function toFacetValues(rows: Row[], facet: string): FacetValue[] {
 export class DatasetSearchStore {
   constructor(private readonly db: Db) {}
 
-  private run(name: string, q: SQL): Promise<Row[]> {
-    return namedQuery<Row>(this.db, `DatasetSearchStore.${name}`, sql`/* DatasetSearchStore.${sql.raw(name)} */ ${q}`);
-  }
-
   /** Rebuilds the dataset's catalogue row from its latest published version, or removes it when there is none. */
   async sync(datasetId: string): Promise<void> {
-    const [r] = await this.run('sync', upsert(sql`d.id = ${datasetId}`));
-    if (Number(r?.n ?? 0) === 0) await this.run('unlist', sql`DELETE FROM neurodata.dataset_search WHERE dataset_id = ${datasetId}`);
+    const written = (await queryRow(this.db, 'DatasetSearchStore.sync', upsert(sql`d.id = ${datasetId}`), COUNT)) ?? 0;
+    if (written === 0) await namedQuery(this.db, 'DatasetSearchStore.unlist', sql`DELETE FROM neurodata.dataset_search WHERE dataset_id = ${datasetId}`);
   }
 
   /**
@@ -113,45 +178,48 @@ export class DatasetSearchStore {
    * the catalogue existed, or written by an older release), up to `limit` at a time; returns how many were written.
    */
   async syncStale(limit: number): Promise<number> {
-    const [r] = await this.run(
-      'syncStale',
+    const written = await queryRow(
+      this.db,
+      'DatasetSearchStore.syncStale',
       upsert(sql`d.id IN (SELECT d2.id FROM neurodata.datasets d2 LEFT JOIN neurodata.dataset_search s ON s.dataset_id = d2.id
         WHERE d2.latest_version IS NOT NULL AND (s.dataset_id IS NULL OR s.version <> d2.latest_version OR s.visibility <> d2.visibility OR s.slug <> d2.slug)
         ORDER BY d2.id LIMIT ${limit})`),
+      COUNT,
     );
-    return Number(r?.n ?? 0);
+    return written ?? 0;
   }
 
   /** Fresh planner statistics after many rows changed; PGlite has no autovacuum to gather them. */
   async analyze(): Promise<void> {
-    await this.run('analyze', sql`ANALYZE neurodata.dataset_search`);
+    await namedQuery(this.db, 'DatasetSearchStore.analyze', sql`ANALYZE neurodata.dataset_search`);
   }
 
   /** Published datasets, in id order, after `afterId`: what a re-index walks. */
   async publishedIds(afterId: string | null, limit: number): Promise<string[]> {
-    const rows = await this.run(
-      'publishedIds',
-      sql`SELECT id FROM neurodata.datasets WHERE latest_version IS NOT NULL AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid) ORDER BY id LIMIT ${limit}`,
+    return queryRows(
+      this.db,
+      'DatasetSearchStore.publishedIds',
+      sql`SELECT ${DATASET_ID.columns()} FROM neurodata.datasets WHERE latest_version IS NOT NULL AND (${afterId}::uuid IS NULL OR id > ${afterId}::uuid) ORDER BY id LIMIT ${limit}`,
+      DATASET_ID,
     );
-    return rows.map((r) => r.id as string);
   }
 
   async countPublished(): Promise<number> {
-    const [r] = await this.run('countPublished', sql`SELECT count(*)::int AS n FROM neurodata.datasets WHERE latest_version IS NOT NULL`);
-    return Number(r.n);
+    const n = await queryRow(this.db, 'DatasetSearchStore.countPublished', sql`SELECT count(*)::int AS n FROM neurodata.datasets WHERE latest_version IS NOT NULL`, COUNT);
+    return n!;
   }
 
   /** Rebuilds the rows of these datasets (a re-index batch); returns how many were written. */
   async syncMany(ids: readonly string[]): Promise<number> {
     if (!ids.length) return 0;
-    const [r] = await this.run('syncMany', upsert(sql`d.id = ANY(${uuids(ids)})`));
-    return Number(r?.n ?? 0);
+    return (await queryRow(this.db, 'DatasetSearchStore.syncMany', upsert(sql`d.id = ANY(${uuids(ids)})`), COUNT)) ?? 0;
   }
 
   /** Removes rows whose dataset has no published version any more (a re-index's last step). */
   async pruneUnpublished(): Promise<number> {
-    const rows = await this.run(
-      'pruneUnpublished',
+    const rows = await namedQuery(
+      this.db,
+      'DatasetSearchStore.pruneUnpublished',
       sql`DELETE FROM neurodata.dataset_search s USING neurodata.datasets d WHERE d.id = s.dataset_id AND d.latest_version IS NULL RETURNING s.dataset_id`,
     );
     return rows.length;
@@ -160,54 +228,46 @@ export class DatasetSearchStore {
   /** The catalogue rows of these datasets, in the engine-neutral shape an external engine indexes. */
   async documents(ids: readonly string[]): Promise<SearchDocument[]> {
     if (!ids.length) return [];
-    const rows = await this.run(
-      'documents',
+    return queryRows(
+      this.db,
+      'DatasetSearchStore.documents',
       sql`SELECT s.dataset_id, s.slug, s.visibility, s.version, s.metadata, s.license, s.year, s.term_ids::text[] AS term_ids, s.published_at, s.version_published_at
           FROM neurodata.dataset_search s WHERE s.dataset_id = ANY(${uuids(ids)})`,
+      SEARCH_DOCUMENT,
     );
-    return rows.map((r) => ({
-      datasetId: r.dataset_id as string,
-      slug: r.slug as string,
-      visibility: r.visibility as Visibility,
-      version: Number(r.version),
-      metadata: fromJson<DatasetMetadata>(r.metadata),
-      license: (r.license as string | null) ?? null,
-      year: Number(r.year),
-      termIds: fromTextArray(r.term_ids),
-      publishedAt: toDate(r.published_at),
-      versionPublishedAt: toDate(r.version_published_at),
-    }));
   }
 
   /** websearch_to_tsquery's reading of each text, as tsquery text; null for a text of stop words only. */
   async tsqueries(values: readonly string[]): Promise<Array<string | null>> {
     if (!values.length) return [];
-    const rows = await this.run(
-      'tsqueries',
+    return queryRows(
+      this.db,
+      'DatasetSearchStore.tsqueries',
       sql`SELECT ord, websearch_to_tsquery(${CONFIG}, value)::text AS q FROM jsonb_array_elements_text(${json(values)}) WITH ORDINALITY AS x(value, ord) ORDER BY ord`,
+      TSQUERY,
     );
-    return rows.map((r) => ((r.q as string) ? (r.q as string) : null));
   }
 
   /** Of these lower-case words, the ones some catalogue text has held. */
   async knownWords(words: readonly string[]): Promise<Set<string>> {
     if (!words.length) return new Set();
-    const rows = await this.run('knownWords', sql`SELECT word FROM neurodata.dataset_search_words WHERE word IN ${texts(words)}`);
-    return new Set(rows.map((r) => r.word as string));
+    return new Set(await queryRows(this.db, 'DatasetSearchStore.knownWords', sql`SELECT word FROM neurodata.dataset_search_words WHERE word IN ${texts(words)}`, WORD));
   }
 
   /** The closest catalogue word to each misspelled word (pg_trgm similarity at least `minScore`). */
   async nearestWords(words: readonly string[], minScore: number): Promise<Map<string, { word: string; score: number }>> {
     if (!words.length) return new Map();
-    const rows = await this.run(
-      'nearestWords',
+    const rows = await queryRows(
+      this.db,
+      'DatasetSearchStore.nearestWords',
       sql`SELECT i.input, n.word, n.score FROM jsonb_array_elements_text(${json(words)}) AS i(input)
           CROSS JOIN LATERAL (
             SELECT w.word, similarity(w.word, i.input) AS score FROM neurodata.dataset_search_words w
             WHERE w.word % i.input ORDER BY similarity(w.word, i.input) DESC, w.word LIMIT 1
           ) n WHERE n.score >= ${minScore}`,
+      NEAREST_WORD,
     );
-    return new Map(rows.map((r) => [r.input as string, { word: r.word as string, score: Number(r.score) }]));
+    return new Map(rows.map((r) => [r.input, { word: r.word, score: r.score }]));
   }
 
   /** One page of hits, ranked, with highlights, the total and (when asked) facet counts over every hit. */
@@ -219,8 +279,9 @@ export class DatasetSearchStore {
     const headline = (text: SQL, options: string) =>
       plan.rankQuery ? sql`ts_headline(${CONFIG}, ${text}, ${plan.rankQuery}::tsquery, ${options})` : sql`NULL`;
     const marks = `StartSel=${START}, StopSel=${STOP}`;
-    const rows = await this.run(
-      'search',
+    const hits = await queryRows(
+      this.db,
+      'DatasetSearchStore.search',
       sql`WITH hits AS (
             SELECT s.dataset_id, (${rank} + ${termScore})::float8 AS score, s.version_published_at, s.title
             FROM neurodata.dataset_search s WHERE ${where}
@@ -235,17 +296,17 @@ export class DatasetSearchStore {
                  ${headline(sql`s.metadata->>'description'`, `MaxFragments=2, MaxWords=30, MinWords=12, ShortWord=2, FragmentDelimiter=" … ", ${marks}`)} AS snippet_marked
           FROM page p JOIN neurodata.dataset_search s ON s.dataset_id = p.dataset_id JOIN neurodata.datasets d ON d.id = p.dataset_id
           ORDER BY p.score DESC, s.version_published_at DESC, s.title, s.dataset_id`,
+      SEARCH_HIT,
     );
-    const page = rows.map(toSearchRow);
-    let total = rows.length ? Number(rows[0].total) : -1;
+    const page = hits.map((h) => h.row);
+    let total = hits.length ? hits[0].total : -1;
     let facets: Facets | null = null;
     if (plan.facets) {
       const f = await this.facets(where);
       facets = f.facets;
       total = f.total;
     } else if (total < 0) {
-      const [r] = await this.run('searchCount', sql`SELECT count(*)::int AS n FROM neurodata.dataset_search s WHERE ${where}`);
-      total = Number(r.n);
+      total = (await queryRow(this.db, 'DatasetSearchStore.searchCount', sql`SELECT count(*)::int AS n FROM neurodata.dataset_search s WHERE ${where}`, COUNT))!;
     }
     return { rows: page, total, facets };
   }
@@ -256,20 +317,23 @@ export class DatasetSearchStore {
    */
   async rowsByIds(ids: readonly string[]): Promise<SearchRow[]> {
     if (!ids.length) return [];
-    const rows = await this.run(
-      'rowsByIds',
+    const rows = await queryRows(
+      this.db,
+      'DatasetSearchStore.rowsByIds',
       sql`SELECT 0 AS score, s.dataset_id, s.slug, s.visibility, s.version, s.metadata, s.row_counts, s.year, s.published_at,
                  s.version_published_at, d.owner_id, d.maintainer_ids::text[] AS maintainer_ids, NULL AS title_marked, NULL AS snippet_marked
           FROM neurodata.dataset_search s JOIN neurodata.datasets d ON d.id = s.dataset_id WHERE s.dataset_id = ANY(${uuids(ids)})`,
+      SEARCH_ROW,
     );
-    const byId = new Map(rows.map((r) => [r.dataset_id as string, toSearchRow(r)]));
+    const byId = new Map(rows.map((r) => [r.datasetId, r]));
     return ids.map((id) => byId.get(id)).filter((r): r is SearchRow => r !== undefined);
   }
 
   private async facets(where: SQL): Promise<{ total: number; facets: Facets }> {
     // Term facets come from the small inline facet_terms column, in one pass; the largest TERM_FACET_VALUES each.
-    const rows = await this.run(
-      'searchFacets',
+    const rows = await queryRows(
+      this.db,
+      'DatasetSearchStore.searchFacets',
       sql`WITH hits AS (SELECT s.facet_terms, s.license, s.year, s.visibility FROM neurodata.dataset_search s WHERE ${where})
           SELECT 'total' AS facet, NULL AS value, NULL AS label, count(*) AS n FROM hits
           UNION ALL (
@@ -281,8 +345,9 @@ export class DatasetSearchStore {
           UNION ALL (SELECT 'license', license, license, count(*) FROM hits WHERE license IS NOT NULL GROUP BY license ORDER BY 4 DESC, 2)
           UNION ALL (SELECT 'year', year::text, year::text, count(*) FROM hits GROUP BY year ORDER BY year DESC)
           UNION ALL (SELECT 'visibility', visibility, visibility, count(*) FROM hits GROUP BY visibility ORDER BY 4 DESC, 2)`,
+      FACET_COUNT,
     );
-    const total = Number(rows.find((r) => r.facet === 'total')?.n ?? 0);
+    const total = rows.find((r) => r.facet === 'total')?.count ?? 0;
     return {
       total,
       facets: {
@@ -331,22 +396,3 @@ function conditions(plan: SearchPlan): SQL {
   return sql.join(conds, sql` AND `);
 }
 
-
-function toSearchRow(r: Row): SearchRow {
-  return {
-    datasetId: r.dataset_id as string,
-    slug: r.slug as string,
-    visibility: r.visibility as Visibility,
-    ownerId: r.owner_id as string,
-    maintainerIds: fromTextArray(r.maintainer_ids),
-    version: Number(r.version),
-    metadata: fromJson<DatasetMetadata>(r.metadata),
-    rowCounts: storedRowCounts(r.row_counts),
-    year: Number(r.year),
-    publishedAt: toDate(r.published_at),
-    versionPublishedAt: toDate(r.version_published_at),
-    score: Number(r.score),
-    titleMarked: (r.title_marked as string | null) ?? '',
-    snippetMarked: (r.snippet_marked as string | null) ?? '',
-  };
-}
