@@ -22,6 +22,8 @@ import { createTokenVerifier } from './token-verifier.js';
 export interface SubgraphServer {
   http: FastifyInstance;
   stores: Stores;
+  /** What the subgraph's services were built from. */
+  deps: SubgraphDeps;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export async function createSubgraphServer(config: Config, name: SubgraphName, o
   return {
     http,
     stores,
+    deps,
     close: () => closeHost(http, apollo, started, stores),
   };
 }

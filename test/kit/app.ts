@@ -65,6 +65,12 @@ let appCounter = 0;
  */
 const running = new Set<() => Promise<void>>();
 
+/** Counts `close` among the apps running until it is called (the subgraph tier's servers are counted too). */
+export function trackRunning(close: () => Promise<void>): { untrack(): void } {
+  running.add(close);
+  return { untrack: () => running.delete(close) };
+}
+
 /** Closes the apps a test file left running (the kit's setup calls it after each file). */
 export async function closeLeftoverApps(): Promise<void> {
   const left = [...running];

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { startTestApp, type TestApp } from '../../../test/kit/app.js';
+import { startTestSubgraph, type TestSubgraph } from '../../../test/kit/subgraph.js';
 import { ontology } from '../index.js';
 import { TermStore, type ExactMatch } from '../store/term.store.js';
 import { TermValidationService, SNAPSHOT_FROM } from '../term-validation.service.js';
@@ -16,14 +16,14 @@ import { eventually } from '../../../test/kit/eventually.js';
 const sorted = (matches: readonly ExactMatch[]) => [...matches].sort((a, b) => `${a.term.id} ${a.kind}`.localeCompare(`${b.term.id} ${b.kind}`));
 
 describe("validation against a snapshot of the vocabularies' names", () => {
-  let t: TestApp;
+  let t: TestSubgraph;
   let store: TermStore;
   let vocabulary: string;
-  const rows = async (query: ReturnType<typeof sql>) => ((await t.app.stores.relational.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
+  const rows = async (query: ReturnType<typeof sql>) => ((await t.server.stores.relational.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    store = new TermStore(t.app.stores.relational.db);
+    t = await startTestSubgraph('ontology');
+    store = new TermStore(t.server.stores.relational.db);
     // A deprecated term with its replacement, and a label two terms share in case only.
     vocabulary = uniqueVocabulary('names');
     const now = new Date();
@@ -37,7 +37,7 @@ describe("validation against a snapshot of the vocabularies' names", () => {
       ],
       now,
     );
-    await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET status = 'deprecated', replaced_by = ${current} WHERE id = ${old}`);
+    await t.server.stores.relational.db.execute(sql`UPDATE ontology.terms SET status = 'deprecated', replaced_by = ${current} WHERE id = ${old}`);
   });
   afterAll(async () => t?.close());
 
@@ -81,7 +81,7 @@ describe("validation against a snapshot of the vocabularies' names", () => {
         return super.vocabularyNames(voc);
       }
     }
-    const service = new TermValidationService(new CountingStore(t.app.stores.relational.db));
+    const service = new TermValidationService(new CountingStore(t.server.stores.relational.db));
     const together = await service.validate(batch);
     expect(loads.length).toBe(1);
     for (const value of values) {
@@ -108,17 +108,17 @@ describe("validation against a snapshot of the vocabularies' names", () => {
       }
     }
     const kept = new NotifiedCache<string, VocabularyNames>(8);
-    const unsubscribe = await listenUntilReady(t.app.stores.relational, TERMS_CHANGED_CHANNEL, kept.follow);
+    const unsubscribe = await listenUntilReady(t.server.stores.relational, TERMS_CHANGED_CHANNEL, kept.follow);
     try {
-      const service = new TermValidationService(new CountingStore(t.app.stores.relational.db), kept);
+      const service = new TermValidationService(new CountingStore(t.server.stores.relational.db), kept);
       const batch = (probe: string) => [probe, ...Array.from({ length: SNAPSHOT_FROM }, (_, i) => `filler ${i}`)];
       expect((await service.validate(batch('kept-names probe'), vocabulary)).unrecognized).toContain('kept-names probe');
       expect((await service.validate(['Field CA1'])).valid).toEqual(['Field CA1']);
       expect((await service.validate(batch('Current region'), vocabulary)).valid).toEqual(['Current region']);
       expect(loads).toBe(1);
       // A label written past the service: valid once the notice arrives, read from a new snapshot.
-      await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = 'Kept-names probe' WHERE vocabulary = ${vocabulary} AND code = 'N:3'`);
-      await t.app.stores.relational.db.execute(
+      await t.server.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = 'Kept-names probe' WHERE vocabulary = ${vocabulary} AND code = 'N:3'`);
+      await t.server.stores.relational.db.execute(
         sql`UPDATE ontology.term_names SET name = 'Kept-names probe', norm = 'kept-names probe' WHERE vocabulary = ${vocabulary} AND kind = 'label' AND name = 'current REGION'`,
       );
       await eventually(async () => (await service.validate(batch('kept-names probe'), vocabulary)).valid.includes('kept-names probe'), { what: 'the new label valid' });
@@ -129,7 +129,7 @@ describe("validation against a snapshot of the vocabularies' names", () => {
   });
 
   it("answers this process's own writes at once", async () => {
-    const { terms, validation } = await ontology.services(t.app.deps);
+    const { terms, validation } = await ontology.services(t.server.deps);
     const batch = (probe: string) => [probe, ...Array.from({ length: SNAPSHOT_FROM }, (_, i) => `filler ${i}`)];
     const [term] = await store.matchExact(['N:2'], vocabulary);
     expect((await validation.validate(batch('Own write probe'), vocabulary)).unrecognized).toContain('Own write probe');

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { startTestApp, type TestApp } from '../../../test/kit/app.js';
+import { startTestSubgraph, type TestSubgraph } from '../../../test/kit/subgraph.js';
 import { ontology } from '../index.js';
 import { TERMS_CHANGED_CHANNEL, TermService, type TermRecord } from '../term.service.js';
 import { TermStore } from '../store/term.store.js';
@@ -11,14 +11,15 @@ import { eventually } from '../../../test/kit/eventually.js';
 // A notice from another connection arrives when the server sends it: what it changes is polled for, never waited out.
 
 describe('terms kept by id until the term tables announce a change', () => {
-  let t: TestApp;
+  let t: TestSubgraph;
   let id: string;
-  const label = async () => ((await (await fetch(`${t.url}/v1/ontology/terms/${id}`)).json()) as { label: string; synonyms: string[] }).label;
+  const read = async (): Promise<{ label: string; synonyms: string[] }> => (await t.gql('query ($id: ID!) { term(id: $id) { label synonyms } }', { id })).body.data!.term;
+  const label = async () => (await read()).label;
 
   beforeAll(async () => {
-    t = await startTestApp({}, { listen: true });
-    const page = (await (await fetch(`${t.url}/v1/ontology/terms?vocabulary=brain_region&limit=1`)).json()) as { items: { id: string }[] };
-    id = page.items[0]!.id;
+    t = await startTestSubgraph('ontology');
+    const page = await t.gql('{ terms(vocabulary: "brain_region", limit: 1) { items { id } } }');
+    id = page.body.data!.terms.items[0].id;
   });
   afterAll(async () => t?.close());
 
@@ -30,16 +31,16 @@ describe('terms kept by id until the term tables announce a change', () => {
         return super.findByIds(ids);
       }
     }
-    const store = new CountingStore(t.app.stores.relational.db);
+    const store = new CountingStore(t.server.stores.relational.db);
     const kept = new NotifiedCache<string, TermRecord>(100);
-    const unsubscribe = await listenUntilReady(t.app.stores.relational, TERMS_CHANGED_CHANNEL, kept.follow);
+    const unsubscribe = await listenUntilReady(t.server.stores.relational, TERMS_CHANGED_CHANNEL, kept.follow);
     try {
-      const service = new TermService(store, t.app.deps.clock, t.app.deps.log, { kept });
+      const service = new TermService(store, t.server.deps.clock, t.server.deps.log, { kept });
       const first = await service.get(id);
       expect(await service.get(id.toUpperCase())).toEqual(first);
       expect(store.reads).toBe(1);
       // Any statement that writes the table announces a change, even one that leaves every value as it was.
-      await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = label WHERE id = ${id}`);
+      await t.server.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = label WHERE id = ${id}`);
       await eventually(async () => (await service.get(id), store.reads === 2), { timeoutMs: 5000, intervalMs: 20 });
       await service.get(id);
       expect(store.reads).toBe(2);
@@ -55,25 +56,25 @@ describe('terms kept by id until the term tables announce a change', () => {
   it('answers a change written past the service (SQL, another process) once its notice arrives', async () => {
     const before = await label();
     expect(await label()).toBe(before);
-    await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${`${before} (changed)`} WHERE id = ${id}`);
+    await t.server.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${`${before} (changed)`} WHERE id = ${id}`);
     await eventually(async () => (await label()) === `${before} (changed)`, { timeoutMs: 5000, intervalMs: 20 });
-    await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${before} WHERE id = ${id}`);
+    await t.server.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${before} WHERE id = ${id}`);
     await eventually(async () => (await label()) === before, { timeoutMs: 5000, intervalMs: 20 });
   });
 
   it('answers a synonym added past the service once its notice arrives', async () => {
-    const synonyms = async () => ((await (await fetch(`${t.url}/v1/ontology/terms/${id}`)).json()) as { synonyms: string[] }).synonyms;
+    const synonyms = async () => (await read()).synonyms;
     expect(await synonyms()).not.toContain('kept-terms probe');
-    await t.app.stores.relational.db.execute(
+    await t.server.stores.relational.db.execute(
       sql`INSERT INTO ontology.term_names (term_id, vocabulary, kind, name, norm) SELECT id, vocabulary, 'synonym', 'kept-terms probe', 'kept-terms probe' FROM ontology.terms WHERE id = ${id}`,
     );
     await eventually(async () => (await synonyms()).includes('kept-terms probe'), { timeoutMs: 5000, intervalMs: 20 });
-    await t.app.stores.relational.db.execute(sql`DELETE FROM ontology.term_names WHERE term_id = ${id} AND name = 'kept-terms probe'`);
+    await t.server.stores.relational.db.execute(sql`DELETE FROM ontology.term_names WHERE term_id = ${id} AND name = 'kept-terms probe'`);
     await eventually(async () => !(await synonyms()).includes('kept-terms probe'), { timeoutMs: 5000, intervalMs: 20 });
   });
 
   it('reads its own writes at once', async () => {
-    const { terms } = await ontology.services(t.app.deps);
+    const { terms } = await ontology.services(t.server.deps);
     const before = (await terms.get(id)).label;
     await terms.update(id, { label: `${before} (own)` });
     expect((await terms.get(id)).label).toBe(`${before} (own)`);
@@ -83,20 +84,20 @@ describe('terms kept by id until the term tables announce a change', () => {
   });
 
   it('keeps nothing while its listening connection is gone, and listens again', async ({ skip }) => {
-    if (t.app.stores.relational.kind !== 'postgres') skip('PGlite has one connection, which this process owns');
-    const killed = await t.app.stores.relational.db.execute(
+    if (t.server.stores.relational.kind !== 'postgres') skip('PGlite has one connection, which this process owns');
+    const killed = await t.server.stores.relational.db.execute(
       sql`SELECT pg_terminate_backend(pid) AS gone FROM pg_stat_activity WHERE query = ${`LISTEN "${TERMS_CHANGED_CHANNEL}"`} AND datname = current_database()`,
     );
     expect((killed as unknown as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
     // Written while no connection listens: no notice will ever arrive for it.
     const before = await label();
-    await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${`${before} (unannounced)`} WHERE id = ${id}`);
+    await t.server.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${`${before} (unannounced)`} WHERE id = ${id}`);
     await eventually(async () => (await label()) === `${before} (unannounced)`, { timeoutMs: 5000, intervalMs: 20 });
-    await t.app.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${before} WHERE id = ${id}`);
+    await t.server.stores.relational.db.execute(sql`UPDATE ontology.terms SET label = ${before} WHERE id = ${id}`);
     await eventually(async () => (await label()) === before, { timeoutMs: 5000, intervalMs: 20 });
     // Listening again: a new connection waits on the channel.
     const listening = async () => {
-      const r = await t.app.stores.relational.db.execute(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = ${`LISTEN "${TERMS_CHANGED_CHANNEL}"`} AND datname = current_database()`);
+      const r = await t.server.stores.relational.db.execute(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = ${`LISTEN "${TERMS_CHANGED_CHANNEL}"`} AND datname = current_database()`);
       return ((r as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0) > 0;
     };
     await eventually(listening, { timeoutMs: 10_000, intervalMs: 20 });

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { startTestApp, type TestApp } from '../../../test/kit/app.js';
+import { startTestSubgraph, type TestSubgraph } from '../../../test/kit/subgraph.js';
 import { newId } from '../../../lib/ids.js';
 import { SUGGEST_NEAREST_NAMES, TermStore, type Suggestion } from '../store/term.store.js';
 import { compareBytes } from '../suggestion-ranking.js';
@@ -43,16 +43,16 @@ const VALUES = [
 ];
 
 describe('suggestion candidates', () => {
-  let t: TestApp;
+  let t: TestSubgraph;
   let store: TermStore;
-  const rows = async (query: ReturnType<typeof sql>) => ((await t.app.stores.relational.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
+  const rows = async (query: ReturnType<typeof sql>) => ((await t.server.stores.relational.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
   const norm = async (values: string[]) => (await rows(sql`SELECT lower(unaccent(btrim(value))) AS n FROM jsonb_array_elements_text(${JSON.stringify(values)}::jsonb) WITH ORDINALITY ORDER BY ordinality`)).map((r) => r.n as string);
   /** A float4 as PostgreSQL prints it, read back: the same number Math.fround gives. */
   const real = (v: unknown) => Math.fround(Number(v));
 
   beforeAll(async () => {
-    t = await startTestApp();
-    store = new TermStore(t.app.stores.relational.db);
+    t = await startTestSubgraph('ontology');
+    store = new TermStore(t.server.stores.relational.db);
   });
   afterAll(async () => t?.close());
 
