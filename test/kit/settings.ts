@@ -38,3 +38,11 @@ export function testFuzzSettings(): { seed: number; requestsPerOperation: number
   const perOperation = Number(process.env.FUZZ_REQUESTS_PER_OPERATION ?? 3);
   return { seed: Number.isSafeInteger(seed) ? seed : 20_261_127, requestsPerOperation: Number.isSafeInteger(perOperation) && perOperation > 0 ? perOperation : 3 };
 }
+
+/**
+ * Where each test file's cost is appended as a JSON line (TEST_COST_LOG): its worker process's CPU time and its
+ * wall time, for deciding which files are worth making cheaper. Unset: nothing is written.
+ */
+export function testCostLog(): string | undefined {
+  return process.env.TEST_COST_LOG || undefined;
+}
