@@ -11,6 +11,7 @@ import pytest
 
 import neurodata
 from neurodata.areas._area import Area
+from neurodata.client import EXEC_MAX_ROWS
 
 COOK_MALE = "celegans_cook_2019_male"
 
@@ -74,6 +75,25 @@ def test_the_truncation_warning_names_the_callers_line_through_a_shortcut_and_th
     assert [w.category for w in caught] == [neurodata.TruncatedResultWarning] * 2
     assert {w.filename for w in caught} == {__file__}
     assert frame.attrs["truncated"] is True and frame.attrs["service_version"] == "test"
+
+
+def test_a_truncated_answer_at_the_services_bound_says_that_only_a_job_gives_every_row() -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/federation/ping":
+            return httpx.Response(200, json={"version": "test"})
+        columns = [{"name": "name", "type": "string", "nullable": True}]
+        rows = [["AVAL"]] * json.loads(request.content)["max_rows"]
+        return httpx.Response(200, json={"columns": columns, "rows": rows, "total": 12_345, "truncated": True})
+
+    query = "MATCH (n:Neuron) RETURN n.name AS name"
+    with _offline(httpx.MockTransport(answer)) as client:
+        with pytest.warns(neurodata.TruncatedResultWarning, match="raise max_rows") as below:
+            client.queries.run(query, max_rows=10)
+        with pytest.warns(neurodata.TruncatedResultWarning, match="syql_job") as at_bound:
+            frame = client.queries.run(query, max_rows=EXEC_MAX_ROWS)
+    assert "up to 10,000" in str(below[0].message)
+    assert "raise max_rows" not in str(at_bound[0].message)
+    assert len(frame) == EXEC_MAX_ROWS and frame.attrs["total"] == 12_345 and frame.attrs["truncated"] is True
 
 
 def test_the_areas_answer_as_their_shortcuts_do(client: neurodata.Client) -> None:

@@ -9,6 +9,7 @@ import pyarrow as pa
 import pytest
 
 import neurodata
+from neurodata.client import EXEC_MAX_ROWS
 
 from .conftest import REPO
 
@@ -118,6 +119,16 @@ def test_syql_warns_when_the_answer_is_truncated(client: neurodata.Client) -> No
     assert len(frame) == 2
     assert frame.attrs["total"] == expected > 2
     assert frame.attrs["truncated"] is True
+
+
+def test_exec_max_rows_is_the_most_rows_the_service_answers_within_a_request(client: neurodata.Client) -> None:
+    query = f'MATCH (n:Neuron) IN "{COOK_MALE}"@latest RETURN n.name AS name'
+    whole = client.syql(query, max_rows=EXEC_MAX_ROWS)
+    assert whole.attrs["truncated"] is False and len(whole) == whole.attrs["total"] > 0
+    with pytest.raises(neurodata.BadRequest) as above:
+        client.syql(query, max_rows=EXEC_MAX_ROWS + 1)
+    assert above.value.field == "max_rows"
+    assert f"0 to {EXEC_MAX_ROWS}" in above.value.message
 
 
 def test_syql_job_result_is_arrow_with_its_metadata_and_equals_the_exec_rows(client: neurodata.Client) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+from tqdm.auto import tqdm
 
 from ._routes import path as route_path
 from ._routes import route
@@ -48,7 +49,10 @@ def _backoff(attempt: int) -> float:
 
 
 class Session:
-    """The client's connection to one service. Thread-safe as httpx.Client is; one per Client."""
+    """The client's connection to one service. Thread-safe as httpx.Client is; one per Client.
+
+    It also holds the client's `progress` setting, so that every object holding the session (areas, datasets,
+    jobs) shows its progress bars as the client was told to."""
 
     def __init__(
         self,
@@ -57,11 +61,13 @@ class Session:
         *,
         timeout: float,
         max_retries: int,
+        progress: bool = True,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.max_retries = max_retries
+        self.progress = progress
         self._refresh_token: str | None = None
         self._http = httpx.Client(
             base_url=self.base_url,
@@ -73,6 +79,12 @@ class Session:
 
     def close(self) -> None:
         self._http.close()
+
+    def progress_bar(self, progress: bool | None = None, **options: Any) -> Any:
+        """A tqdm bar for a job, a download or an upload: shown as the client's `progress` says, unless the call
+        that shows it was given `progress=` itself."""
+        shown = self.progress if progress is None else progress
+        return tqdm(disable=not shown, **options)
 
     # --- logging in (Service accounts and others with a password) ---
 

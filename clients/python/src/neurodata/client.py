@@ -26,11 +26,9 @@ from .areas import (
     Service,
 )
 from .areas._area import Area
+from .areas.queries import EXEC_MAX_ROWS
 
 __all__ = ["EXEC_MAX_ROWS", "Client", "SearchResults"]
-
-# The most rows one interactive SyQL answer holds (the service's bound on max_rows); larger reads go through a job.
-EXEC_MAX_ROWS = 10_000
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -67,7 +65,8 @@ class Client:
 
     Calls wait and try again when the service says it is busy (429, with its Retry-After), and, for calls that
     change nothing, when it is briefly unavailable (503); at most `max_retries` times. `timeout` bounds each
-    request in seconds. `progress` shows progress bars for jobs, downloads and uploads.
+    request in seconds. `progress` shows progress bars for jobs, downloads and uploads (a call given `progress=`
+    decides for itself).
 
     The calls are grouped as the service's API groups its routes, each area sharing this client's session:
     `catalogue` (search), `datasets` (records, drafts), `data` (neurons, connections, synapses, ROIs),
@@ -93,10 +92,9 @@ class Client:
             raise ValueError("url: give the service's address, or set NEURODATA_URL (e.g. http://127.0.0.1:8080)")
         if token is None and email is None:
             token = os.environ.get("NEURODATA_TOKEN") or None
-        self._session = Session(base, token, timeout=timeout, max_retries=max_retries, transport=transport)
-        self.progress = progress
-        # neurons() and connections() read up to this many rows within one request, and larger reads as a job.
-        self.exec_max_rows = EXEC_MAX_ROWS
+        self._session = Session(
+            base, token, timeout=timeout, max_retries=max_retries, progress=progress, transport=transport
+        )
         self.service = Service(self._session)
         self.account = Account(self._session)
         self.catalogue = Catalogue(self._session)
@@ -129,6 +127,16 @@ class Client:
     def url(self) -> str:
         """The service's address."""
         return self._session.base_url
+
+    @property
+    def progress(self) -> bool:
+        """Whether jobs, downloads and uploads show progress bars. The session holds it, so setting it here changes
+        it for every area, dataset and job of this client, those already made too."""
+        return self._session.progress
+
+    @progress.setter
+    def progress(self, shown: bool) -> None:
+        self._session.progress = shown
 
     @property
     def service_version(self) -> str | None:

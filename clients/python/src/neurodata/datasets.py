@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-from tqdm.auto import tqdm
 
 from ._frames import records_frame
 from ._routes import path as route_path
@@ -151,9 +150,10 @@ class Dataset:
     # --- downloading ---
 
     def download(
-        self, dest: str | os.PathLike[str] = ".", files: Sequence[str] | None = None, *, progress: bool = True
+        self, dest: str | os.PathLike[str] = ".", files: Sequence[str] | None = None, *, progress: bool | None = None
     ) -> list[Path]:
-        """Download the version's files (all, or those named) into `dest`, each checked against its SHA-256.
+        """Download the version's files (all, or those named) into `dest`, each checked against its SHA-256, with a
+        progress bar (shown as the client's `progress` says, unless `progress` is given).
 
         A file that does not match is removed and ChecksumMismatch raised; an existing file that matches is kept."""
         target = Path(dest)
@@ -173,7 +173,7 @@ class Dataset:
             written.append(path)
         return written
 
-    def _download_one(self, asset: dict[str, Any], path: Path, progress: bool) -> None:
+    def _download_one(self, asset: dict[str, Any], path: Path, progress: bool | None) -> None:
         session = self._session
         redirect = session.send(
             *route("asset_content", dataset_id=self.id, asset_id=asset["id"]),
@@ -194,7 +194,7 @@ class Dataset:
             with (
                 contextlib.closing(response),
                 partial.open("wb") as out,
-                tqdm(total=total, unit="B", unit_scale=True, desc=path.name, disable=not progress) as bar,
+                session.progress_bar(progress, total=total, unit="B", unit_scale=True, desc=path.name) as bar,
             ):
                 for chunk in response.iter_bytes(_CHUNK):
                     out.write(chunk)
@@ -278,9 +278,10 @@ class Dataset:
         self._version_record = None
         return self
 
-    def upload(self, *paths: str | os.PathLike[str], progress: bool = True) -> list[dict[str, Any]]:
+    def upload(self, *paths: str | os.PathLike[str], progress: bool | None = None) -> list[dict[str, Any]]:
         """Upload files to the open draft, in the order given (neurons.csv before connections.csv). Each is
-        streamed, checked and ingested at once; the answers list each file's record (rows, SHA-256)."""
+        streamed with a progress bar (shown as the client's `progress` says, unless `progress` is given), checked
+        and ingested at once; the answers list each file's record (rows, SHA-256)."""
         answers: list[dict[str, Any]] = []
         for raw in paths:
             path = Path(raw)
@@ -288,7 +289,7 @@ class Dataset:
             media = _MEDIA_TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0]
 
             def body(path: Path = path, size: int = size) -> Iterable[bytes]:
-                return _read_chunks(path, size, progress)
+                return self._read_chunks(path, size, progress)
 
             answer = self._session.json(
                 *route("upload", dataset_id=self.id),
@@ -299,6 +300,16 @@ class Dataset:
             answers.extend(answer.get("items", []))
         self._version_record = None
         return answers
+
+    def _read_chunks(self, path: Path, size: int, progress: bool | None) -> Iterator[bytes]:
+        label = f"upload {path.name}"
+        with (
+            path.open("rb") as handle,
+            self._session.progress_bar(progress, total=size, unit="B", unit_scale=True, desc=label) as bar,
+        ):
+            while chunk := handle.read(_CHUNK):
+                bar.update(len(chunk))
+                yield chunk
 
     def missing(self) -> list[str]:
         """What the open draft still lacks before it can be published (empty when nothing is missing)."""
@@ -317,16 +328,6 @@ class Dataset:
     def delete(self) -> None:
         """Delete the dataset with every version, its rows and files (owner or SuperUser)."""
         self._session.json(*route("delete_dataset", dataset_id=self.id))
-
-
-def _read_chunks(path: Path, size: int, progress: bool) -> Iterator[bytes]:
-    with (
-        path.open("rb") as handle,
-        tqdm(total=size, unit="B", unit_scale=True, desc=f"upload {path.name}", disable=not progress) as bar,
-    ):
-        while chunk := handle.read(_CHUNK):
-            bar.update(len(chunk))
-            yield chunk
 
 
 def _sha256_of(path: Path) -> str:

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow as pa
-from tqdm.auto import tqdm
 
 from ._frames import decoded_metadata, to_frame
 from ._routes import route
@@ -55,10 +54,11 @@ class Job:
         self.record = self._session.json(*route("job", job_id=self.id))
         return self
 
-    def wait(self, *, timeout: float | None = None, poll: float = 0.5, progress: bool = True) -> Job:
-        """Until the job ends, with a progress bar. Raises JobFailed, JobCancelled, or DeadlineExceeded on timeout."""
+    def wait(self, *, timeout: float | None = None, poll: float = 0.5, progress: bool | None = None) -> Job:
+        """Until the job ends, with a progress bar (shown as the client's `progress` says, unless `progress` is
+        given). Raises JobFailed, JobCancelled, or DeadlineExceeded on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        bar = tqdm(total=1.0, desc=f"job {self.id[:8]}", disable=not progress, unit="", bar_format=_BAR)
+        bar = self._session.progress_bar(progress, total=1.0, desc=f"job {self.id[:8]}", unit="", bar_format=_BAR)
         try:
             interval = min(poll, 0.2)
             while True:
@@ -97,7 +97,7 @@ class Job:
         """A new job with the same input: the same text, parameters and pinned dataset versions."""
         return Job(self._session, self._session.json(*route("rerun_job", job_id=self.id)))
 
-    def result(self, *, progress: bool = True) -> pa.Table:
+    def result(self, *, progress: bool | None = None) -> pa.Table:
         """The result as a pyarrow Table (waiting for it first), its schema metadata kept, its SHA-256 checked."""
         if self._table is not None:
             return self._table
@@ -112,7 +112,7 @@ class Job:
         self._table = pa.ipc.open_stream(data).read_all()
         return self._table
 
-    def to_pandas(self, *, progress: bool = True) -> pd.DataFrame:
+    def to_pandas(self, *, progress: bool | None = None) -> pd.DataFrame:
         """The result as a DataFrame; `attrs` holds the Arrow metadata (job, query, datasets, service version)."""
         table = self.result(progress=progress)
         attrs = decoded_metadata(table)

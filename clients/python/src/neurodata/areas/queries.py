@@ -19,6 +19,10 @@ from ..jobs import Job
 from ._area import Area
 from .service import Service
 
+# The most rows one answer of `run` may hold: the service's bound on max_rows (a larger one is refused with a
+# BadRequest naming max_rows). Every row of a larger result comes from a job.
+EXEC_MAX_ROWS = 10_000
+
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
@@ -44,10 +48,7 @@ class Queries(Area):
         )
         if answer.get("truncated"):
             warnings.warn(
-                TruncatedResultWarning(
-                    f"the query yields {answer.get('total')} rows and this answer holds {len(answer['rows'])}: "
-                    "raise max_rows (up to 10,000), or use syql_job() for every row"
-                ),
+                TruncatedResultWarning(_truncation_message(answer, max_rows)),
                 stacklevel=_first_caller_outside_the_package(),
             )
         table = rows_to_table(answer["columns"], answer["rows"])
@@ -101,6 +102,14 @@ class Queries(Area):
     def delete_saved(self, query_id: str) -> None:
         """Delete a saved query (its jobs and their results stay until deleted)."""
         self._session.json(*route("delete_query", id=query_id))
+
+
+def _truncation_message(answer: Mapping[str, Any], max_rows: int) -> str:
+    """What was cut, and what gives every row: a larger max_rows while the service allows one, a job beyond."""
+    cut = f"the query yields {answer.get('total')} rows and this answer holds {len(answer['rows'])}"
+    if max_rows < EXEC_MAX_ROWS:
+        return f"{cut}: raise max_rows (up to {EXEC_MAX_ROWS:,}), or use syql_job() for every row"
+    return f"{cut}, the most one answer may hold ({EXEC_MAX_ROWS:,}): use syql_job() for every row"
 
 
 def _first_caller_outside_the_package() -> int:
