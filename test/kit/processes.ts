@@ -2,8 +2,22 @@ import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import { PACKAGE_ROOT } from '../../lib/package-root.js';
+import { staleBuildReason } from '../../scripts/build.js';
 import type { TestEngines } from './app.js';
 import { eventually } from './eventually.js';
+
+let built: Promise<boolean> | undefined;
+
+/**
+ * The node arguments that run one of the service's entry points (`main`, `gateway/cli/serve-subgraph`, ...): its
+ * compiled module when dist/ was built from the current sources (`.ci/run` builds it before the tests), its
+ * TypeScript through tsx otherwise, so a test never runs stale code. Both behave the same; the compiled module
+ * starts without compiling the service first, about 5 s of CPU less per process.
+ */
+export async function entryArgs(entry: string): Promise<string[]> {
+  built ??= staleBuildReason().then((reason) => reason === null);
+  return (await built) ? [`dist/${entry}.js`] : ['--import', 'tsx', `${entry}.ts`];
+}
 
 /** A loopback port nothing listens on right now. */
 export async function freePort(opts: { consecutive?: number } = {}): Promise<number> {
@@ -40,9 +54,10 @@ export interface SubgraphProcess {
 
 /** Serves one subgraph alone in its own process, as an operator would with `npm run subgraph`, on `engines`. */
 export async function serveSubgraph(name: string, engines: TestEngines, env: Record<string, string> = {}): Promise<SubgraphProcess> {
+  const entry = await entryArgs('gateway/cli/serve-subgraph');
   const service = await startServiceProcess(
     process.execPath,
-    (port) => ['--import', 'tsx', 'gateway/cli/serve-subgraph.ts', name, '--port', String(port)],
+    (port) => [...entry, name, '--port', String(port)],
     { ...engines.env, LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     { timeoutMs: 60_000 },
   );
@@ -61,7 +76,7 @@ export async function serveSubgraph(name: string, engines: TestEngines, env: Rec
  * asks for them.
  */
 export async function startService(engines: TestEngines, env: Record<string, string> = {}, opts: { timeoutMs?: number } = {}): Promise<ServiceProcess> {
-  return startServiceProcess(process.execPath, ['--import', 'tsx', 'main.ts'], { ...engines.env, NODE_ENV: 'test', SEED_DATASETS: 'false', ...env }, { timeoutMs: opts.timeoutMs ?? 120_000 });
+  return startServiceProcess(process.execPath, await entryArgs('main'), { ...engines.env, NODE_ENV: 'test', SEED_DATASETS: 'false', ...env }, { timeoutMs: opts.timeoutMs ?? 120_000 });
 }
 
 /** The service started as an operator starts it (`npm start`, `node dist/main.js`), in its own process group. */

@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../../../lib/package-root.js';
 import { createUser } from '../../../test/kit/users.js';
+import { entryArgs } from '../../../test/kit/processes.js';
 import { startTestApp, createTestEngines, call } from '../../../test/kit/app.js';
 import { configFrom } from '../../../lib/config.js';
 import { runAdmin } from '../../../gateway/admin.js';
@@ -89,9 +90,10 @@ async function leaveDeadSocket(file: string): Promise<void> {
 }
 
 /** `npm run admin -- <argv>` as an operator runs it in another terminal: its own process, the app's environment. */
-function adminCli(env: Record<string, string>, argv: string[], stdin = ''): Promise<{ code: number | null; out: string }> {
+async function adminCli(env: Record<string, string>, argv: string[], stdin = ''): Promise<{ code: number | null; out: string }> {
+  const entry = await entryArgs('gateway/cli/admin');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/cli/admin.ts', ...argv], {
+    const child = spawn(process.execPath, [...entry, ...argv], {
       cwd: PACKAGE_ROOT,
       env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -30,13 +30,13 @@ type Job = {
 
 const finished = (j: Job) => ['succeeded', 'failed', 'cancelled'].includes(j.status);
 
-/** kill -9 of the service's whole process group (node, tsx's esbuild, PGlite's and the pool's threads die with node). */
+/** kill -9 of the service's whole process group (node, tsx's esbuild when it runs from source, PGlite's and the pool's threads die with node). */
 async function killHard(service: ServiceProcess): Promise<void> {
   process.kill(-service.pid, 'SIGKILL');
   await eventually(() => !groupAlive(service.pid), { timeoutMs: 5000, what: 'the killed process group gone' });
 }
 
-// "A job survives kill -9 of the server": the real service (node --import tsx main.ts) runs a job, is killed with
+// "A job survives kill -9 of the server": the real service (as startService starts it) runs a job, is killed with
 // SIGKILL mid-job, and a service started afterwards on the same engines recovers it from its expired lease: failed
 // when it had no attempts left, run again when it had, while a job queued behind it runs to its result.
 describe('jobs survive kill -9 of the server that runs them', () => {
