@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole suite twice, both at once: on the embedded engines (PGlite, chDB, local objects) and on real servers
-# (PostgreSQL with a fresh database per test file, a ClickHouse server); beside them, the neurodata tests on a
-# ClickHouse cluster; then the Python client's tests. `scripts/test.sh embedded|server|python` runs one of them.
+# Runs the suite on two engine sets at once: on the embedded engines (PGlite, chDB, local objects) and on real servers
+# (PostgreSQL with a fresh database per test file, a ClickHouse server), each file whose behaviour depends on the
+# engines in both and the others in one (test/kit/suite-plan.ts); beside them, the neurodata tests on a ClickHouse
+# cluster; then the Python client's tests. `scripts/test.sh embedded|server|python` runs one of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-both}
@@ -28,7 +29,10 @@ trap cleanup EXIT
 run() { # name, then env assignments
   local name=$1; shift
   echo "== test suite: $name engines"
-  env "$@" npx vitest run --reporter=default --reporter=json --outputFile.json="$results/$name.json" "${extra[@]}" || status=1
+  # The full suite runs each engine-independent file in one of the two sets only (test/kit/suite-plan.ts).
+  local plan=()
+  [ ${#extra[@]} -eq 0 ] && [ "$name" != cluster ] && plan=(TEST_ENGINE_SET="$name")
+  env "$@" "${plan[@]}" npx vitest run --reporter=default --reporter=json --outputFile.json="$results/$name.json" "${extra[@]}" || status=1
 }
 extra=("$@")
 

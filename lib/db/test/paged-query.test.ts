@@ -1,11 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { configFrom } from '../config.js';
-import { createTestEngines, type TestEngines } from '../../test/kit/app.js';
-import { namedQuery } from './named-query.js';
-import { pagedQuery } from './paged-query.js';
-import { openRelational, type RelationalStore } from './relational.js';
-import { col, rowOf } from './rows.js';
+import { configFrom } from '../../config.js';
+import { createTestEngines, type TestEngines } from '../../../test/kit/app.js';
+import { namedQuery } from '../named-query.js';
+import { pagedQuery } from '../paged-query.js';
+import { openRelational, type RelationalStore } from '../relational.js';
+import { col, rowOf } from '../rows.js';
 
 describe(pagedQuery.name, () => {
   let engines: TestEngines;
