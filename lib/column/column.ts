@@ -111,7 +111,10 @@ export interface ColumnStore {
    * their DDL runs ON CLUSTER, and inserts return only once every shard has its rows (insert_distributed_sync).
    */
   readonly cluster?: string;
-  /** Runs a SELECT and returns its rows (JSONEachRow; 64-bit integers come back as numbers when they fit). */
+  /**
+   * Runs a SELECT and returns its rows (JSONEachRow; 64-bit integers come back as numbers when they fit), unchecked:
+   * a store reads them through a row shape with `columnRows` (rows.ts) instead of naming T.
+   */
   query<T = Record<string, unknown>>(q: ChQuery, opts: ColumnQueryOptions): Promise<T[]>;
   /** Runs DDL or another statement without a result. */
   command(q: ChQuery, opts: ColumnQueryOptions): Promise<void>;

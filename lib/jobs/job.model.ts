@@ -7,6 +7,9 @@ import type { FastifyBaseLogger } from 'fastify';
  */
 export type JobKindName = string;
 
+/** The kinds the jobs table accepts (its check constraint), and so the kinds a stored job can have. */
+export const JOB_KIND_NAMES = ['syql', 'graph'] as const;
+
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 /** queued -> running -> succeeded | failed | cancelled; running -> queued again when its worker stopped (a retry). */
 export type JobStatus = (typeof JOB_STATUSES)[number];

@@ -1,50 +1,105 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/relational.js';
-import { fromJson, namedQuery, toDate, toDateOrNull } from '../db/named-query.js';
+import { namedQuery } from '../db/named-query.js';
 import { pagedQuery } from '../db/paged-query.js';
-import { FINISHED_STATUSES, type JobInput, type JobKindName, type JobOutcome, type JobRecord, type JobStatus } from './job.model.js';
+import { col, queryRow, queryRows, rowOf } from '../db/rows.js';
+import { FINISHED_STATUSES, JOB_KIND_NAMES, JOB_STATUSES, type JobInput, type JobKindName, type JobOutcome, type JobRecord, type JobStatus } from './job.model.js';
 import { jobs } from './tables.js';
 
-type Row = Record<string, unknown>;
+const JOB_COLUMNS = {
+  id: col.text,
+  owner_id: col.text,
+  kind: col.oneOf(JOB_KIND_NAMES),
+  status: col.oneOf(JOB_STATUSES),
+  input: col.json(z.record(z.string(), z.unknown())),
+  saved_query_id: col.text.nullable(),
+  attempts: col.int,
+  max_attempts: col.int,
+  progress: col.float,
+  progress_message: col.text.nullable(),
+  error: col.text.nullable(),
+  worker_id: col.text.nullable(),
+  heartbeat_at: col.timestamp.nullable(),
+  result_key: col.text.nullable(),
+  result_bytes: col.int.nullable(),
+  result_rows: col.int.nullable(),
+  result_sha256: col.text.nullable(),
+  result_meta: col.json(z.record(z.string(), z.unknown())).nullable(),
+  created_at: col.timestamp,
+  started_at: col.timestamp.nullable(),
+  finished_at: col.timestamp.nullable(),
+};
 
-const COLUMNS = sql.raw(
-  'j.id, j.owner_id, j.kind, j.status, j.input, j.saved_query_id, j.attempts, j.max_attempts, j.progress, j.progress_message, j.error, ' +
-    'j.worker_id, j.heartbeat_at, j.result_key, j.result_bytes, j.result_rows, j.result_sha256, j.result_meta, j.created_at, j.started_at, j.finished_at',
+function toJob(r: z.output<z.ZodObject<typeof JOB_COLUMNS>>): JobRecord {
+  return {
+    id: r.id,
+    ownerId: r.owner_id,
+    kind: r.kind,
+    status: r.status,
+    input: r.input,
+    savedQueryId: r.saved_query_id,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    progress: r.progress,
+    progressMessage: r.progress_message,
+    error: r.error,
+    workerId: r.worker_id,
+    heartbeatAt: r.heartbeat_at,
+    resultKey: r.result_key,
+    resultBytes: r.result_bytes,
+    resultRows: r.result_rows,
+    resultSha256: r.result_sha256,
+    resultMeta: r.result_meta,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+const JOB = rowOf(JOB_COLUMNS, toJob);
+/** A claimed job and its owner's turn (the order claims are handed out in). */
+const CLAIMED = rowOf({ ...JOB_COLUMNS, turn: col.int }, (r) => ({ job: toJob(r), turn: r.turn }));
+/** A cancelled job and the status it had. */
+const CANCELLED = rowOf({ ...JOB_COLUMNS, previous: col.oneOf(JOB_STATUSES) }, (r) => ({ job: toJob(r), previous: r.previous }));
+/** A held job a heartbeat did not renew: its status now, null when the job is gone. */
+const NOT_RENEWED = rowOf({ id: col.text, status: col.oneOf(JOB_STATUSES).nullable() });
+const ACTIVE = rowOf({ n: col.int });
+/** What a sweep leaves a job whose worker stopped: retried, or out of attempts. */
+const RECOVERED_STATUSES = ['queued', 'failed'] as const satisfies readonly JobStatus[];
+const RECOVERED = rowOf(
+  {
+    id: col.text,
+    owner_id: col.text,
+    kind: col.oneOf(JOB_KIND_NAMES),
+    status: col.oneOf(RECOVERED_STATUSES),
+    attempts: col.int,
+    max_attempts: col.int,
+    worker_id: col.text.nullable(),
+    progress_message: col.text.nullable(),
+    error: col.text.nullable(),
+  },
+  (r): RecoveredJob => ({
+    id: r.id,
+    ownerId: r.owner_id,
+    kind: r.kind,
+    status: r.status,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    workerId: r.worker_id,
+    detail: String(r.status === 'queued' ? r.progress_message : r.error),
+  }),
 );
+
+/** The job columns every statement that returns whole jobs selects, from the table aliased `j`. */
+const COLUMNS = JOB.columns('j');
 // Leases are judged by the database's clock, the one clock every worker shares: hosts' clocks may disagree.
 // clock_timestamp(), not now(): the claim's transaction may have waited for its lock.
 const NOW = sql.raw('clock_timestamp()');
 const FINISHED = sql.raw(FINISHED_STATUSES.map((s) => `'${s}'`).join(', '));
 
-const numberOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 /** A uuid[], int[] or text[] parameter as PostgreSQL's array text (the values are ids, numbers and kinds: no quoting needed). */
 const arrayLiteral = (values: readonly (string | number)[]): string => `{${values.join(',')}}`;
-
-function toJob(r: Row): JobRecord {
-  return {
-    id: r.id as string,
-    ownerId: r.owner_id as string,
-    kind: r.kind as JobKindName,
-    status: r.status as JobStatus,
-    input: fromJson<JobInput>(r.input),
-    savedQueryId: (r.saved_query_id as string | null) ?? null,
-    attempts: Number(r.attempts),
-    maxAttempts: Number(r.max_attempts),
-    progress: Number(r.progress),
-    progressMessage: (r.progress_message as string | null) ?? null,
-    error: (r.error as string | null) ?? null,
-    workerId: (r.worker_id as string | null) ?? null,
-    heartbeatAt: toDateOrNull(r.heartbeat_at),
-    resultKey: (r.result_key as string | null) ?? null,
-    resultBytes: numberOrNull(r.result_bytes),
-    resultRows: numberOrNull(r.result_rows),
-    resultSha256: (r.result_sha256 as string | null) ?? null,
-    resultMeta: r.result_meta === null || r.result_meta === undefined ? null : fromJson<Record<string, unknown>>(r.result_meta),
-    createdAt: toDate(r.created_at),
-    startedAt: toDateOrNull(r.started_at),
-    finishedAt: toDateOrNull(r.finished_at),
-  };
-}
 
 export interface NewJob {
   id: string;
@@ -77,7 +132,7 @@ export interface RecoveredJob {
   ownerId: string;
   kind: JobKindName;
   /** queued: retried; failed: out of attempts. */
-  status: 'queued' | 'failed';
+  status: (typeof RECOVERED_STATUSES)[number];
   /** The attempt that was running. */
   attempts: number;
   maxAttempts: number;
@@ -94,19 +149,16 @@ export class JobStore {
   /** `db` also tells which runners of this process share the store (job-runner.ts `localJobRunners`). */
   constructor(readonly db: Db) {}
 
-  private run(name: string, q: SQL, db: Db = this.db): Promise<Row[]> {
-    return namedQuery<Row>(db, name, q);
-  }
-
   async insert(j: NewJob, db: Db = this.db): Promise<JobRecord> {
-    const rows = await this.run(
+    const job = await queryRow(
+      db,
       'JobStore.insert',
       sql`insert into ${jobs} as j (id, owner_id, kind, status, input, saved_query_id, attempts, max_attempts, progress, created_at)
         values (${j.id}, ${j.ownerId}, ${j.kind}, 'queued', ${JSON.stringify(j.input)}::jsonb, ${j.savedQueryId}, 0, ${j.maxAttempts}, 0, ${NOW})
         returning ${COLUMNS}`,
-      db,
+      JOB,
     );
-    return toJob(rows[0]);
+    return job!;
   }
 
   /**
@@ -117,21 +169,21 @@ export class JobStore {
   async insertWithin(j: NewJob, cap: number): Promise<{ job: JobRecord } | { active: number }> {
     return this.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
-      await this.run('JobStore.lockOwner', sql`select pg_advisory_xact_lock(hashtext(${`query.jobs:owner:${j.ownerId}`}))`, db);
-      const counted = await this.run(
+      await namedQuery(db, 'JobStore.lockOwner', sql`select pg_advisory_xact_lock(hashtext(${`query.jobs:owner:${j.ownerId}`}))`);
+      const counted = await queryRow(
+        db,
         'JobStore.countActive',
         sql`select count(*) as n from ${jobs} j where j.owner_id = ${j.ownerId} and j.status in ('queued', 'running')`,
-        db,
+        ACTIVE,
       );
-      const active = Number(counted[0].n);
+      const active = counted!.n;
       if (active >= cap) return { active };
       return { job: await this.insert(j, db) };
     });
   }
 
   async get(id: string): Promise<JobRecord | undefined> {
-    const rows = await this.run('JobStore.get', sql`select ${COLUMNS} from ${jobs} j where j.id = ${id}`);
-    return rows[0] && toJob(rows[0]);
+    return queryRow(this.db, 'JobStore.get', sql`select ${COLUMNS} from ${jobs} j where j.id = ${id}`, JOB);
   }
 
   /** One page of an owner's jobs, newest first, with the total; `statuses` empty or absent means every status. */
@@ -139,13 +191,13 @@ export class JobStore {
     const where = opts.statuses?.length
       ? sql`j.owner_id = ${ownerId} and j.status = any(${arrayLiteral(opts.statuses)}::text[])`
       : sql`j.owner_id = ${ownerId}`;
-    const { rows, total } = await pagedQuery<Row>(
+    const { rows, total } = await pagedQuery(
       this.db,
       { list: 'JobStore.listByOwner', count: 'JobStore.countByOwner' },
-      { columns: COLUMNS, from: sql`${jobs} j`, where, orderBy: sql`j.created_at desc, j.id desc` },
+      { shape: JOB, columns: COLUMNS, from: sql`${jobs} j`, where, orderBy: sql`j.created_at desc, j.id desc` },
       opts,
     );
-    return { items: rows.map(toJob), total };
+    return { items: rows, total };
   }
 
   /**
@@ -161,9 +213,11 @@ export class JobStore {
    */
   async claim(req: ClaimRequest): Promise<JobRecord[]> {
     if (req.limit <= 0 || req.kinds.length === 0) return [];
-    const rows = await this.db.transaction(async (tx) => {
-      await this.run('JobStore.lockClaims', sql`select pg_advisory_xact_lock(hashtext('query.jobs:claim'))`, tx as unknown as Db);
-      return this.run(
+    const claimed = await this.db.transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      await namedQuery(db, 'JobStore.lockClaims', sql`select pg_advisory_xact_lock(hashtext('query.jobs:claim'))`);
+      return queryRows(
+        db,
         'JobStore.claim',
         sql`with running as (
             select r.owner_id, count(*) as n from ${jobs} r where r.status = 'running' group by r.owner_id
@@ -190,13 +244,12 @@ export class JobStore {
           from locked
           where j.id = locked.id
           returning ${COLUMNS}, locked.turn`,
-        tx as unknown as Db,
+        CLAIMED,
       );
     });
-    const turnOf = (r: Row) => Number(r.turn);
-    return rows
-      .sort((a, b) => turnOf(a) - turnOf(b) || toDate(a.created_at).getTime() - toDate(b.created_at).getTime() || (String(a.id) < String(b.id) ? -1 : 1))
-      .map(toJob);
+    return claimed
+      .sort((a, b) => a.turn - b.turn || a.job.createdAt.getTime() - b.job.createdAt.getTime() || (a.job.id < b.job.id ? -1 : 1))
+      .map((c) => c.job);
   }
 
   /**
@@ -206,7 +259,8 @@ export class JobStore {
    */
   async heartbeat(workerId: string, held: readonly HeldJob[]): Promise<{ cancelled: string[]; lost: string[] }> {
     if (held.length === 0) return { cancelled: [], lost: [] };
-    const rows = await this.run(
+    const rows = await queryRows(
+      this.db,
       'JobStore.heartbeat',
       sql`with held as (
           select h.id, h.attempt from unnest(${arrayLiteral(held.map((h) => h.id))}::uuid[], ${arrayLiteral(held.map((h) => h.attempt))}::int[]) as h(id, attempt)
@@ -219,16 +273,18 @@ export class JobStore {
         )
         select held.id, j.status from held left join ${jobs} j on j.id = held.id
         where held.id not in (select id from beat)`,
+      NOT_RENEWED,
     );
     const cancelled: string[] = [];
     const lost: string[] = [];
-    for (const r of rows) (r.status === null || r.status === 'cancelled' ? cancelled : lost).push(r.id as string);
+    for (const r of rows) (r.status === null || r.status === 'cancelled' ? cancelled : lost).push(r.id);
     return { cancelled, lost };
   }
 
   /** Writes a running job's progress (and renews its lease); false when the worker no longer holds it. */
   async progress(workerId: string, held: HeldJob, fraction: number, message: string): Promise<boolean> {
-    const rows = await this.run(
+    const rows = await namedQuery(
+      this.db,
       'JobStore.progress',
       sql`update ${jobs} j set progress = ${fraction}, progress_message = ${message}, heartbeat_at = ${NOW}
         where j.id = ${held.id} and j.attempts = ${held.attempt} and j.status = 'running' and j.worker_id = ${workerId}
@@ -239,7 +295,8 @@ export class JobStore {
 
   /** Running -> succeeded with its result; undefined (nothing written) when the worker no longer holds the job. */
   async succeed(workerId: string, held: HeldJob, outcome: JobOutcome): Promise<JobRecord | undefined> {
-    const rows = await this.run(
+    return queryRow(
+      this.db,
       'JobStore.succeed',
       sql`update ${jobs} j
         set status = 'succeeded', progress = 1, finished_at = ${NOW}, heartbeat_at = ${NOW}, error = null,
@@ -247,19 +304,20 @@ export class JobStore {
             result_sha256 = ${outcome.resultSha256}, result_meta = ${JSON.stringify(outcome.resultMeta ?? {})}::jsonb
         where j.id = ${held.id} and j.attempts = ${held.attempt} and j.status = 'running' and j.worker_id = ${workerId}
         returning ${COLUMNS}`,
+      JOB,
     );
-    return rows[0] && toJob(rows[0]);
   }
 
   /** Running -> failed with `error`; undefined (nothing written) when the worker no longer holds the job. */
   async fail(workerId: string, held: HeldJob, error: string): Promise<JobRecord | undefined> {
-    const rows = await this.run(
+    return queryRow(
+      this.db,
       'JobStore.fail',
       sql`update ${jobs} j set status = 'failed', error = ${error}, finished_at = ${NOW}, heartbeat_at = ${NOW}
         where j.id = ${held.id} and j.attempts = ${held.attempt} and j.status = 'running' and j.worker_id = ${workerId}
         returning ${COLUMNS}`,
+      JOB,
     );
-    return rows[0] && toJob(rows[0]);
   }
 
   /**
@@ -268,7 +326,8 @@ export class JobStore {
    * worker notices at its next heartbeat.
    */
   async cancel(id: string): Promise<{ job: JobRecord; previous: JobStatus } | undefined> {
-    const rows = await this.run(
+    const cancelled = await queryRow(
+      this.db,
       'JobStore.cancel',
       sql`with target as (
           select t.id, t.status from ${jobs} t where t.id = ${id} and t.status in ('queued', 'running') for update
@@ -277,19 +336,22 @@ export class JobStore {
         from target
         where j.id = target.id
         returning ${COLUMNS}, target.status as previous`,
+      CANCELLED,
     );
-    if (rows[0]) return { job: toJob(rows[0]), previous: rows[0].previous as JobStatus };
+    if (cancelled) return cancelled;
     const job = await this.get(id);
     return job && { job, previous: job.status };
   }
 
   /** Deletes a finished job; a queued or running one is left alone and returned as `notFinished`. */
   async delete(id: string): Promise<JobDeletion> {
-    const rows = await this.run(
+    const deleted = await queryRow(
+      this.db,
       'JobStore.delete',
       sql`delete from ${jobs} j where j.id = ${id} and j.status in (${FINISHED}) returning ${COLUMNS}`,
+      JOB,
     );
-    if (rows[0]) return { deleted: toJob(rows[0]) };
+    if (deleted) return { deleted };
     const job = await this.get(id);
     return job && { notFinished: job };
   }
@@ -310,7 +372,8 @@ export class JobStore {
     const attempt = sql`' (attempt ' || j.attempts || ' of ' || j.max_attempts || ')'`;
     // The expired rows are locked first (skipping those another sweep or a heartbeat holds), so the worker that
     // stopped can still be named in what is returned.
-    const rows = await this.run(
+    return queryRows(
+      this.db,
       'JobStore.recoverExpired',
       sql`with expired as (
           select e.id, e.worker_id from ${jobs} e
@@ -330,16 +393,7 @@ export class JobStore {
         from expired
         where j.id = expired.id
         returning j.id, j.owner_id, j.kind, j.status, j.attempts, j.max_attempts, expired.worker_id, j.progress_message, j.error`,
+      RECOVERED,
     );
-    return rows.map((r) => ({
-      id: r.id as string,
-      ownerId: r.owner_id as string,
-      kind: r.kind as JobKindName,
-      status: r.status as 'queued' | 'failed',
-      attempts: Number(r.attempts),
-      maxAttempts: Number(r.max_attempts),
-      workerId: (r.worker_id as string | null) ?? null,
-      detail: String(r.status === 'queued' ? r.progress_message : r.error),
-    }));
   }
 }

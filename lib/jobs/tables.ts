@@ -1,11 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, doublePrecision, index, integer, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { JOB_KIND_NAMES, JOB_STATUSES } from './job.model.js';
 
 /**
  * The jobs platform's table. It lives in the `query` schema, where jobs began (the query subgraph declares the same
  * schema for its saved queries): moving it would need a migration for no gain.
  */
 const query = pgSchema('query');
+
+/** A closed set of names as the literal list of a check constraint (names of letters only: no quoting needed). */
+const listed = (names: readonly string[]) => sql.raw(names.map((n) => `'${n}'`).join(', '));
 
 /**
  * A long computation run for a user (docs/jobs.md, "How jobs run"). Every change of `status` is conditional on the
@@ -17,9 +21,9 @@ export const jobs = query.table(
   {
     id: uuid().primaryKey(),
     ownerId: uuid().notNull(),
-    /** A registered job kind (lib/jobs/job-kind.ts): syql | graph; the check below lists those the table accepts. */
+    /** A registered job kind (lib/jobs/job-kind.ts): one of JOB_KIND_NAMES, which the check below lists. */
     kind: text().notNull(),
-    /** queued | running | succeeded | failed | cancelled */
+    /** One of JOB_STATUSES: queued | running | succeeded | failed | cancelled */
     status: text().notNull(),
     input: jsonb().$type<Record<string, unknown>>().notNull(),
     savedQueryId: uuid(),
@@ -47,8 +51,8 @@ export const jobs = query.table(
   (t) => [
     index('jobs_status_created_at_idx').on(t.status, t.createdAt),
     index('jobs_owner_id_created_at_idx').on(t.ownerId, t.createdAt.desc()),
-    check('jobs_kind_check', sql`${t.kind} in ('syql', 'graph')`),
-    check('jobs_status_check', sql`${t.status} in ('queued', 'running', 'succeeded', 'failed', 'cancelled')`),
+    check('jobs_kind_check', sql`${t.kind} in (${listed(JOB_KIND_NAMES)})`),
+    check('jobs_status_check', sql`${t.status} in (${listed(JOB_STATUSES)})`),
     check('jobs_progress_check', sql`${t.progress} >= 0 and ${t.progress} <= 1`),
     check('jobs_attempts_check', sql`${t.attempts} >= 0 and ${t.maxAttempts} >= 1`),
   ],

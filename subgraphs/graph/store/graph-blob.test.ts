@@ -36,4 +36,19 @@ describe('the stored form of a graph', () => {
     expect(decodeGraph(Buffer.from('NDGRAPH0 something else'))).toBeNull();
     expect(decodeGraph(blob.subarray(0, blob.length - 8))).toBeNull();
   });
+
+  it('refuses a blob whose header is not one, so the graph is rebuilt rather than read from it', () => {
+    const withHeader = (text: string) => {
+      const json = Buffer.from(text, 'utf8');
+      const out = Buffer.alloc(Math.ceil((12 + json.length) / 8) * 8);
+      out.write('NDGRAPH2', 0, 'latin1');
+      out.writeUInt32LE(json.length, 8);
+      json.copy(out, 12);
+      return out;
+    };
+    expect(decodeGraph(withHeader('{"n": 1, "chem": 0, "elec": 0, "ids": ["A"], "names": [""], "classes": [""], "types": [""]}'))).not.toBeNull();
+    expect(decodeGraph(withHeader('{"n": 1, "chem": 0, "elec": 0, "ids": [1], "names": [""], "classes": [""], "types": [""]}'))).toBeNull();
+    expect(decodeGraph(withHeader('{"n": 1, "chem": -1, "elec": 1, "ids": ["A"], "names": [""], "classes": [""], "types": [""]}'))).toBeNull();
+    expect(decodeGraph(withHeader('{"n": 1, "chem"'))).toBeNull();
+  });
 });

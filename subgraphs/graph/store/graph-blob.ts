@@ -1,18 +1,20 @@
+import { z } from 'zod';
 import type { GraphData } from '../graph.model.js';
 
 /** Format tag and version: a blob of another format is ignored and the graph rebuilt from the column store. */
 const MAGIC = 'NDGRAPH2';
 
-interface Header {
-  n: number;
-  chem: number;
-  elec: number;
-  ids: string[];
+const HEADER = z.object({
+  n: z.number().int().nonnegative(),
+  chem: z.number().int().nonnegative(),
+  elec: z.number().int().nonnegative(),
+  ids: z.array(z.string()),
   /** '' where the name is the neuron_id. */
-  names: string[];
-  classes: string[];
-  types: string[];
-}
+  names: z.array(z.string()),
+  classes: z.array(z.string()),
+  types: z.array(z.string()),
+});
+type Header = z.infer<typeof HEADER>;
 
 /**
  * A graph as one binary object (kept in object storage, so that a restart does not read the column store again):
@@ -41,7 +43,8 @@ export function decodeGraph(blob: Buffer): GraphData | null {
   if (blob.length < MAGIC.length + 4 || blob.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
   const length = blob.readUInt32LE(MAGIC.length);
   if (blob.length < MAGIC.length + 4 + length) return null;
-  const header = JSON.parse(blob.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + length)) as Header;
+  const header = readHeader(blob.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + length));
+  if (!header) return null;
   let at = align8(MAGIC.length + 4 + length);
   if (blob.length !== at + header.chem * 16 + header.elec * 16) return null;
   const take = <T extends Int32Array | Float64Array>(make: (b: SharedArrayBuffer) => T, count: number, size: number): T => {
@@ -68,3 +71,15 @@ export function decodeGraph(blob: Buffer): GraphData | null {
 }
 
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
+
+/** The header's cells and array lengths; null for text that is not such a header (a damaged blob is rebuilt, not trusted). */
+function readHeader(text: string): Header | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const header = HEADER.safeParse(json);
+  return header.success ? header.data : null;
+}

@@ -80,8 +80,8 @@ describe(DataStore.name, () => {
     await store.checkSynapseIds({ datasetId: ID, version: 2 });
     await store.synapseSummary({ datasetId: ID, version: 2 });
     await store.deriveFromRoiConnections({ datasetId: ID, version: 2 });
-    // The derive step of a version with synapse pairs (every "is there any" query answered yes).
-    const derive = recorder(undefined, [{ x: 1 }]);
+    // The derive step of a version with synapse pairs (every "is there any" query answered yes, and the counts with a row).
+    const derive = recorder(undefined, [{ x: 1, t: 'synapses', n: 1 }]);
     await new DataStore(derive.column).deriveSynapseTables({ datasetId: ID, version: 2 });
     const cluster = recorder('neurodata');
     await new DataStore(cluster.column).dropTableVersion('connections', ID, 3);

@@ -1,6 +1,8 @@
 import { exportArrow, type ExportResult } from '../../../lib/column/arrow-export.js';
 import type { ArrowColumn } from '../../../lib/column/arrow.task.js';
 import { engineCodeOf, type ColumnQueryOptions, type ColumnStore } from '../../../lib/column/column.js';
+import { chCol, columnRows } from '../../../lib/column/rows.js';
+import { rowOf, type RowShape } from '../../../lib/db/rows.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ObjectStore } from '../../../lib/objects/objects.js';
 import { ch, ident, join, quoteString, typed, type ChQuery } from '../../../lib/column/sql.js';
@@ -13,7 +15,8 @@ import { unescapeTsv } from '../../../lib/column/tsv.js';
 import type { MorphologySummary } from '../../../domain/morphology/summary.js';
 import * as derive from './synapse-derive.js';
 
-export type SynapseType = 'chemical' | 'electrical';
+const SYNAPSE_TYPES = ['chemical', 'electrical'] as const;
+export type SynapseType = (typeof SYNAPSE_TYPES)[number];
 
 /** Connection counts of one dataset version; weights in the dataset's weight unit (its `weight_unit`). */
 export interface ConnectionStats {
@@ -170,6 +173,107 @@ const MERGE_CANCELLED = 236;
 const COMPACT_ATTEMPTS = 5;
 const COMPACT_RETRY_MS = 200;
 
+const NEURON = rowOf(
+  {
+    neuron_id: chCol.text,
+    name: chCol.text,
+    cell_class: chCol.text,
+    cell_type: chCol.text,
+    neurotransmitter: chCol.text,
+    is_neuron: chCol.flag,
+    region_code: chCol.text,
+    x: chCol.float.nullable(),
+    y: chCol.float.nullable(),
+    z: chCol.float.nullable(),
+  },
+  (r): NeuronRow => ({
+    neuronId: r.neuron_id,
+    name: r.name,
+    cellClass: r.cell_class,
+    cellType: r.cell_type,
+    neurotransmitter: r.neurotransmitter,
+    isNeuron: r.is_neuron,
+    regionCode: r.region_code,
+    x: r.x,
+    y: r.y,
+    z: r.z,
+  }),
+);
+/** The neurons' columns in the order of their pages and of their Arrow answer (ROW_EXPORT_COLUMNS.neurons). */
+const NEURON_SELECT = NEURON.names.join(', ');
+
+const CONNECTION = rowOf(
+  { pre: chCol.text, post: chCol.text, synapse_type: chCol.oneOf(SYNAPSE_TYPES), weight: chCol.float },
+  (r): ConnectionRow => ({ pre: r.pre, post: r.post, synapseType: r.synapse_type, weight: r.weight }),
+);
+
+const MORPHOLOGY = rowOf(
+  {
+    neuron: chCol.text,
+    file: chCol.text,
+    object_key: chCol.text,
+    sha256: chCol.text,
+    n_points: chCol.int,
+    n_soma_points: chCol.int,
+    n_stems: chCol.int,
+    n_bifurcations: chCol.int,
+    n_tips: chCol.int,
+    total_length: chCol.float,
+    soma_x: chCol.float.nullable(),
+    soma_y: chCol.float.nullable(),
+    soma_z: chCol.float.nullable(),
+    min_x: chCol.float,
+    min_y: chCol.float,
+    min_z: chCol.float,
+    max_x: chCol.float,
+    max_y: chCol.float,
+    max_z: chCol.float,
+  },
+  (r): StoredMorphology => ({
+    neuron: r.neuron,
+    file: r.file,
+    objectKey: r.object_key,
+    sha256: r.sha256,
+    nPoints: r.n_points,
+    nSomaPoints: r.n_soma_points,
+    nStems: r.n_stems,
+    nBifurcations: r.n_bifurcations,
+    nTips: r.n_tips,
+    totalLength: r.total_length,
+    soma: r.soma_x !== null && r.soma_y !== null && r.soma_z !== null ? [r.soma_x, r.soma_y, r.soma_z] : null,
+    boundingBox: { min: [r.min_x, r.min_y, r.min_z], max: [r.max_x, r.max_y, r.max_z] },
+  }),
+);
+
+const CONNECTION_STATS = rowOf(
+  {
+    chemical: chCol.int,
+    electrical: chCol.int,
+    weight_chemical: chCol.float,
+    weight_electrical: chCol.float,
+    loops_chemical: chCol.int,
+    loops_electrical: chCol.int,
+  },
+  (r): ConnectionStats => ({
+    chemicalConnections: r.chemical,
+    electricalConnections: r.electrical,
+    totalWeightChemical: r.weight_chemical,
+    totalWeightElectrical: r.weight_electrical,
+    chemicalSelfLoops: r.loops_chemical,
+    electricalSelfLoops: r.loops_electrical,
+  }),
+);
+
+/** Rows of one table (`t`) of a version; rowCounts also splits the connections by synapse type. */
+const TABLE_COUNT = rowOf({ t: chCol.text, n: chCol.int });
+const TABLE_ROWS = rowOf({ t: chCol.text, n: chCol.int, chemical: chCol.int, electrical: chCol.int });
+const COUNT = rowOf({ n: chCol.int }, (r) => r.n);
+const NEURON_ID = rowOf({ neuron_id: chCol.text }, (r) => r.neuron_id);
+const ROI_NAME = rowOf({ roi: chCol.text }, (r) => r.roi);
+const SYNAPSE_ID = rowOf({ synapse_id: chCol.text }, (r) => r.synapse_id);
+const SYNAPSE_ROWS = rowOf({ synapses: chCol.int, pairs: chCol.int, points: chCol.int, rois: chCol.int });
+const SYNAPSE_NEURONS = rowOf({ neurons: chCol.int, strangers: chCol.int });
+
 /**
  * The neurodata subgraph's column-store data: the neurons, connections and morphology summaries of every dataset
  * version (docs/neurodata-tables.md). Every row carries (dataset_id, version), and one (dataset_id, version) is a
@@ -227,28 +331,28 @@ export class DataStore {
 
   /** The primary ROIs of a version's hierarchy (those synapses carry), by name. */
   async primaryRois(at: VersionRef): Promise<string[]> {
-    const rows = await this.query<{ roi: string }>('primaryRois', ch`SELECT roi FROM rois WHERE ${this.version(at.datasetId, at.version)} AND is_primary = 1 ORDER BY roi`);
-    return rows.map((r) => r.roi);
+    return this.query('primaryRois', ch`SELECT roi FROM rois WHERE ${this.version(at.datasetId, at.version)} AND is_primary = 1 ORDER BY roi`, ROI_NAME);
   }
 
   /** Rows of each table for one dataset version (zeros for a version without data). */
   async rowCounts(datasetId: string, version: number): Promise<RowCounts> {
     const where = this.version(datasetId, version);
     const counted = (table: DataTable) => ch`UNION ALL SELECT ${table} AS t, count() AS n, toUInt64(0) AS chemical, toUInt64(0) AS electrical FROM ${ident(table)} WHERE ${where}`;
-    const rows = await this.query<{ t: string; n: number | string; chemical: number | string; electrical: number | string }>(
+    const rows = await this.query(
       'rowCounts',
       ch`SELECT 'neurons' AS t, count() AS n, toUInt64(0) AS chemical, toUInt64(0) AS electrical FROM neurons WHERE ${where}
          UNION ALL SELECT 'connections' AS t, count() AS n, countIf(synapse_type = 'chemical') AS chemical, countIf(synapse_type = 'electrical') AS electrical FROM connections WHERE ${where}
          ${join(COUNTED_TABLES.map(counted), '\n         ')}`,
+      TABLE_ROWS,
     );
     const by = new Map(rows.map((r) => [r.t, r]));
-    const n = (table: DataTable) => Number(by.get(table)?.n ?? 0);
+    const n = (table: DataTable) => by.get(table)?.n ?? 0;
     const connections = by.get('connections');
     return {
       neurons: n('neurons'),
       connections: n('connections'),
-      chemicalConnections: Number(connections?.chemical ?? 0),
-      electricalConnections: Number(connections?.electrical ?? 0),
+      chemicalConnections: connections?.chemical ?? 0,
+      electricalConnections: connections?.electrical ?? 0,
       morphologies: n('morphologies'),
       synapses: n('synapses'),
       roiConnections: n('roi_connections'),
@@ -270,11 +374,11 @@ export class DataStore {
   async deriveSynapseTables(at: VersionRef, opts: { signal?: AbortSignal } = {}): Promise<DerivedCounts> {
     const where = this.version(at.datasetId, at.version);
     await this.rederive('deriveSynapseTables', 'synapses_by_post', at, derive.synapsesByPostSql(where), opts.signal);
-    if ((await this.query('deriveSynapseTables', derive.hasPairsSql(where))).length > 0) {
+    if (await this.exists('deriveSynapseTables', derive.hasPairsSql(where))) {
       await this.rederive('deriveSynapseTables', 'roi_connections', at, derive.roiConnectionsSql(at, where), opts.signal);
     }
     await this.rederive('deriveSynapseTables', 'neuron_rois', at, derive.neuronRoisFromSynapsesSql(at, where), opts.signal);
-    if ((await this.query('deriveSynapseTables', derive.hasRoiConnectionsSql(where))).length > 0) {
+    if (await this.exists('deriveSynapseTables', derive.hasRoiConnectionsSql(where))) {
       await this.rederive('deriveSynapseTables', 'connections', at, derive.connectionsFromRoiConnectionsSql(at, where), opts.signal);
     }
     await this.rederive('deriveSynapseTables', 'roi_connections_by_roi', at, derive.roiConnectionsByRoiSql(where), opts.signal);
@@ -331,22 +435,22 @@ export class DataStore {
    * unique in a version, and an upload in several part files can repeat one across them.
    */
   async checkSynapseIds(at: VersionRef, opts: { signal?: AbortSignal } = {}): Promise<string | null> {
-    const [r] = await this.check<{ synapse_id: string }>('checkSynapseIds', derive.duplicateSynapseIdSql(this.version(at.datasetId, at.version)), opts.signal);
-    return r ? String(r.synapse_id) : null;
+    const [id] = await this.check('checkSynapseIds', derive.duplicateSynapseIdSql(this.version(at.datasetId, at.version)), SYNAPSE_ID, opts.signal);
+    return id ?? null;
   }
 
   /** What a version's synapses hold: row counts, distinct neurons and ROIs, and the partner ids that are not neurons. */
   async synapseSummary(at: VersionRef, opts: { signal?: AbortSignal } = {}): Promise<SynapseSummary> {
     const where = this.version(at.datasetId, at.version);
-    const [rows] = await this.check<Record<string, number | string>>('synapseSummary', derive.synapseRowSummarySql(where), opts.signal);
-    const [ids] = await this.check<Record<string, number | string>>('synapseSummary', derive.synapseNeuronSummarySql(where), opts.signal);
+    const [rows] = await this.check('synapseSummary', derive.synapseRowSummarySql(where), SYNAPSE_ROWS, opts.signal);
+    const [ids] = await this.check('synapseSummary', derive.synapseNeuronSummarySql(where), SYNAPSE_NEURONS, opts.signal);
     return {
-      synapses: Number(rows?.synapses ?? 0),
-      withBothPartners: Number(rows?.pairs ?? 0),
-      pointsOnly: Number(rows?.points ?? 0),
-      partnersNotNeurons: Number(ids?.strangers ?? 0),
-      neurons: Number(ids?.neurons ?? 0),
-      rois: Number(rows?.rois ?? 0),
+      synapses: rows?.synapses ?? 0,
+      withBothPartners: rows?.pairs ?? 0,
+      pointsOnly: rows?.points ?? 0,
+      partnersNotNeurons: ids?.strangers ?? 0,
+      neurons: ids?.neurons ?? 0,
+      rois: rows?.rois ?? 0,
     };
   }
 
@@ -360,72 +464,53 @@ export class DataStore {
   }
 
   private async derivedCounts(method: string, where: ChQuery): Promise<DerivedCounts> {
-    const rows = await this.query<{ t: string; n: number | string }>(method, derive.derivedCountsSql(where));
-    const n = (table: DataTable) => Number(rows.find((r) => r.t === table)?.n ?? 0);
+    const rows = await this.query(method, derive.derivedCountsSql(where), TABLE_COUNT);
+    const n = (table: DataTable) => rows.find((r) => r.t === table)?.n ?? 0;
     return { synapses: n('synapses'), roiConnections: n('roi_connections'), connections: n('connections'), neuronRois: n('neuron_rois') };
   }
 
   /** A read over a whole version's synapses: background lane, memory bounded (GROUP BY spills to disk). */
-  private check<T>(method: string, q: ChQuery, signal?: AbortSignal): Promise<T[]> {
+  private check<T>(method: string, q: ChQuery, shape: RowShape<T>, signal?: AbortSignal): Promise<T[]> {
     return this.run(
       method,
-      (o) => this.column.query<T>(q, { ...o, lane: 'background', maxExecutionTime: derive.DERIVE_SETTINGS.max_execution_time, limits: derive.DERIVE_LIMITS }),
+      (o) => columnRows(this.column, q, { ...o, lane: 'background', maxExecutionTime: derive.DERIVE_SETTINGS.max_execution_time, limits: derive.DERIVE_LIMITS }, shape),
       signal,
     );
   }
 
   /** Chemical and electrical row counts, total weights and self-loops of one dataset version. */
   async connectionStats(datasetId: string, version: number): Promise<ConnectionStats> {
-    const [r] = await this.query<Record<string, number | string>>(
+    const [r] = await this.query(
       'connectionStats',
       ch`SELECT countIf(synapse_type = 'chemical') AS chemical, countIf(synapse_type = 'electrical') AS electrical,
            sumIf(weight, synapse_type = 'chemical') AS weight_chemical, sumIf(weight, synapse_type = 'electrical') AS weight_electrical,
            countIf(synapse_type = 'chemical' AND pre = post) AS loops_chemical, countIf(synapse_type = 'electrical' AND pre = post) AS loops_electrical
          FROM connections WHERE ${this.version(datasetId, version)}`,
+      CONNECTION_STATS,
     );
-    return {
-      chemicalConnections: Number(r?.chemical ?? 0),
-      electricalConnections: Number(r?.electrical ?? 0),
-      totalWeightChemical: Number(r?.weight_chemical ?? 0),
-      totalWeightElectrical: Number(r?.weight_electrical ?? 0),
-      chemicalSelfLoops: Number(r?.loops_chemical ?? 0),
-      electricalSelfLoops: Number(r?.loops_electrical ?? 0),
-    };
+    return (
+      r ?? { chemicalConnections: 0, electricalConnections: 0, totalWeightChemical: 0, totalWeightElectrical: 0, chemicalSelfLoops: 0, electricalSelfLoops: 0 }
+    );
   }
 
   /** The neuron ids of one dataset version, sorted by code point. */
   async neuronIds(datasetId: string, version: number): Promise<string[]> {
-    const rows = await this.query<{ neuron_id: string }>(
-      'neuronIds',
-      ch`SELECT neuron_id FROM neurons WHERE ${this.version(datasetId, version)} ORDER BY neuron_id`,
-    );
-    return rows.map((r) => r.neuron_id);
+    return this.query('neuronIds', ch`SELECT neuron_id FROM neurons WHERE ${this.version(datasetId, version)} ORDER BY neuron_id`, NEURON_ID);
   }
 
   /** The neurons (and other cells) of one dataset version that pass `filter`, ordered by neuron id. */
   async readNeurons(datasetId: string, version: number, opts: ReadOptions & { filter?: NeuronFilter } = {}): Promise<NeuronRow[]> {
-    const rows = await this.query<Record<string, unknown>>(
+    return this.query(
       'readNeurons',
       ch`SELECT ${raw(NEURON_SELECT)} FROM neurons WHERE ${this.version(datasetId, version)}${neuronConditions(opts.filter)} ORDER BY neuron_id${limit(opts)}`,
+      NEURON,
     );
-    return rows.map((r) => ({
-      neuronId: String(r.neuron_id),
-      name: String(r.name),
-      cellClass: String(r.cell_class),
-      cellType: String(r.cell_type),
-      neurotransmitter: String(r.neurotransmitter),
-      isNeuron: Number(r.is_neuron) === 1,
-      regionCode: String(r.region_code),
-      x: nullableNumber(r.x),
-      y: nullableNumber(r.y),
-      z: nullableNumber(r.z),
-    }));
   }
 
   /** How many neurons of one dataset version pass `filter`. */
   async countNeurons(datasetId: string, version: number, filter?: NeuronFilter): Promise<number> {
-    const [r] = await this.query<{ n: number | string }>('countNeurons', ch`SELECT count() AS n FROM neurons WHERE ${this.version(datasetId, version)}${neuronConditions(filter)}`);
-    return Number(r?.n ?? 0);
+    const [n] = await this.query('countNeurons', ch`SELECT count() AS n FROM neurons WHERE ${this.version(datasetId, version)}${neuronConditions(filter)}`, COUNT);
+    return n ?? 0;
   }
 
   /**
@@ -433,21 +518,22 @@ export class DataStore {
    * for bounded reads (pass `limit`). A whole large connectome (millions of rows) is read with scanConnections instead.
    */
   async readConnections(datasetId: string, version: number, opts: ReadOptions & { filter?: ConnectionFilter } = {}): Promise<ConnectionRow[]> {
-    const rows = await this.query<{ pre: string; post: string; synapse_type: SynapseType; weight: number }>(
+    return this.query(
       'readConnections',
       ch`SELECT pre, post, synapse_type, weight FROM connections WHERE ${this.version(datasetId, version)}${connectionConditions(opts.filter)}
          ORDER BY pre, post, synapse_type${limit(opts)}`,
+      CONNECTION,
     );
-    return rows.map((r) => ({ pre: r.pre, post: r.post, synapseType: r.synapse_type, weight: Number(r.weight) }));
   }
 
   /** How many connections of one dataset version pass `filter`. */
   async countConnections(datasetId: string, version: number, filter?: ConnectionFilter): Promise<number> {
-    const [r] = await this.query<{ n: number | string }>(
+    const [n] = await this.query(
       'countConnections',
       ch`SELECT count() AS n FROM connections WHERE ${this.version(datasetId, version)}${connectionConditions(filter)}`,
+      COUNT,
     );
-    return Number(r?.n ?? 0);
+    return n ?? 0;
   }
 
   /**
@@ -538,32 +624,13 @@ export class DataStore {
 
   /** The morphology summaries of one dataset version, by neuron and file. */
   async morphologies(datasetId: string, version: number): Promise<StoredMorphology[]> {
-    const rows = await this.query<Record<string, unknown>>(
+    return this.query(
       'morphologies',
       ch`SELECT neuron, file, object_key, sha256, n_points, n_soma_points, n_stems, n_bifurcations, n_tips, total_length,
            soma_x, soma_y, soma_z, min_x, min_y, min_z, max_x, max_y, max_z
          FROM morphologies WHERE ${this.version(datasetId, version)} ORDER BY neuron, file`,
+      MORPHOLOGY,
     );
-    return rows.map((r) => {
-      const soma = [r.soma_x, r.soma_y, r.soma_z].map(nullableNumber);
-      return {
-        neuron: String(r.neuron),
-        file: String(r.file),
-        objectKey: String(r.object_key),
-        sha256: String(r.sha256),
-        nPoints: Number(r.n_points),
-        nSomaPoints: Number(r.n_soma_points),
-        nStems: Number(r.n_stems),
-        nBifurcations: Number(r.n_bifurcations),
-        nTips: Number(r.n_tips),
-        totalLength: Number(r.total_length),
-        soma: soma.every((v) => v !== null) ? (soma as [number, number, number]) : null,
-        boundingBox: {
-          min: [Number(r.min_x), Number(r.min_y), Number(r.min_z)],
-          max: [Number(r.max_x), Number(r.max_y), Number(r.max_z)],
-        },
-      };
-    });
   }
 
   /** The condition selecting one dataset version (the leading columns of every table's key). */
@@ -577,8 +644,13 @@ export class DataStore {
     return { name: `DataStore.${method}`, signal };
   }
 
-  private query<T>(method: string, q: ChQuery): Promise<T[]> {
-    return this.run(method, (o) => this.column.query<T>(q, o));
+  private query<T>(method: string, q: ChQuery, shape: RowShape<T>): Promise<T[]> {
+    return this.run(method, (o) => columnRows(this.column, q, o, shape));
+  }
+
+  /** Whether the query returns a row (its columns are not read). */
+  private async exists(method: string, q: ChQuery): Promise<boolean> {
+    return (await this.run(method, (o) => this.column.query(q, o))).length > 0;
   }
 
   private command(method: string, q: ChQuery): Promise<void> {
@@ -635,7 +707,6 @@ function limit(opts: ReadOptions): ChQuery {
   return raw(` LIMIT ${opts.offset}, ${opts.limit ?? Number.MAX_SAFE_INTEGER}`);
 }
 
-const NEURON_SELECT = 'neuron_id, name, cell_class, cell_type, neurotransmitter, is_neuron, region_code, x, y, z';
 
 /** `col IN (v1, v2, ...)`, every value a bound parameter; an empty list matches nothing. */
 function inList(column: string, values: readonly string[]): ChQuery {
@@ -670,8 +741,6 @@ function connectionConditions(f: ConnectionFilter = {}): ChQuery {
   }
   return and(parts);
 }
-
-const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 function emptyBatch(size: number): ConnectionBatch {
   return { pre: [], post: [], synapseType: new Uint8Array(size), weight: new Float64Array(size) };

@@ -1,6 +1,9 @@
 import { exportArrow, type ExportResult } from '../../../lib/column/arrow-export.js';
 import type { ArrowColumn } from '../../../lib/column/arrow.task.js';
 import type { ColumnQueryOptions, ColumnStore } from '../../../lib/column/column.js';
+import { chCol, columnRows } from '../../../lib/column/rows.js';
+import { rowOf, type RowShape } from '../../../lib/db/rows.js';
+import { z } from 'zod';
 import type { ObjectStore } from '../../../lib/objects/objects.js';
 import { ch, ident, join, typed, type ChQuery } from '../../../lib/column/sql.js';
 import { AppError, BadInput } from '../../../lib/errors.js';
@@ -165,6 +168,97 @@ const MAX_VERSION = 0xffffffff;
 /** Seconds a bounded read (a page, a count, a neuron) may run. */
 const READ_MAX_EXECUTION_S = 60;
 
+const ROI = rowOf(
+  { roi: chCol.text, parent: chCol.text, is_primary: chCol.flag, description: chCol.text, term: chCol.text },
+  (r): RoiRow => ({ roi: r.roi, parent: r.parent || null, primary: r.is_primary, description: r.description, term: r.term || null }),
+);
+const ROI_COUNT = rowOf({ roi: chCol.text, pre: chCol.int, post: chCol.int });
+
+const NEURON_ROI = rowOf(
+  { neuron_id: chCol.text, roi: chCol.text, pre: chCol.int, post: chCol.int, upstream: chCol.int, downstream: chCol.int.nullable() },
+  (r): NeuronRoiRow => ({ neuronId: r.neuron_id, roi: r.roi, pre: r.pre, post: r.post, upstream: r.upstream, downstream: r.downstream }),
+);
+
+const NEURON_ANNOTATION = rowOf(
+  {
+    neuron_id: chCol.text,
+    instance: chCol.text,
+    type: chCol.text,
+    class: chCol.text,
+    super_class: chCol.text,
+    sub_class: chCol.text,
+    hemilineage: chCol.text,
+    side: chCol.text,
+    status: chCol.text,
+    transmitter: chCol.text,
+    confidence_out: chCol.float.nullable(),
+    soma_x: chCol.float.nullable(),
+    soma_y: chCol.float.nullable(),
+    soma_z: chCol.float.nullable(),
+    extra: chCol.text,
+  },
+  (r): NeuronAnnotationRow => ({
+    neuronId: r.neuron_id,
+    instance: r.instance,
+    type: r.type,
+    class: r.class,
+    superClass: r.super_class,
+    subClass: r.sub_class,
+    hemilineage: r.hemilineage,
+    side: r.side,
+    status: r.status,
+    transmitter: r.transmitter,
+    transmitterConfidence: r.confidence_out,
+    soma: r.soma_x !== null && r.soma_y !== null && r.soma_z !== null ? [r.soma_x, r.soma_y, r.soma_z] : null,
+    extra: parseExtra(r.extra),
+  }),
+);
+
+/** A synapse as SYNAPSE_SELECT gives it: unknown sides, ROI and transmitter already null, scores as their Float32 text reads. */
+const SYNAPSE = rowOf(
+  {
+    synapse_id: chCol.text,
+    pre_out: chCol.text.nullable(),
+    post_out: chCol.text.nullable(),
+    x: chCol.float,
+    y: chCol.float,
+    z: chCol.float,
+    roi_out: chCol.text.nullable(),
+    confidence_out: chCol.float.nullable(),
+    cleft_score_out: chCol.float.nullable(),
+    connection_score_out: chCol.float.nullable(),
+    size_out: chCol.float.nullable(),
+    transmitter_out: chCol.text.nullable(),
+    gaba_out: chCol.float.nullable(),
+    ach_out: chCol.float.nullable(),
+    glut_out: chCol.float.nullable(),
+    oct_out: chCol.float.nullable(),
+    ser_out: chCol.float.nullable(),
+    da_out: chCol.float.nullable(),
+  },
+  (r): SynapseRow => ({
+    synapseId: r.synapse_id,
+    pre: r.pre_out,
+    post: r.post_out,
+    x: r.x,
+    y: r.y,
+    z: r.z,
+    roi: r.roi_out,
+    confidence: r.confidence_out,
+    cleftScore: r.cleft_score_out,
+    connectionScore: r.connection_score_out,
+    size: r.size_out,
+    transmitter: r.transmitter_out,
+    // Every one of TRANSMITTER_COLUMNS: the type of `probabilities` names them all.
+    probabilities: { gaba: r.gaba_out, ach: r.ach_out, glut: r.glut_out, oct: r.oct_out, ser: r.ser_out, da: r.da_out },
+  }),
+);
+
+const ROI_CONNECTION = rowOf({ pre: chCol.text, post: chCol.text, roi: chCol.text, w: chCol.float }, (r): RoiConnectionRow => ({ pre: r.pre, post: r.post, roi: r.roi, weight: r.w }));
+/** A row summed over the ROIs read: no ROI. */
+const PAIR_CONNECTION = rowOf({ pre: chCol.text, post: chCol.text, w: chCol.float }, (r): RoiConnectionRow => ({ pre: r.pre, post: r.post, roi: null, weight: r.w }));
+const COUNT = rowOf({ n: chCol.int }, (r) => r.n);
+
 /**
  * Reads of the synapse-level tables of a dataset version (docs/neurodata-tables.md): synapse points by neuron,
  * ROI, box and score, the ROI hierarchy and its counts, per-neuron ROI counts and annotations, and per-ROI
@@ -177,83 +271,52 @@ export class SynapseReadStore {
 
   /** The ROI hierarchy of a version, by name. */
   async readRois(at: VersionRef): Promise<RoiRow[]> {
-    const rows = await this.query<{ roi: string; parent: string; is_primary: number | string; description: string; term: string }>(
-      'readRois',
-      ch`SELECT roi, parent, is_primary, description, term FROM rois WHERE ${version(at)} ORDER BY roi`,
-    );
-    return rows.map((r) => ({ roi: r.roi, parent: r.parent || null, primary: Number(r.is_primary) === 1, description: r.description, term: r.term || null }));
+    return this.query('readRois', ch`SELECT roi, parent, is_primary, description, term FROM rois WHERE ${version(at)} ORDER BY roi`, ROI);
   }
 
   /** Synapse counts per primary ROI and the '' bucket, summed over the version's per-neuron ROI counts. */
   async roiCounts(at: VersionRef): Promise<Map<string, RoiCount>> {
-    const rows = await this.query<{ roi: string; pre: number | string; post: number | string }>(
-      'roiCounts',
-      ch`SELECT roi, sum(pre) AS pre, sum(post) AS post FROM neuron_rois WHERE ${version(at)} GROUP BY roi`,
-    );
-    return new Map(rows.map((r) => [r.roi, { pre: Number(r.pre), post: Number(r.post) }]));
+    const rows = await this.query('roiCounts', ch`SELECT roi, sum(pre) AS pre, sum(post) AS post FROM neuron_rois WHERE ${version(at)} GROUP BY roi`, ROI_COUNT);
+    return new Map(rows.map((r) => [r.roi, { pre: r.pre, post: r.post }]));
   }
 
   /** The per-ROI counts of these neurons, by neuron and ROI. */
   async neuronRois(at: VersionRef, neuronIds: readonly string[]): Promise<NeuronRoiRow[]> {
     if (!neuronIds.length) return [];
-    const rows = await this.query<Record<string, unknown>>(
+    return this.query(
       'neuronRois',
       ch`SELECT neuron_id, roi, pre, post, upstream, downstream FROM neuron_rois WHERE ${version(at)} AND ${inList('neuron_id', neuronIds)}
          ORDER BY neuron_id, roi`,
+      NEURON_ROI,
     );
-    return rows.map((r) => ({
-      neuronId: String(r.neuron_id),
-      roi: String(r.roi),
-      pre: Number(r.pre),
-      post: Number(r.post),
-      upstream: Number(r.upstream),
-      downstream: r.downstream === null || r.downstream === undefined ? null : Number(r.downstream),
-    }));
   }
 
   /** The annotations of these neurons, by neuron id. */
   async neuronAnnotations(at: VersionRef, neuronIds: readonly string[]): Promise<NeuronAnnotationRow[]> {
     if (!neuronIds.length) return [];
-    const rows = await this.query<Record<string, unknown>>(
+    return this.query(
       'neuronAnnotations',
       ch`SELECT neuron_id, instance, type, class, super_class, sub_class, hemilineage, side, status, transmitter,
            toFloat64(toString(transmitter_confidence)) AS confidence_out, soma_x, soma_y, soma_z, extra
          FROM neuron_annotations WHERE ${version(at)} AND ${inList('neuron_id', neuronIds)} ORDER BY neuron_id`,
+      NEURON_ANNOTATION,
     );
-    return rows.map((r) => {
-      const soma = [r.soma_x, r.soma_y, r.soma_z].map(nullableNumber);
-      return {
-        neuronId: String(r.neuron_id),
-        instance: String(r.instance),
-        type: String(r.type),
-        class: String(r.class),
-        superClass: String(r.super_class),
-        subClass: String(r.sub_class),
-        hemilineage: String(r.hemilineage),
-        side: String(r.side),
-        status: String(r.status),
-        transmitter: String(r.transmitter),
-        transmitterConfidence: nullableNumber(r.confidence_out),
-        soma: soma.every((v) => v !== null) ? (soma as [number, number, number]) : null,
-        extra: parseExtra(String(r.extra ?? '')),
-      };
-    });
   }
 
   /** One page of the synapses that pass `filter`, ordered by (pre, post, synapse_id), after `after` when given. */
   async readSynapses(at: VersionRef, filter: SynapseFilter, page: { limit: number; after?: SynapseCursor }): Promise<SynapseRow[]> {
     if (!Number.isSafeInteger(page.limit) || page.limit < 0) throw new BadInput('limit: must be a non-negative integer');
-    const rows = await this.query<Record<string, unknown>>(
+    return this.query(
       'readSynapses',
       ch`SELECT ${raw(SYNAPSE_SELECT)} FROM (${synapseSource(at, filter, page.after)}) ORDER BY pre, post, synapse_id LIMIT ${raw(String(page.limit))}`,
+      SYNAPSE,
     );
-    return rows.map(toSynapse);
   }
 
   /** How many synapses pass `filter`. */
   async countSynapses(at: VersionRef, filter: SynapseFilter): Promise<number> {
-    const [r] = await this.query<{ n: number | string }>('countSynapses', ch`SELECT count() AS n FROM (${synapseSource(at, filter)})`);
-    return Number(r?.n ?? 0);
+    const [n] = await this.query('countSynapses', ch`SELECT count() AS n FROM (${synapseSource(at, filter)})`, COUNT);
+    return n ?? 0;
   }
 
   /**
@@ -274,8 +337,7 @@ export class SynapseReadStore {
 
   /** Whether the version has any per-ROI connections. */
   async hasRoiConnections(at: VersionRef): Promise<boolean> {
-    const rows = await this.query<{ one: number }>('hasRoiConnections', ch`SELECT 1 AS one FROM roi_connections WHERE ${version(at)} LIMIT 1`);
-    return rows.length > 0;
+    return this.exists('hasRoiConnections', ch`SELECT 1 AS one FROM roi_connections WHERE ${version(at)} LIMIT 1`);
   }
 
   /**
@@ -284,17 +346,17 @@ export class SynapseReadStore {
    */
   async readRoiConnections(at: VersionRef, filter: RoiConnectionFilter, groupByRoi: boolean, page: { limit: number; offset: number }): Promise<RoiConnectionRow[]> {
     for (const [k, v] of Object.entries(page)) if (!Number.isSafeInteger(v) || v < 0) throw new BadInput(`${k}: must be a non-negative integer`);
-    const rows = await this.query<{ pre: string; post: string; roi?: string; w: number | string }>(
+    return this.query(
       'readRoiConnections',
       ch`${roiConnectionSource(at, filter, groupByRoi)} ORDER BY ${raw(groupByRoi ? 'pre, post, roi' : 'pre, post')} LIMIT ${raw(`${page.offset}, ${page.limit}`)}`,
+      groupByRoi ? ROI_CONNECTION : PAIR_CONNECTION,
     );
-    return rows.map((r) => ({ pre: r.pre, post: r.post, roi: groupByRoi ? String(r.roi) : null, weight: Number(r.w) }));
   }
 
   /** How many rows readRoiConnections would give without a page. */
   async countRoiConnections(at: VersionRef, filter: RoiConnectionFilter, groupByRoi: boolean): Promise<number> {
-    const [r] = await this.query<{ n: number | string }>('countRoiConnections', ch`SELECT count() AS n FROM (${roiConnectionSource(at, filter, groupByRoi)})`);
-    return Number(r?.n ?? 0);
+    const [n] = await this.query('countRoiConnections', ch`SELECT count() AS n FROM (${roiConnectionSource(at, filter, groupByRoi)})`, COUNT);
+    return n ?? 0;
   }
 
   /**
@@ -337,10 +399,19 @@ export class SynapseReadStore {
     }
   }
 
-  private async query<T>(method: string, q: ChQuery): Promise<T[]> {
+  private async query<T>(method: string, q: ChQuery, shape: RowShape<T>): Promise<T[]> {
+    return this.read(method, (opts) => columnRows(this.column, q, opts, shape));
+  }
+
+  /** Whether the query returns a row (its columns are not read). */
+  private async exists(method: string, q: ChQuery): Promise<boolean> {
+    return (await this.read(method, (opts) => this.column.query(q, opts))).length > 0;
+  }
+
+  private async read<T>(method: string, run: (opts: ColumnQueryOptions) => Promise<T>): Promise<T> {
     const opts: ColumnQueryOptions = { name: `SynapseReadStore.${method}`, maxExecutionTime: READ_MAX_EXECUTION_S };
     try {
-      return await this.column.query<T>(q, opts);
+      return await run(opts);
     } catch (e) {
       throw this.failure(method, e);
     }
@@ -430,36 +501,18 @@ function roiConnectionSource(at: VersionRef, f: RoiConnectionFilter, groupByRoi:
     GROUP BY pre, post${raw(groupByRoi ? ', roi' : '')}${having}`;
 }
 
-const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const nullableText = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
-
-function toSynapse(r: Record<string, unknown>): SynapseRow {
-  const probabilities = Object.fromEntries(TRANSMITTER_COLUMNS.map((t) => [t, nullableNumber(r[`${t}_out`])])) as Record<Transmitter, number | null>;
-  return {
-    synapseId: String(r.synapse_id),
-    pre: nullableText(r.pre_out),
-    post: nullableText(r.post_out),
-    x: Number(r.x),
-    y: Number(r.y),
-    z: Number(r.z),
-    roi: nullableText(r.roi_out),
-    confidence: nullableNumber(r.confidence_out),
-    cleftScore: nullableNumber(r.cleft_score_out),
-    connectionScore: nullableNumber(r.connection_score_out),
-    size: nullableNumber(r.size_out),
-    transmitter: nullableText(r.transmitter_out),
-    probabilities,
-  };
-}
+const EXTRA = z.record(z.string(), z.unknown());
 
 /** The `extra` column: a JSON object of text values; anything else reads as empty rather than failing the read. */
 function parseExtra(text: string): Record<string, string> {
   if (!text) return {};
+  let parsed: unknown;
   try {
-    const v = JSON.parse(text) as unknown;
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, typeof x === 'string' ? x : JSON.stringify(x)]));
+    parsed = JSON.parse(text);
   } catch {
     return {};
   }
+  const v = EXTRA.safeParse(parsed);
+  if (!v.success) return {};
+  return Object.fromEntries(Object.entries(v.data).map(([k, x]) => [k, typeof x === 'string' ? x : JSON.stringify(x)]));
 }
