@@ -46,7 +46,7 @@ export const accessRegistry = new Map<string, AccessClass>();
 export const remoteCallerFields = new Set<string>();
 
 export type { TokenScope };
-export const TOKEN_SCOPES: readonly TokenScope[] = ['read', 'compute', 'write'];
+export { TOKEN_SCOPES } from './auth/viewer.js';
 
 /**
  * What a personal API token needs to call a root field: a scope, or `login` for what only a signed-in person may do

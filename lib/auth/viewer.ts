@@ -1,5 +1,6 @@
 /** What a personal API token may be made for: reading; reading and computing; that and changing datasets. */
-export type TokenScope = 'read' | 'compute' | 'write';
+export const TOKEN_SCOPES = ['read', 'compute', 'write'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** Account types of spec section 3. */
 export type AccountType = 'REGULAR' | 'ACADEMIC' | 'SERVICE' | 'SUPERUSER';

@@ -45,7 +45,8 @@ export function expiryOf(now: Date, days: number | null | undefined): Date {
   return new Date(now.getTime() + d * 86_400_000);
 }
 
-export type ApiTokenRevokeReason = 'owner' | 'superuser' | 'credentials_changed' | 'account_deactivated';
+export const API_TOKEN_REVOKE_REASONS = ['owner', 'superuser', 'credentials_changed', 'account_deactivated'] as const;
+export type ApiTokenRevokeReason = (typeof API_TOKEN_REVOKE_REASONS)[number];
 
 const REVOKED_BECAUSE: Record<ApiTokenRevokeReason, string> = {
   owner: 'by its owner',

@@ -1,8 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../../lib/db/relational.js';
 import type { AccountType } from '../../../lib/auth/viewer.js';
-import { accounts } from './tables.js';
-import { query, toDate, toDateOrNull } from './db.js';
+import { col, queryRow, queryRows, rowOf } from '../../../lib/db/rows.js';
+import { pagedQuery } from '../../../lib/db/paged-query.js';
+import { accounts, accountType } from './tables.js';
+import { query } from './db.js';
 
 /** An account as the services see it; the password hash stays in the store. */
 export interface Account {
@@ -43,25 +46,23 @@ export interface ProfilePatch {
   links?: string[];
 }
 
-type AccountRow = {
-  id: string;
-  email: string;
-  display_name: string;
-  account_type: AccountType;
-  verified: boolean;
-  affiliation: string | null;
-  orcid: string | null;
-  bio: string | null;
-  links: string[] | string;
-  scientist_tag: string | null;
-  deactivated_at: string | Date | null;
-  created_at: string | Date;
-  updated_at: string | Date;
+const ACCOUNT_FIELDS = {
+  id: col.text,
+  email: col.text,
+  display_name: col.text,
+  account_type: col.oneOf(accountType.enumValues),
+  verified: col.bool,
+  affiliation: col.text.nullable(),
+  orcid: col.text.nullable(),
+  bio: col.text.nullable(),
+  links: col.json(z.array(z.string()).nullable()),
+  scientist_tag: col.text.nullable(),
+  deactivated_at: col.timestamp.nullable(),
+  created_at: col.timestamp,
+  updated_at: col.timestamp,
 };
 
-const COLUMNS = sql.raw('id, email, display_name, account_type, verified, affiliation, orcid, bio, links, scientist_tag, deactivated_at, created_at, updated_at');
-
-function toAccount(r: AccountRow): Account {
+function accountOf(r: z.output<z.ZodObject<typeof ACCOUNT_FIELDS>>): Account {
   return {
     id: r.id,
     email: r.email,
@@ -71,13 +72,19 @@ function toAccount(r: AccountRow): Account {
     affiliation: r.affiliation,
     orcid: r.orcid,
     bio: r.bio,
-    links: typeof r.links === 'string' ? (JSON.parse(r.links) as string[]) : (r.links ?? []),
+    links: r.links ?? [],
     scientistTag: r.scientist_tag,
-    deactivatedAt: toDateOrNull(r.deactivated_at),
-    createdAt: toDate(r.created_at),
-    updatedAt: toDate(r.updated_at),
+    deactivatedAt: r.deactivated_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
+
+const ACCOUNT = rowOf(ACCOUNT_FIELDS, accountOf);
+const COLUMNS = ACCOUNT.columns();
+/** An account with its password hash, for login only. */
+const CREDENTIALS = rowOf({ ...ACCOUNT_FIELDS, password_hash: col.text.nullable() }, (r) => ({ account: accountOf(r), passwordHash: r.password_hash }));
+const PASSWORD_HASH = rowOf({ password_hash: col.text.nullable() }, (r) => r.password_hash);
 
 const emailTaken = (constraint: string) =>
   constraint.includes('scientist') ? 'that scientist tag is taken' : 'an account with this email already exists';
@@ -87,31 +94,26 @@ export class AccountStore {
 
   /** Inserts an account; a taken email key becomes Conflict. */
   async insert(a: NewAccount): Promise<Account> {
-    const rows = await query<AccountRow>(
+    const [account] = await queryRows(
       this.db,
       'AccountStore.insert',
       sql`insert into ${accounts} (id, email, email_key, password_hash, display_name, account_type, verified, created_at, updated_at)
         values (${a.id}, ${a.email}, ${a.emailKey}, ${a.passwordHash}, ${a.displayName}, ${a.accountType}, ${a.verified}, ${a.now.toISOString()}, ${a.now.toISOString()})
         returning ${COLUMNS}`,
+      ACCOUNT,
       emailTaken,
     );
-    return toAccount(rows[0]);
+    return account;
   }
 
   async findById(id: string): Promise<Account | undefined> {
-    const rows = await query<AccountRow>(this.db, 'AccountStore.findById', sql`select ${COLUMNS} from ${accounts} where id = ${id}`);
-    return rows[0] && toAccount(rows[0]);
+    return queryRow(this.db, 'AccountStore.findById', sql`select ${COLUMNS} from ${accounts} where id = ${id}`, ACCOUNT);
   }
 
   /** The accounts among `ids` (unknown ids are left out), in one query. */
   async findByIds(ids: readonly string[]): Promise<Account[]> {
     if (ids.length === 0) return [];
-    const rows = await query<AccountRow>(
-      this.db,
-      'AccountStore.findByIds',
-      sql`select ${COLUMNS} from ${accounts} where id = any(${`{${ids.join(',')}}`}::uuid[])`,
-    );
-    return rows.map(toAccount);
+    return queryRows(this.db, 'AccountStore.findByIds', sql`select ${COLUMNS} from ${accounts} where id = any(${`{${ids.join(',')}}`}::uuid[])`, ACCOUNT);
   }
 
   /**
@@ -120,42 +122,28 @@ export class AccountStore {
    */
   async list(opts: { emailContains?: string; limit: number; offset: number }): Promise<{ items: Account[]; total: number }> {
     const needle = opts.emailContains?.trim().toLowerCase();
-    const where = needle ? sql`where email_key like ${`%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : sql``;
-    const rows = await query<AccountRow & { total: string | number }>(
+    const where = needle ? sql`email_key like ${`%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : sql`true`;
+    const { rows, total } = await pagedQuery(
       this.db,
-      'AccountStore.list',
-      sql`select ${COLUMNS}, count(*) over () as total from ${accounts} ${where}
-        order by created_at desc, id limit ${opts.limit} offset ${opts.offset}`,
+      { list: 'AccountStore.list', count: 'AccountStore.list.count' },
+      { shape: ACCOUNT, from: sql`${accounts}`, where, orderBy: sql`created_at desc, id` },
+      opts,
     );
-    if (rows.length === 0 && opts.offset > 0) {
-      const counted = await query<{ total: string | number }>(this.db, 'AccountStore.list.count', sql`/* AccountStore.list.count */ select count(*) as total from ${accounts} ${where}`);
-      return { items: [], total: Number(counted[0]?.total ?? 0) };
-    }
-    return { items: rows.map(toAccount), total: Number(rows[0]?.total ?? 0) };
+    return { items: rows, total };
   }
 
   /** The account with this email key and its password hash, for login only. */
   async findCredentials(emailKey: string): Promise<{ account: Account; passwordHash: string | null } | undefined> {
-    const rows = await query<AccountRow & { password_hash: string | null }>(
-      this.db,
-      'AccountStore.findCredentials',
-      sql`select ${COLUMNS}, password_hash from ${accounts} where email_key = ${emailKey}`,
-    );
-    return rows[0] && { account: toAccount(rows[0]), passwordHash: rows[0].password_hash };
+    return queryRow(this.db, 'AccountStore.findCredentials', sql`select ${CREDENTIALS.columns()} from ${accounts} where email_key = ${emailKey}`, CREDENTIALS);
   }
 
   async passwordHash(id: string): Promise<string | null | undefined> {
-    const rows = await query<{ password_hash: string | null }>(
-      this.db,
-      'AccountStore.passwordHash',
-      sql`select password_hash from ${accounts} where id = ${id}`,
-    );
-    return rows[0]?.password_hash;
+    return queryRow(this.db, 'AccountStore.passwordHash', sql`select ${PASSWORD_HASH.columns()} from ${accounts} where id = ${id}`, PASSWORD_HASH);
   }
 
   /** Sets or replaces the password hash. Returns false when the account is absent. */
   async setPasswordHash(id: string, passwordHash: string, now: Date): Promise<boolean> {
-    const rows = await query<{ id: string }>(
+    const rows = await query(
       this.db,
       'AccountStore.setPasswordHash',
       sql`update ${accounts} set password_hash = ${passwordHash}, updated_at = ${now.toISOString()} where id = ${id} returning id`,
@@ -172,14 +160,14 @@ export class AccountStore {
       from.map((t) => sql`${t}`),
       sql`, `,
     );
-    const rows = await query<AccountRow>(
+    return queryRow(
       this.db,
       'AccountStore.changeType',
       sql`update ${accounts} set account_type = ${to}, verified = ${verified}, updated_at = ${now.toISOString()}
         where id = ${id} and account_type in (${fromList})
         returning ${COLUMNS}`,
+      ACCOUNT,
     );
-    return rows[0] && toAccount(rows[0]);
   }
 
   /** Applies the given profile fields; a taken email becomes Conflict. */
@@ -191,13 +179,13 @@ export class AccountStore {
     if (p.orcid !== undefined) sets.push(sql`orcid = ${p.orcid}`);
     if (p.bio !== undefined) sets.push(sql`bio = ${p.bio}`);
     if (p.links !== undefined) sets.push(sql`links = ${JSON.stringify(p.links)}::jsonb`);
-    const rows = await query<AccountRow>(
+    return queryRow(
       this.db,
       'AccountStore.updateProfile',
       sql`update ${accounts} set ${sql.join(sets, sql`, `)} where id = ${id} returning ${COLUMNS}`,
+      ACCOUNT,
       emailTaken,
     );
-    return rows[0] && toAccount(rows[0]);
   }
 
   /**
@@ -205,25 +193,25 @@ export class AccountStore {
    * when a tag was already there; a tag held by another account becomes Conflict.
    */
   async setScientistTagOnce(id: string, tag: string, now: Date): Promise<Account | undefined> {
-    const rows = await query<AccountRow>(
+    return queryRow(
       this.db,
       'AccountStore.setScientistTagOnce',
       sql`update ${accounts} set scientist_tag = ${tag}, updated_at = ${now.toISOString()}
         where id = ${id} and scientist_tag is null
         returning ${COLUMNS}`,
+      ACCOUNT,
       emailTaken,
     );
-    return rows[0] && toAccount(rows[0]);
   }
 
   /** Marks the account deactivated (once); undefined when there is no such account. */
   async deactivate(id: string, now: Date): Promise<Account | undefined> {
-    const rows = await query<AccountRow>(
+    return queryRow(
       this.db,
       'AccountStore.deactivate',
       sql`update ${accounts} set deactivated_at = coalesce(deactivated_at, ${now.toISOString()}::timestamptz), updated_at = ${now.toISOString()}
         where id = ${id} returning ${COLUMNS}`,
+      ACCOUNT,
     );
-    return rows[0] && toAccount(rows[0]);
   }
 }

@@ -1,1 +1,1 @@
-export { namedQuery as query, toDate, toDateOrNull } from '../../../lib/db/named-query.js';
+export { namedQuery as query } from '../../../lib/db/named-query.js';

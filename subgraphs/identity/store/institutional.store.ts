@@ -1,11 +1,15 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../../lib/db/relational.js';
+import { col, queryRow, queryRows, rowOf } from '../../../lib/db/rows.js';
 import { institutionalVerifications, linkedIdentities, oidcStates } from './institutional.tables.js';
-import { query, toDate } from './db.js';
+import { query } from './db.js';
 
-export type FlowPurpose = 'verify' | 'link' | 'login';
+export const FLOW_PURPOSES = ['verify', 'link', 'login'] as const;
+export type FlowPurpose = (typeof FLOW_PURPOSES)[number];
 /** How a sign-in hands its result to the client: a login_code in a redirect, or the token pair as JSON. */
-export type LoginMode = 'redirect' | 'json';
+export const LOGIN_MODES = ['redirect', 'json'] as const;
+export type LoginMode = (typeof LOGIN_MODES)[number];
 
 /** A started authorization request, bound to the account that started it (none for a sign-in). */
 export interface PendingFlow {
@@ -46,80 +50,80 @@ export interface LinkedIdentity {
   linkedAt: Date;
 }
 
-type FlowRow = {
-  provider: string;
-  purpose: FlowPurpose;
-  account_id: string | null;
-  mode: LoginMode | null;
-  binding_hash: string | null;
-  code_verifier: string;
-  nonce: string;
-  redirect_uri: string;
-  created_at: string | Date;
-  expires_at: string | Date;
-};
+const FLOW = rowOf(
+  {
+    provider: col.text,
+    purpose: col.oneOf(FLOW_PURPOSES),
+    account_id: col.text.nullable(),
+    mode: col.oneOf(LOGIN_MODES).nullable(),
+    binding_hash: col.text.nullable(),
+    code_verifier: col.text,
+    nonce: col.text,
+    redirect_uri: col.text,
+    created_at: col.timestamp,
+    expires_at: col.timestamp,
+  },
+  (r): PendingFlow => ({
+    provider: r.provider,
+    purpose: r.purpose,
+    accountId: r.account_id,
+    mode: r.mode,
+    bindingHash: r.binding_hash,
+    codeVerifier: r.code_verifier,
+    nonce: r.nonce,
+    redirectUri: r.redirect_uri,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+  }),
+);
 
-type VerificationRow = {
-  account_id: string;
-  issuer: string;
-  subject: string;
-  institution: string | null;
-  email: string | null;
-  email_domain: string | null;
-  affiliations: string[] | string;
-  verified_at: string | Date;
-};
+const VERIFICATION = rowOf(
+  {
+    account_id: col.text,
+    issuer: col.text,
+    subject: col.text,
+    institution: col.text.nullable(),
+    email: col.text.nullable(),
+    email_domain: col.text.nullable(),
+    affiliations: col.json(z.array(z.string()).nullable()),
+    verified_at: col.timestamp,
+  },
+  (r): InstitutionalVerification => ({
+    accountId: r.account_id,
+    issuer: r.issuer,
+    subject: r.subject,
+    institution: r.institution,
+    email: r.email,
+    emailDomain: r.email_domain,
+    affiliations: r.affiliations ?? [],
+    verifiedAt: r.verified_at,
+  }),
+);
 
-type LinkRow = {
-  id: string;
-  account_id: string;
-  provider: string;
-  issuer: string;
-  subject: string;
-  name: string | null;
-  username: string | null;
-  email: string | null;
-  linked_at: string | Date;
-};
-
-const FLOW_COLUMNS = sql.raw('provider, purpose, account_id, mode, binding_hash, code_verifier, nonce, redirect_uri, created_at, expires_at');
-const LINK_COLUMNS = sql.raw('id, account_id, provider, issuer, subject, name, username, email, linked_at');
-
-const toFlow = (r: FlowRow): PendingFlow => ({
-  provider: r.provider,
-  purpose: r.purpose,
-  accountId: r.account_id,
-  mode: r.mode,
-  bindingHash: r.binding_hash,
-  codeVerifier: r.code_verifier,
-  nonce: r.nonce,
-  redirectUri: r.redirect_uri,
-  createdAt: toDate(r.created_at),
-  expiresAt: toDate(r.expires_at),
-});
-
-const toVerification = (r: VerificationRow): InstitutionalVerification => ({
-  accountId: r.account_id,
-  issuer: r.issuer,
-  subject: r.subject,
-  institution: r.institution,
-  email: r.email,
-  emailDomain: r.email_domain,
-  affiliations: typeof r.affiliations === 'string' ? (JSON.parse(r.affiliations) as string[]) : (r.affiliations ?? []),
-  verifiedAt: toDate(r.verified_at),
-});
-
-const toLink = (r: LinkRow): LinkedIdentity => ({
-  id: r.id,
-  accountId: r.account_id,
-  provider: r.provider,
-  issuer: r.issuer,
-  subject: r.subject,
-  name: r.name,
-  username: r.username,
-  email: r.email,
-  linkedAt: toDate(r.linked_at),
-});
+const LINK = rowOf(
+  {
+    id: col.text,
+    account_id: col.text,
+    provider: col.text,
+    issuer: col.text,
+    subject: col.text,
+    name: col.text.nullable(),
+    username: col.text.nullable(),
+    email: col.text.nullable(),
+    linked_at: col.timestamp,
+  },
+  (r): LinkedIdentity => ({
+    id: r.id,
+    accountId: r.account_id,
+    provider: r.provider,
+    issuer: r.issuer,
+    subject: r.subject,
+    name: r.name,
+    username: r.username,
+    email: r.email,
+    linkedAt: r.linked_at,
+  }),
+);
 
 export class InstitutionalStore {
   constructor(private readonly db: Db) {}
@@ -145,14 +149,14 @@ export class InstitutionalStore {
    * caller's decision (it owns the clock).
    */
   async consumeFlow(stateHash: string, provider: string, now: Date): Promise<PendingFlow | undefined> {
-    const rows = await query<FlowRow>(
+    return queryRow(
       this.db,
       'InstitutionalStore.consumeFlow',
       sql`update ${oidcStates} set consumed_at = ${now.toISOString()}
         where state_hash = ${stateHash} and provider = ${provider} and consumed_at is null
-        returning ${FLOW_COLUMNS}`,
+        returning ${FLOW.columns()}`,
+      FLOW,
     );
-    return rows[0] && toFlow(rows[0]);
   }
 
   /** Deletes flows that expired before `before`; a row is kept a while after use so a replay reads as "already used". */
@@ -165,18 +169,18 @@ export class InstitutionalStore {
   }
 
   async findVerification(accountId: string): Promise<InstitutionalVerification | undefined> {
-    const rows = await query<VerificationRow>(
+    return queryRow(
       this.db,
       'InstitutionalStore.findVerification',
-      sql`select account_id, issuer, subject, institution, email, email_domain, affiliations, verified_at
+      sql`select ${VERIFICATION.columns()}
         from ${institutionalVerifications} where account_id = ${accountId}`,
+      VERIFICATION,
     );
-    return rows[0] && toVerification(rows[0]);
   }
 
   /** Inserts or replaces the account's verification; an institutional identity already verifying another account is Conflict. */
   async upsertVerification(v: InstitutionalVerification): Promise<InstitutionalVerification> {
-    const rows = await query<VerificationRow>(
+    const [verification] = await queryRows(
       this.db,
       'InstitutionalStore.upsertVerification',
       sql`insert into ${institutionalVerifications} (account_id, issuer, subject, institution, email, email_domain, affiliations, verified_at)
@@ -185,24 +189,25 @@ export class InstitutionalStore {
         on conflict (account_id) do update set
           issuer = excluded.issuer, subject = excluded.subject, institution = excluded.institution, email = excluded.email,
           email_domain = excluded.email_domain, affiliations = excluded.affiliations, verified_at = excluded.verified_at
-        returning account_id, issuer, subject, institution, email, email_domain, affiliations, verified_at`,
+        returning ${VERIFICATION.columns()}`,
+      VERIFICATION,
       () => 'this institutional identity already verifies another account',
     );
-    return toVerification(rows[0]);
+    return verification;
   }
 
   async findLink(accountId: string, provider: string): Promise<LinkedIdentity | undefined> {
-    const rows = await query<LinkRow>(
+    return queryRow(
       this.db,
       'InstitutionalStore.findLink',
-      sql`select ${LINK_COLUMNS} from ${linkedIdentities} where account_id = ${accountId} and provider = ${provider}`,
+      sql`select ${LINK.columns()} from ${linkedIdentities} where account_id = ${accountId} and provider = ${provider}`,
+      LINK,
     );
-    return rows[0] && toLink(rows[0]);
   }
 
   /** Links or re-links the account's identity at this provider; one already linked to another account is Conflict. */
   async upsertLink(l: LinkedIdentity): Promise<LinkedIdentity> {
-    const rows = await query<LinkRow>(
+    const [link] = await queryRows(
       this.db,
       'InstitutionalStore.upsertLink',
       sql`insert into ${linkedIdentities} (id, account_id, provider, issuer, subject, name, username, email, linked_at)
@@ -210,35 +215,36 @@ export class InstitutionalStore {
         on conflict (account_id, provider) do update set
           issuer = excluded.issuer, subject = excluded.subject, name = excluded.name, username = excluded.username,
           email = excluded.email, linked_at = excluded.linked_at
-        returning ${LINK_COLUMNS}`,
+        returning ${LINK.columns()}`,
+      LINK,
       () => `this ${l.provider} identity is already linked to another account`,
     );
-    return toLink(rows[0]);
+    return link;
   }
 
   /** The link of this provider identity, whichever account holds it. */
   async findLinkByIdentity(provider: string, issuer: string, subject: string): Promise<LinkedIdentity | undefined> {
-    const rows = await query<LinkRow>(
+    return queryRow(
       this.db,
       'InstitutionalStore.findLinkByIdentity',
-      sql`select ${LINK_COLUMNS} from ${linkedIdentities} where provider = ${provider} and issuer = ${issuer} and subject = ${subject}`,
+      sql`select ${LINK.columns()} from ${linkedIdentities} where provider = ${provider} and issuer = ${issuer} and subject = ${subject}`,
+      LINK,
     );
-    return rows[0] && toLink(rows[0]);
   }
 
   /** Every identity linked to the account, oldest first. */
   async listLinks(accountId: string): Promise<LinkedIdentity[]> {
-    const rows = await query<LinkRow>(
+    return queryRows(
       this.db,
       'InstitutionalStore.listLinks',
-      sql`select ${LINK_COLUMNS} from ${linkedIdentities} where account_id = ${accountId} order by linked_at, provider`,
+      sql`select ${LINK.columns()} from ${linkedIdentities} where account_id = ${accountId} order by linked_at, provider`,
+      LINK,
     );
-    return rows.map(toLink);
   }
 
   /** Removes the link; false when there was none. */
   async deleteLink(accountId: string, provider: string): Promise<boolean> {
-    const rows = await query<{ id: string }>(
+    const rows = await query(
       this.db,
       'InstitutionalStore.deleteLink',
       sql`delete from ${linkedIdentities} where account_id = ${accountId} and provider = ${provider} returning id`,

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
+import { col, queryRow, rowOf } from '../../../lib/db/rows.js';
 import { refreshFamilies, refreshTokens } from './tables.js';
-import { query, toDate, toDateOrNull } from './db.js';
+import { query } from './db.js';
 
 export interface NewRefreshToken {
   id: string;
@@ -27,8 +28,38 @@ export interface StoredRefreshToken {
   familyRevokedReason: RevokeReason | null;
 }
 
-/** Why a family was revoked: logged out, a refresh token replayed, or the account's password or email changed. */
-export type RevokeReason = 'logout' | 'reuse' | 'credentials_changed' | 'account_deactivated';
+/** Why a family was revoked: logged out, a refresh token replayed, the account's password or email changed, or it was deactivated. */
+export const REVOKE_REASONS = ['logout', 'reuse', 'credentials_changed', 'account_deactivated'] as const;
+export type RevokeReason = (typeof REVOKE_REASONS)[number];
+
+const CONSUMED = rowOf({ family_id: col.text, account_id: col.text }, (r) => ({ familyId: r.family_id, accountId: r.account_id }));
+
+const STORED_TOKEN = rowOf(
+  {
+    id: col.text,
+    family_id: col.text,
+    account_id: col.text,
+    token_hash: col.text,
+    expires_at: col.timestamp,
+    used_at: col.timestamp.nullable(),
+    revoked_at: col.timestamp.nullable(),
+    family_revoked_at: col.timestamp.nullable(),
+    family_revoked_reason: col.oneOf(REVOKE_REASONS).nullable(),
+  },
+  (r): StoredRefreshToken => ({
+    id: r.id,
+    familyId: r.family_id,
+    accountId: r.account_id,
+    tokenHash: r.token_hash,
+    expiresAt: r.expires_at,
+    usedAt: r.used_at,
+    revokedAt: r.revoked_at,
+    familyRevokedAt: r.family_revoked_at,
+    familyRevokedReason: r.family_revoked_reason,
+  }),
+);
+
+const REVOKED = rowOf({ revoked: col.int }, (r) => r.revoked);
 
 export class SessionStore {
   constructor(private readonly db: Db) {}
@@ -61,7 +92,7 @@ export class SessionStore {
    * conditional UPDATE, so of two concurrent refreshes with the same token exactly one gets the row back.
    */
   async consume(id: string, tokenHash: string, now: Date): Promise<{ familyId: string; accountId: string } | undefined> {
-    const rows = await query<{ family_id: string; account_id: string }>(
+    return queryRow(
       this.db,
       'SessionStore.consume',
       sql`update ${refreshTokens} t set used_at = ${now.toISOString()}
@@ -69,42 +100,19 @@ export class SessionStore {
         where t.id = ${id} and t.token_hash = ${tokenHash}
           and t.used_at is null and t.revoked_at is null and t.expires_at > ${now.toISOString()}
           and f.id = t.family_id and f.revoked_at is null
-        returning t.family_id, t.account_id`,
+        returning ${CONSUMED.columns('t')}`,
+      CONSUMED,
     );
-    return rows[0] && { familyId: rows[0].family_id, accountId: rows[0].account_id };
   }
 
   async findToken(id: string): Promise<StoredRefreshToken | undefined> {
-    const rows = await query<{
-      id: string;
-      family_id: string;
-      account_id: string;
-      token_hash: string;
-      expires_at: string;
-      used_at: string | null;
-      revoked_at: string | null;
-      family_revoked_at: string | null;
-      family_revoked_reason: RevokeReason | null;
-    }>(
+    return queryRow(
       this.db,
       'SessionStore.findToken',
       sql`select t.id, t.family_id, t.account_id, t.token_hash, t.expires_at, t.used_at, t.revoked_at, f.revoked_at as family_revoked_at, f.revoked_reason as family_revoked_reason
         from ${refreshTokens} t join ${refreshFamilies} f on f.id = t.family_id
         where t.id = ${id}`,
-    );
-    const r = rows[0];
-    return (
-      r && {
-        id: r.id,
-        familyId: r.family_id,
-        accountId: r.account_id,
-        tokenHash: r.token_hash,
-        expiresAt: toDate(r.expires_at),
-        usedAt: toDateOrNull(r.used_at),
-        revokedAt: toDateOrNull(r.revoked_at),
-        familyRevokedAt: toDateOrNull(r.family_revoked_at),
-        familyRevokedReason: r.family_revoked_reason,
-      }
+      STORED_TOKEN,
     );
   }
 
@@ -128,7 +136,7 @@ export class SessionStore {
    * how many families were revoked.
    */
   async revokeAccountFamilies(accountId: string, keepFamilyId: string | null, reason: RevokeReason, now: Date): Promise<number> {
-    const rows = await query<{ revoked: number | string }>(
+    const revoked = await queryRow(
       this.db,
       'SessionStore.revokeAccountFamilies',
       sql`with families as (
@@ -140,7 +148,8 @@ export class SessionStore {
           where family_id in (select id from families) and revoked_at is null
         )
         select count(*) as revoked from families`,
+      REVOKED,
     );
-    return Number(rows[0]?.revoked ?? 0);
+    return revoked ?? 0;
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
+import { col, queryRow, rowOf } from '../../../lib/db/rows.js';
 import { loginCodes } from './social-login.tables.js';
 import { query } from './db.js';
 
@@ -8,6 +9,11 @@ export interface LoginCode {
   provider: string;
   accountCreated: boolean;
 }
+
+const LOGIN_CODE = rowOf(
+  { account_id: col.text, provider: col.text, account_created: col.bool },
+  (r): LoginCode => ({ accountId: r.account_id, provider: r.provider, accountCreated: r.account_created }),
+);
 
 export class LoginCodeStore {
   constructor(private readonly db: Db) {}
@@ -26,15 +32,14 @@ export class LoginCodeStore {
    * exchanges exactly one gets it. Undefined for an unknown, used or expired code.
    */
   async consume(codeHash: string, now: Date): Promise<LoginCode | undefined> {
-    const rows = await query<{ account_id: string; provider: string; account_created: boolean }>(
+    return queryRow(
       this.db,
       'LoginCodeStore.consume',
       sql`update ${loginCodes} set consumed_at = ${now.toISOString()}
         where code_hash = ${codeHash} and consumed_at is null and expires_at > ${now.toISOString()}
-        returning account_id, provider, account_created`,
+        returning ${LOGIN_CODE.columns()}`,
+      LOGIN_CODE,
     );
-    const r = rows[0];
-    return r && { accountId: r.account_id, provider: r.provider, accountCreated: r.account_created };
   }
 
   /** Deletes codes that expired before `before`. */

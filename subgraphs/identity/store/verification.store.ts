@@ -2,12 +2,17 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
 import { institutionalVerifications } from './institutional.tables.js';
 import { superuserVerifications } from './verification.tables.js';
-import { query, toDate } from './db.js';
+import { col, queryRows, rowOf } from '../../../lib/db/rows.js';
+import { query } from './db.js';
+
+/** The two ways to verification: an institutional login, or a SuperUser's (or the operator's) decision. */
+export const VERIFICATION_METHODS = ['institutional', 'superuser'] as const;
+export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
 
 /** How an account became Academic: an institutional login, or a SuperUser's (or the operator's) decision. */
 export interface AccountVerification {
   accountId: string;
-  method: 'institutional' | 'superuser';
+  method: VerificationMethod;
   /** The SuperUser who verified the account; null for an institutional login and for the operator's command line. */
   verifiedBy: string | null;
   verifiedAt: Date;
@@ -17,23 +22,24 @@ export interface AccountVerification {
   institution: string | null;
 }
 
-type Row = {
-  account_id: string;
-  method: 'institutional' | 'superuser';
-  verified_by: string | null;
-  verified_at: string | Date;
-  reason: string | null;
-  institution: string | null;
-};
-
-const toVerification = (r: Row): AccountVerification => ({
-  accountId: r.account_id,
-  method: r.method,
-  verifiedBy: r.verified_by,
-  verifiedAt: toDate(r.verified_at),
-  reason: r.reason,
-  institution: r.institution,
-});
+const VERIFICATION = rowOf(
+  {
+    account_id: col.text,
+    method: col.oneOf(VERIFICATION_METHODS),
+    verified_by: col.text.nullable(),
+    verified_at: col.timestamp,
+    reason: col.text.nullable(),
+    institution: col.text.nullable(),
+  },
+  (r): AccountVerification => ({
+    accountId: r.account_id,
+    method: r.method,
+    verifiedBy: r.verified_by,
+    verifiedAt: r.verified_at,
+    reason: r.reason,
+    institution: r.institution,
+  }),
+);
 
 /** The records of both ways to verification, read together (the identity schema's own tables only). */
 export class VerificationStore {
@@ -46,10 +52,10 @@ export class VerificationStore {
   async latestOf(accountIds: readonly string[]): Promise<Map<string, AccountVerification>> {
     if (accountIds.length === 0) return new Map();
     const ids = `{${accountIds.join(',')}}`;
-    const rows = await query<Row>(
+    const verifications = await queryRows(
       this.db,
       'VerificationStore.latestOf',
-      sql`select distinct on (account_id) account_id, method, verified_by, verified_at, reason, institution from (
+      sql`select distinct on (account_id) ${VERIFICATION.columns()} from (
           select account_id, 'superuser' as method, verified_by, verified_at, reason, null::text as institution
           from ${superuserVerifications} where account_id = any(${ids}::uuid[])
           union all
@@ -57,8 +63,9 @@ export class VerificationStore {
           from ${institutionalVerifications} where account_id = any(${ids}::uuid[])
         ) v
         order by account_id, verified_at desc`,
+      VERIFICATION,
     );
-    return new Map(rows.map((r) => [r.account_id, toVerification(r)]));
+    return new Map(verifications.map((v) => [v.accountId, v]));
   }
 
   /** Records a SuperUser's verification, replacing an earlier one of the account. */
@@ -80,12 +87,12 @@ export class VerificationStore {
     await query(
       this.db,
       'VerificationStore.deleteAll.superuser',
-      sql`/* VerificationStore.deleteAll.superuser */ delete from ${superuserVerifications} where account_id = ${accountId}`,
+      sql`delete from ${superuserVerifications} where account_id = ${accountId}`,
     );
     await query(
       this.db,
       'VerificationStore.deleteAll.institutional',
-      sql`/* VerificationStore.deleteAll.institutional */ delete from ${institutionalVerifications} where account_id = ${accountId}`,
+      sql`delete from ${institutionalVerifications} where account_id = ${accountId}`,
     );
   }
 }

@@ -1,11 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../lib/db/relational.js';
-import { jsonParam, runTermQuery, type Row, type TermRef, type TermStatus } from './term-records.js';
+import { col, rowOf, type RowShape } from '../../../lib/db/rows.js';
+import { TERM_STATUSES, jsonParam, readTermRows, type TermRef, type TermStatus } from './term-records.js';
+
+/** What a name of ontology.term_names is of its term. */
+export const TERM_NAME_KINDS = ['code', 'label', 'synonym'] as const;
+export type TermNameKind = (typeof TERM_NAME_KINDS)[number];
 
 export interface ExactMatch {
   /** The input exactly as given. */
   input: string;
-  kind: 'code' | 'label' | 'synonym';
+  kind: TermNameKind;
   term: TermRef & { status: TermStatus; replacedBy: TermRef | null };
 }
 
@@ -22,7 +27,7 @@ export interface Suggestion extends TermRef {
 /** A code, label or synonym equal to a searched phrase (TermNameStore.matchNames). */
 export interface NameMatch {
   input: string;
-  kind: 'code' | 'label' | 'synonym';
+  kind: TermNameKind;
   /** The name as stored, in its own case. */
   name: string;
   /** For synonyms: acronym, abbreviation, exact, related, ... */
@@ -31,6 +36,62 @@ export interface NameMatch {
   status: TermStatus;
   replacedBy: TermRef | null;
 }
+
+/** The columns of a matched name's term and, when it was deprecated for one, its replacement (`r_`). */
+const MATCHED_TERM = {
+  input: col.text,
+  kind: col.oneOf(TERM_NAME_KINDS),
+  id: col.text,
+  vocabulary: col.text,
+  code: col.text,
+  label: col.text,
+  uri: col.text.nullable(),
+  status: col.oneOf(TERM_STATUSES),
+  r_id: col.text.nullable(),
+  r_vocabulary: col.text.nullable(),
+  r_code: col.text.nullable(),
+  r_label: col.text.nullable(),
+};
+
+/** The replacement of a matched term, from its left-joined `r_` columns; null when it has none. */
+function replacementOf(r: { r_id: string | null; r_vocabulary: string | null; r_code: string | null; r_label: string | null }): TermRef | null {
+  if (r.r_id === null || r.r_vocabulary === null || r.r_code === null || r.r_label === null) return null;
+  return { id: r.r_id, vocabulary: r.r_vocabulary, code: r.r_code, label: r.r_label };
+}
+
+const NAME_MATCH = rowOf(
+  { ...MATCHED_TERM, name: col.text, synonym_type: col.text.nullable(), r_uri: col.text.nullable() },
+  (r): NameMatch => {
+    const replacement = replacementOf(r);
+    return {
+      input: r.input,
+      kind: r.kind,
+      name: r.name,
+      synonymType: r.synonym_type,
+      term: { id: r.id, vocabulary: r.vocabulary, code: r.code, label: r.label, uri: r.uri },
+      status: r.status,
+      replacedBy: replacement && { ...replacement, uri: r.r_uri },
+    };
+  },
+);
+
+const EXACT_MATCH = rowOf(
+  MATCHED_TERM,
+  (r): ExactMatch => ({
+    input: r.input,
+    kind: r.kind,
+    term: { id: r.id, vocabulary: r.vocabulary, code: r.code, label: r.label, uri: r.uri, status: r.status, replacedBy: replacementOf(r) },
+  }),
+);
+
+const SUGGESTION = rowOf(
+  { input: col.text, id: col.text, vocabulary: col.text, code: col.text, label: col.text, rank: col.int, score: col.float, matched: col.text },
+  (r): Suggestion => ({ input: r.input, id: r.id, vocabulary: r.vocabulary, code: r.code, label: r.label, rank: r.rank, score: Math.round(r.score * 1000) / 1000, matched: r.matched }),
+);
+
+const VOCABULARY_NAMES = rowOf({ rows: col.text, foreign: col.bool });
+const MEASURED = rowOf({ measured: col.text }, (r) => r.measured);
+const NORMALIZED = rowOf({ value: col.text, norm: col.text }, (r): [string, string] => [r.value, r.norm]);
 
 /**
  * `tn.norm = value` (tn: ontology.term_names), written as a range of one value so that only the btree index on norm
@@ -47,8 +108,8 @@ const normIs = (value: SQL): SQL => sql`(tn.norm >= ${value} AND tn.norm <= ${va
 export class TermNameStore {
   constructor(private readonly db: Db) {}
 
-  private run(name: string, query: SQL): Promise<Row[]> {
-    return runTermQuery(this.db, `TermNameStore.${name}`, query);
+  private read<T>(name: string, query: SQL, shape: RowShape<T>): Promise<T[]> {
+    return readTermRows(this.db, `TermNameStore.${name}`, query, shape);
   }
 
   /**
@@ -57,7 +118,7 @@ export class TermNameStore {
    */
   async matchNames(inputs: readonly string[], vocabularies: readonly string[]): Promise<NameMatch[]> {
     if (inputs.length === 0) return [];
-    const rows = await this.run(
+    return this.read(
       'matchNames',
       sql`WITH input AS (
             SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(inputs)})
@@ -68,19 +129,9 @@ export class TermNameStore {
           JOIN ontology.term_names tn ON ${normIs(sql`i.norm`)} AND tn.vocabulary IN (SELECT value FROM jsonb_array_elements_text(${jsonParam(vocabularies)}))
           JOIN ontology.terms t ON t.id = tn.term_id
           LEFT JOIN ontology.terms r ON r.id = t.replaced_by`,
+      NAME_MATCH,
     );
-    return rows.map((r) => ({
-      input: r.input as string,
-      kind: r.kind as NameMatch['kind'],
-      name: r.name as string,
-      synonymType: (r.synonym_type as string | null) ?? null,
-      term: { id: r.id as string, vocabulary: r.vocabulary as string, code: r.code as string, label: r.label as string, uri: (r.uri as string | null) ?? null },
-      status: r.status as TermStatus,
-      replacedBy: r.r_id ? { id: r.r_id as string, vocabulary: r.r_vocabulary as string, code: r.r_code as string, label: r.r_label as string, uri: (r.r_uri as string | null) ?? null } : null,
-    }));
   }
-
-
 
   /**
    * Inputs whose lower(unaccent(trim(input))) equals a code, label or synonym, one row per (input, name) hit, with
@@ -89,7 +140,7 @@ export class TermNameStore {
   async matchExact(inputs: readonly string[], vocabulary?: string): Promise<ExactMatch[]> {
     if (inputs.length === 0) return [];
     const voc = vocabulary ?? null;
-    const rows = await this.run(
+    return this.read(
       'matchExact',
       sql`WITH input AS (
             SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(inputs)})
@@ -100,20 +151,8 @@ export class TermNameStore {
           JOIN ontology.term_names tn ON ${normIs(sql`i.norm`)} AND (${voc}::text IS NULL OR tn.vocabulary = ${voc})
           JOIN ontology.terms t ON t.id = tn.term_id
           LEFT JOIN ontology.terms r ON r.id = t.replaced_by`,
+      EXACT_MATCH,
     );
-    return rows.map((r) => ({
-      input: r.input as string,
-      kind: r.kind as ExactMatch['kind'],
-      term: {
-        id: r.id as string,
-        vocabulary: r.vocabulary as string,
-        code: r.code as string,
-        label: r.label as string,
-        uri: (r.uri as string | null) ?? null,
-        status: r.status as TermStatus,
-        replacedBy: r.r_id ? { id: r.r_id as string, vocabulary: r.r_vocabulary as string, code: r.r_code as string, label: r.r_label as string } : null,
-      },
-    }));
   }
 
   /**
@@ -126,7 +165,7 @@ export class TermNameStore {
   async suggest(inputs: readonly string[], opts: { vocabulary?: string; limit: number; minScore: number }): Promise<Suggestion[]> {
     if (inputs.length === 0) return [];
     const voc = opts.vocabulary ?? null;
-    const rows = await this.run(
+    return this.read(
       'suggest',
       sql`WITH input AS (
             SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(inputs)})
@@ -134,8 +173,8 @@ export class TermNameStore {
           SELECT i.input, s.* FROM input i CROSS JOIN LATERAL (${suggestionsOf(sql`
                 FROM ontology.term_names tn WHERE (${voc}::text IS NULL OR tn.vocabulary = ${voc})`, opts)}
           ) s`,
+      SUGGESTION,
     );
-    return rows.map(toSuggestion);
   }
 
   /**
@@ -146,15 +185,16 @@ export class TermNameStore {
    */
   async vocabularyNames(vocabulary?: string): Promise<{ rows: string; foreign: boolean }> {
     const voc = vocabulary ?? null;
-    const rows = await this.run(
+    const [names] = await this.read(
       'vocabularyNames',
       sql`SELECT coalesce(json_agg(json_build_array(tn.norm, tn.name, tn.kind, t.id, t.vocabulary, t.code, t.label, lower(t.label), t.status = 'active',
                                                     t.uri, t.status, r.id, r.vocabulary, r.code, r.label)), '[]')::text AS rows,
                  coalesce(bool_or(octet_length(tn.norm) <> char_length(tn.norm)), false) AS foreign
           FROM ontology.term_names tn JOIN ontology.terms t ON t.id = tn.term_id LEFT JOIN ontology.terms r ON r.id = t.replaced_by
           WHERE (${voc}::text IS NULL OR tn.vocabulary = ${voc})`,
+      VOCABULARY_NAMES,
     );
-    return { rows: (rows[0]?.rows as string | undefined) ?? '[]', foreign: rows[0]?.foreign === true };
+    return { rows: names?.rows ?? '[]', foreign: names?.foreign === true };
   }
 
   /**
@@ -163,7 +203,7 @@ export class TermNameStore {
    */
   async measureForeignNames(values: readonly string[], vocabulary?: string): Promise<string> {
     const voc = vocabulary ?? null;
-    const rows = await this.run(
+    const [measured] = await this.read(
       'measureForeignNames',
       sql`WITH foreign_name AS (
             SELECT DISTINCT norm FROM ontology.term_names tn
@@ -172,18 +212,17 @@ export class TermNameStore {
           value AS (SELECT DISTINCT value FROM jsonb_array_elements_text(${jsonParam(values)}))
           SELECT coalesce(json_agg(json_build_array(v.value, f.norm, f.norm <-> v.value, word_similarity(v.value, f.norm))), '[]')::text AS measured
           FROM value v, foreign_name f`,
+      MEASURED,
     );
-    return (rows[0]?.measured as string | undefined) ?? '[]';
+    return measured ?? '[]';
   }
 
   /** Each value's normalised form, lower(unaccent(btrim(value))), as matchExact and suggest compare it. */
   async normalize(values: readonly string[]): Promise<Map<string, string>> {
     if (values.length === 0) return new Map();
-    const rows = await this.run(
-      'normalize',
-      sql`SELECT DISTINCT value, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(values)})`,
+    return new Map(
+      await this.read('normalize', sql`SELECT DISTINCT value, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text(${jsonParam(values)})`, NORMALIZED),
     );
-    return new Map(rows.map((r) => [r.value as string, r.norm as string]));
   }
 }
 
@@ -213,14 +252,3 @@ function suggestionsOf(names: SQL, opts: { limit: number; minScore: number }): S
             ORDER BY 5, 6 DESC, 7 DESC, lower(t.label) COLLATE "C", t.id
             LIMIT ${opts.limit}`;
 }
-
-const toSuggestion = (r: Row): Suggestion => ({
-  input: r.input as string,
-  id: r.id as string,
-  vocabulary: r.vocabulary as string,
-  code: r.code as string,
-  label: r.label as string,
-  rank: Number(r.rank),
-  score: Math.round(Number(r.score) * 1000) / 1000,
-  matched: r.matched as string,
-});

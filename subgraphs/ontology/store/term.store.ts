@@ -1,23 +1,27 @@
 import { chunks } from '../../../lib/chunks.js';
 import { throwIfRequestAborted } from '../../../lib/request-scope.js';
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../../lib/db/relational.js';
-import { fromJson } from '../../../lib/db/named-query.js';
+import { col, rowOf, type RowShape } from '../../../lib/db/rows.js';
 import { WRITE_CHUNK, encodeNewTerms, type NewTermBatches } from './term-batches.js';
 // The tables by their Drizzle definitions, named apart from the many locals called terms.
 import { termNames as TERM_NAMES, terms as TERMS, vocabularies as VOCABULARIES } from './tables.js';
 import { TermNameStore, type ExactMatch, type NameMatch, type Suggestion } from './term-names.store.js';
 import {
+  NODE,
+  TERM,
   TERM_COLUMNS,
   TERM_JSON,
+  TERM_ROW,
+  TERM_TUPLE,
+  termOfTuple,
   jsonParam,
+  readTermRows,
   runTermQuery,
-  toNode,
-  termFromJson,
-  toTerm,
+  termOf,
   type NewSynonym,
   type NewTerm,
-  type Row,
   type TermChange,
   type TermNode,
   type TermRecord,
@@ -29,6 +33,22 @@ export { SUGGEST_NEAREST_NAMES, TermNameStore, type ExactMatch, type Suggestion,
 
 /** The listing's order, which terms_listing_order_idx serves: vocabulary, label case-insensitively, label, id, byte by byte. */
 const LISTING_ORDER = sql.raw(`t.vocabulary COLLATE "C", lower(t.label) COLLATE "C", t.label COLLATE "C", t.id`);
+
+const VOCABULARY = rowOf(
+  { name: col.text, description: col.text.nullable(), term_count: col.int, deprecated_count: col.int },
+  (r): VocabularyRecord => ({ name: r.name, description: r.description, termCount: r.term_count, deprecatedCount: r.deprecated_count }),
+);
+const TERM_AT_DEPTH = rowOf({ depth: col.int, ...TERM_ROW }, (r) => ({ depth: r.depth, term: termOf(r) }));
+const SEARCH_HIT = rowOf({ ...TERM_ROW, total: col.int }, (r) => ({ term: termOf(r), total: r.total }));
+/** A page of terms as TERM_JSON arrays, and the total before paging. */
+const TERM_PAGE = rowOf({ total: col.int, items: col.json(z.array(TERM_TUPLE)) }, (r) => ({ total: r.total, items: r.items.map(termOfTuple) }));
+/** A step of a lineage: the code the walk started from, and one term on the way to the root. */
+const LINEAGE_STEP = rowOf({ start: col.text, code: col.text, label: col.text });
+const ID = rowOf({ id: col.text }, (r) => r.id);
+const CODE = rowOf({ code: col.text }, (r) => r.code);
+const ATTNAME = rowOf({ attname: col.text }, (r) => r.attname);
+const COUNT = rowOf({ n: col.int }, (r) => r.n);
+const TOTAL = rowOf({ total: col.int }, (r) => r.total);
 
 /**
  * `WITH RECURSIVE chain (start, id, depth)`: each seed term (`seeds` selects `start`, any key to group by, and `id`)
@@ -72,8 +92,17 @@ export class TermStore {
     return this.db.transaction((tx) => fn(new TermStore(tx as unknown as Db)));
   }
 
-  private run(name: string, query: SQL): Promise<Row[]> {
+  private run(name: string, query: SQL): Promise<unknown[]> {
     return runTermQuery(this.db, `TermStore.${name}`, query);
+  }
+
+  private read<T>(name: string, query: SQL, shape: RowShape<T>): Promise<T[]> {
+    return readTermRows(this.db, `TermStore.${name}`, query, shape);
+  }
+
+  private async readOne<T>(name: string, query: SQL, shape: RowShape<T>): Promise<T | undefined> {
+    const [row] = await this.read(name, query, shape);
+    return row;
   }
 
   /**
@@ -85,12 +114,13 @@ export class TermStore {
    */
   async analyze(): Promise<void> {
     for (const table of ['terms', 'term_names']) {
-      const columns = await this.run(
+      const columns = await this.read(
         'analyzedColumns',
         sql`SELECT attname FROM pg_attribute WHERE attrelid = ${`ontology.${table}`}::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
+        ATTNAME,
       );
-      for (const { attname } of columns) {
-        await this.run('analyzeColumn', sql`ANALYZE ${sql.identifier('ontology')}.${sql.identifier(table)} (${sql.identifier(attname as string)})`);
+      for (const attname of columns) {
+        await this.run('analyzeColumn', sql`ANALYZE ${sql.identifier('ontology')}.${sql.identifier(table)} (${sql.identifier(attname)})`);
       }
     }
   }
@@ -116,7 +146,7 @@ export class TermStore {
 
   /** Vocabularies in name order, with active and deprecated term counts. */
   async listVocabularies(): Promise<VocabularyRecord[]> {
-    const rows = await this.run(
+    return this.read(
       'listVocabularies',
       sql`SELECT v.name, v.description,
                  count(t.id) FILTER (WHERE t.status = 'active')::int AS term_count,
@@ -124,13 +154,8 @@ export class TermStore {
           FROM ${VOCABULARIES} v LEFT JOIN ${TERMS} t ON t.vocabulary = v.name
           GROUP BY v.name, v.description
           ORDER BY v.name COLLATE "C"`,
+      VOCABULARY,
     );
-    return rows.map((r) => ({
-      name: r.name as string,
-      description: (r.description as string | null) ?? null,
-      termCount: Number(r.term_count),
-      deprecatedCount: Number(r.deprecated_count),
-    }));
   }
 
   async vocabularyExists(name: string): Promise<boolean> {
@@ -139,13 +164,11 @@ export class TermStore {
   }
 
   async countTerms(vocabulary: string): Promise<number> {
-    const rows = await this.run('countTerms', sql`SELECT count(*)::int AS n FROM ${TERMS} WHERE vocabulary = ${vocabulary}`);
-    return Number(rows[0]?.n ?? 0);
+    return (await this.readOne('countTerms', sql`SELECT count(*)::int AS n FROM ${TERMS} WHERE vocabulary = ${vocabulary}`, COUNT)) ?? 0;
   }
 
   async findById(id: string): Promise<TermRecord | undefined> {
-    const rows = await this.run('findById', sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t WHERE t.id = ${id}`);
-    return rows[0] ? toTerm(rows[0]) : undefined;
+    return this.readOne('findById', sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t WHERE t.id = ${id}`, TERM);
   }
 
   /**
@@ -155,34 +178,32 @@ export class TermStore {
    */
   async findByIds(ids: readonly string[]): Promise<TermRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.run('findByIds', sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t WHERE t.id = ANY(${sql.param(ids)}::uuid[])`);
-    return rows.map(toTerm);
+    return this.read('findByIds', sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t WHERE t.id = ANY(${sql.param(ids)}::uuid[])`, TERM);
   }
 
   async findByCode(vocabulary: string, code: string): Promise<TermRecord | undefined> {
-    const rows = await this.run('findByCode', sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t WHERE t.vocabulary = ${vocabulary} AND t.code = ${code}`);
-    return rows[0] ? toTerm(rows[0]) : undefined;
+    return this.readOne('findByCode', sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t WHERE t.vocabulary = ${vocabulary} AND t.code = ${code}`, TERM);
   }
 
   /** Active terms whose label equals `label` exactly, in a vocabulary. */
   async findActiveByLabel(vocabulary: string, label: string): Promise<TermNode[]> {
-    const rows = await this.run(
+    return this.read(
       'findActiveByLabel',
-      sql`SELECT t.id, t.code, t.label, t.uri, t.parent_id, t.description, t.status FROM ${TERMS} t
+      sql`SELECT ${NODE.columns('t')} FROM ${TERMS} t
           WHERE t.vocabulary = ${vocabulary} AND t.label = ${label} AND t.status = 'active'`,
+      NODE,
     );
-    return rows.map(toNode);
   }
 
   /** Direct children of a term, by label. */
   async children(id: string, includeDeprecated: boolean): Promise<TermRecord[]> {
-    const rows = await this.run(
+    return this.read(
       'children',
       sql`SELECT ${TERM_COLUMNS} FROM ${TERMS} t
           WHERE t.parent_id = ${id} AND (${includeDeprecated} OR t.status = 'active')
           ORDER BY lower(t.label) COLLATE "C", t.label COLLATE "C", t.id`,
+      TERM,
     );
-    return rows.map(toTerm);
   }
 
   /**
@@ -190,12 +211,12 @@ export class TermStore {
    * cap only bounds the work if a cycle ever slipped in; real vocabularies are at most 10 deep.
    */
   async selfAndAncestors(id: string): Promise<{ depth: number; term: TermRecord }[]> {
-    const rows = await this.run(
+    return this.read(
       'selfAndAncestors',
       sql`${ancestorChain(sql`SELECT id AS start, id FROM ${TERMS} WHERE id = ${id}`)}
           SELECT c.depth, ${TERM_COLUMNS} FROM chain c JOIN ${TERMS} t ON t.id = c.id ORDER BY c.depth`,
+      TERM_AT_DEPTH,
     );
-    return rows.map((r) => ({ depth: Number(r.depth), term: toTerm(r) }));
   }
 
   /**
@@ -205,12 +226,12 @@ export class TermStore {
    */
   async narrowerOrReplaced(ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const rows = await this.run(
+    return this.read(
       'narrowerOrReplaced',
       sql`${descendantClosure(sql`SELECT t.id FROM ${TERMS} t WHERE t.id IN (SELECT value::uuid FROM jsonb_array_elements_text(${jsonParam(ids)}))`, { replaced: true })}
           SELECT DISTINCT id FROM found`,
+      ID,
     );
-    return rows.map((r) => r.id as string);
   }
 
   /**
@@ -218,12 +239,13 @@ export class TermStore {
    * data annotated before a deprecation keeps the old code); null when no term has that code.
    */
   async codesWithin(vocabulary: string, code: string): Promise<string[] | null> {
-    const rows = await this.run(
+    const codes = await this.read(
       'codesWithin',
       sql`${descendantClosure(sql`SELECT t.id FROM ${TERMS} t WHERE t.vocabulary = ${vocabulary} AND t.code = ${code}`, { replaced: false })}
           SELECT DISTINCT t.code FROM found f JOIN ${TERMS} t ON t.id = f.id`,
+      CODE,
     );
-    return rows.length ? rows.map((r) => r.code as string) : null;
+    return codes.length ? codes : null;
   }
 
   /**
@@ -232,18 +254,18 @@ export class TermStore {
    */
   async lineages(vocabulary: string, codes: readonly string[]): Promise<Map<string, Array<{ code: string; label: string }>>> {
     if (codes.length === 0) return new Map();
-    const rows = await this.run(
+    const steps = await this.read(
       'lineages',
       sql`${ancestorChain(sql`SELECT t.code AS start, t.id FROM ${TERMS} t
             WHERE t.vocabulary = ${vocabulary} AND t.code IN (SELECT value FROM jsonb_array_elements_text(${jsonParam(codes)}))`)}
           SELECT c.start, c.depth, t.code, t.label FROM chain c JOIN ${TERMS} t ON t.id = c.id ORDER BY c.start, c.depth DESC`,
+      LINEAGE_STEP,
     );
     const out = new Map<string, Array<{ code: string; label: string }>>();
-    for (const r of rows) {
-      const start = r.start as string;
+    for (const { start, code, label } of steps) {
       let list = out.get(start);
       if (!list) out.set(start, (list = []));
-      list.push({ code: r.code as string, label: r.label as string });
+      list.push({ code, label });
     }
     return out;
   }
@@ -268,7 +290,7 @@ export class TermStore {
     const vocabulary = p.vocabulary ?? null;
     const filterOn = (t: string) =>
       sql`(${vocabulary}::text IS NULL OR ${sql.raw(t)}.vocabulary = ${vocabulary}) AND (${p.includeDeprecated} OR ${sql.raw(t)}.status = 'active')`;
-    const rows = await this.run(
+    const page = await this.readOne(
       'list',
       sql`SELECT (SELECT count(*)::int FROM ${TERMS} c WHERE ${filterOn('c')}) AS total,
                  (SELECT coalesce(json_agg(page.term ORDER BY page.n), '[]'::json) FROM (
@@ -277,8 +299,9 @@ export class TermStore {
                     FROM ${TERMS} t WHERE ${filterOn('t')}
                     ORDER BY ${LISTING_ORDER}
                     LIMIT ${p.limit} OFFSET ${p.offset}) page) AS items`,
+      TERM_PAGE,
     );
-    return { items: (fromJson<unknown[][] | undefined>(rows[0]?.items) ?? []).map(termFromJson), total: Number(rows[0]?.total ?? 0) };
+    return { items: page?.items ?? [], total: page?.total ?? 0 };
   }
 
   /**
@@ -308,7 +331,7 @@ export class TermStore {
           AND (tn.norm = q.n OR tn.norm LIKE q.prefix OR tn.norm % q.n OR q.n <% tn.norm)
         GROUP BY tn.term_id
       )`;
-    const rows = await this.run(
+    const found = await this.read(
       'search',
       sql`WITH ${hits}
           SELECT ${TERM_COLUMNS}, h.rank, h.score, count(*) OVER ()::int AS total
@@ -316,25 +339,23 @@ export class TermStore {
           WHERE (${p.includeDeprecated} OR t.status = 'active')
           ORDER BY h.rank, h.score DESC, h.closeness DESC, lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
           LIMIT ${p.limit} OFFSET ${p.offset}`,
+      SEARCH_HIT,
     );
-    if (rows.length === 0 && p.offset > 0) {
-      const count = await this.run(
+    if (found.length === 0 && p.offset > 0) {
+      const total = await this.readOne(
         'searchCount',
         sql`WITH ${hits} SELECT count(*)::int AS total FROM hits h JOIN ${TERMS} t ON t.id = h.term_id
             WHERE (${p.includeDeprecated} OR t.status = 'active')`,
+        TOTAL,
       );
-      return { items: [], total: Number(count[0]?.total ?? 0) };
+      return { items: [], total: total ?? 0 };
     }
-    return { items: rows.map(toTerm), total: Number(rows[0]?.total ?? 0) };
+    return { items: found.map((h) => h.term), total: found[0]?.total ?? 0 };
   }
 
   /** Every term of a vocabulary with the fields an import compares; read under the vocabulary lock. */
   async vocabularyNodes(vocabulary: string): Promise<TermNode[]> {
-    const rows = await this.run(
-      'vocabularyNodes',
-      sql`SELECT t.id, t.code, t.label, t.uri, t.parent_id, t.description, t.status FROM ${TERMS} t WHERE t.vocabulary = ${vocabulary}`,
-    );
-    return rows.map(toNode);
+    return this.read('vocabularyNodes', sql`SELECT ${NODE.columns('t')} FROM ${TERMS} t WHERE t.vocabulary = ${vocabulary}`, NODE);
   }
 
   /**
@@ -444,7 +465,7 @@ export class TermStore {
   async addSynonyms(rows: NewSynonym[]): Promise<number> {
     if (rows.length === 0) return 0;
     const batch = rows.map((r) => ({ vocabulary: r.vocabulary, code: r.code, synonym: r.synonym, synonym_type: r.synonymType, source: r.source }));
-    const res = await this.run(
+    const added = await this.readOne(
       'addSynonyms',
       sql`WITH inserted AS (
             INSERT INTO ${TERM_NAMES} (term_id, vocabulary, kind, name, norm, synonym_type, source)
@@ -454,8 +475,9 @@ export class TermStore {
             ON CONFLICT (term_id, kind, name) DO NOTHING
             RETURNING 1
           ) SELECT count(*)::int AS n FROM inserted`,
+      COUNT,
     );
-    return Number(res[0]?.n ?? 0);
+    return added ?? 0;
   }
 
   // The name lookups as callers have always reached them; TermNameStore holds them.

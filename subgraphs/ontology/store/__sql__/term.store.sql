@@ -16,9 +16,7 @@
           AND (tn.norm = q.n OR tn.norm LIKE q.prefix OR tn.norm % q.n OR q.n <% tn.norm)
         GROUP BY tn.term_id
       )
-          SELECT t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
-  t.replaced_by, t.deprecated_at, t.created_at, t.updated_at,
-  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms, h.rank, h.score, count(*) OVER ()::int AS total
+          SELECT t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status, t.replaced_by, t.deprecated_at, t.created_at, t.updated_at, coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms, h.rank, h.score, count(*) OVER ()::int AS total
           FROM hits h JOIN "ontology"."terms" t ON t.id = h.term_id
           WHERE ($4 OR t.status = 'active')
           ORDER BY h.rank, h.score DESC, h.closeness DESC, lower(t.label) COLLATE "C", t.label COLLATE "C", t.id
@@ -40,13 +38,9 @@
             SELECT c.start, p.parent_id, c.depth + 1 FROM chain c JOIN "ontology"."terms" p ON p.id = c.id
             WHERE p.parent_id IS NOT NULL AND c.depth < 1000
           )
-          SELECT c.depth, t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
-  t.replaced_by, t.deprecated_at, t.created_at, t.updated_at,
-  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms FROM chain c JOIN "ontology"."terms" t ON t.id = c.id ORDER BY c.depth;
+          SELECT c.depth, t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status, t.replaced_by, t.deprecated_at, t.created_at, t.updated_at, coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms FROM chain c JOIN "ontology"."terms" t ON t.id = c.id ORDER BY c.depth;
 
-/* TermStore.findByIds */ SELECT t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status,
-  t.replaced_by, t.deprecated_at, t.created_at, t.updated_at,
-  coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms FROM "ontology"."terms" t WHERE t.id = ANY($1::uuid[]);
+/* TermStore.findByIds */ SELECT t.id, t.vocabulary, t.code, t.label, t.uri, t.parent_id, t.description, t.metadata, t.status, t.replaced_by, t.deprecated_at, t.created_at, t.updated_at, coalesce((SELECT jsonb_agg(n.name ORDER BY n.name) FROM ontology.term_names n WHERE n.term_id = t.id AND n.kind = 'synonym'), '[]'::jsonb) AS synonyms FROM "ontology"."terms" t WHERE t.id = ANY($1::uuid[]);
 
 /* TermNameStore.matchExact */ WITH input AS (
             SELECT DISTINCT value AS input, lower(unaccent(btrim(value))) AS norm FROM jsonb_array_elements_text($1::jsonb)
