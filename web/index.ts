@@ -50,7 +50,7 @@ const FORM_BODY_LIMIT = 64 * 1024;
 export async function mountWeb(app: FastifyInstance, host: WebHost): Promise<void> {
   const nav = PAGES.flatMap((page) => page.nav ?? []);
   const kit = createKit({ config: host.config, run: host.runOperation, runAnonymous: host.runAnonymous, nav, handlers: host.handlers });
-  const refresher = new SessionRefresher(host.runAnonymous);
+  const refresher = new SessionRefresher(kit.runAnonymous);
 
   app.get('/assets/:name', { config: { cors: false } }, async (request, reply) => {
     const asset = assetOf((request.params as { name: string }).name);

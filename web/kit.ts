@@ -6,6 +6,7 @@ import { flashCookie, sameSitePath, type Flash } from '../rest-compat/browser-co
 import type { RunOperation } from '../rest-compat/login-redirect.js';
 import { html } from './html.js';
 import { layout, type NavEntry, type PageContent } from './layout.js';
+import { runsByName, type RunNamedOperation } from './operations.js';
 import { claimsSuperUser, type BrowserSession } from './session.js';
 
 /** What the pages' hook found out about a page request. */
@@ -29,10 +30,12 @@ export type RestHandler = (request: FastifyRequest, reply: FastifyReply) => unkn
 /** What every page module gets: how to run operations, render pages and answer forms. */
 export interface WebKit {
   config: Config;
-  /** Runs a GraphQL operation as the signed-in browser (the session's access token), like any REST handler. */
-  run: RunOperation;
-  /** Runs a public operation with no credential of the request (sign-in, registration, the session's refresh). */
-  runAnonymous: RunOperation;
+  /** Runs one of OPERATIONS as the signed-in browser (the session's access token), like any REST handler. */
+  run: RunNamedOperation;
+  /** Runs a public one of OPERATIONS with no credential of the request (sign-in, registration, the session's refresh). */
+  runAnonymous: RunNamedOperation;
+  /** `run` for an operation text of the REST layer's (`startBoundFlow`): its answer is the REST layer's to read. */
+  runText: RunOperation;
   /** Whether the pages' cookies are Secure (PUBLIC_URL is https). */
   secureCookies: boolean;
   /** This service's origin as browsers see it: PUBLIC_URL's, or the request's own. */
@@ -85,8 +88,9 @@ export function createKit(opts: {
   const publicOrigin = config.login.publicUrl ? new URL(config.login.publicUrl).origin : null;
   const kit: WebKit = {
     config,
-    run: opts.run,
-    runAnonymous: opts.runAnonymous,
+    run: runsByName(opts.run),
+    runAnonymous: runsByName(opts.runAnonymous),
+    runText: opts.run,
     secureCookies,
     originOf: (request) => publicOrigin ?? `${request.protocol}://${request.host}`,
     render(request, reply, content, status = 200) {

@@ -1,7 +1,13 @@
+import type { FastifyRequest } from 'fastify';
+import type { ExecutionResult } from 'graphql';
+import type { RunOperation } from '../rest-compat/login-redirect.js';
+import type { OperationResults, OperationVariables } from './operations.types.js';
+
 /**
  * Every GraphQL operation the pages run, by its operation name, in one place: a test validates each against the
- * API schema (web/test/operations.test.ts), so a page cannot ask for a field the schema does not have. The pages
- * describe the parts of the answers they read beside the code that reads them.
+ * API schema (web/test/operations.test.ts), so a page cannot ask for a field the schema does not have. The types of
+ * their answers and variables are generated from the schema and these texts (web/operations.types.ts, written by
+ * npm run web:types), and the pages run them by name through `runsByName`.
  */
 
 const TERM = 'term_id code label vocabulary uri';
@@ -83,3 +89,23 @@ export const OPERATIONS = {
   logout: 'mutation logout($refresh_token: String!) { logout(refresh_token: $refresh_token) { revoked } }',
   refreshSession: `mutation refreshSession($refresh_token: String!) { refreshSession(refresh_token: $refresh_token) { ${TOKEN_PAIR_FIELDS} } }`,
 } as const;
+
+export type OperationName = keyof typeof OPERATIONS;
+
+/** An operation's answer: `data` holds its generated result type; it is complete only when `errors` is absent. */
+export type OperationAnswer<N extends OperationName> = ExecutionResult<OperationResults[N]>;
+
+/** The variables argument: optional for an operation whose variables are all optional. */
+type VariablesArgument<N extends OperationName> = {} extends OperationVariables[N] ? [variables?: OperationVariables[N]] : [variables: OperationVariables[N]];
+
+/** Runs one of OPERATIONS by its name, with its variables, answering with its result type. */
+export type RunNamedOperation = <N extends OperationName>(request: FastifyRequest, name: N, ...variables: VariablesArgument<N>) => Promise<OperationAnswer<N>>;
+
+/**
+ * `run` for the pages: operations by name, answers typed from the schema. The one place an answer meets its type:
+ * the operation's text is validated against the schema and its type generated from both, by tests that fail when
+ * either is stale (web/test/operations.test.ts).
+ */
+export function runsByName(run: RunOperation): RunNamedOperation {
+  return (request, name, ...[variables]) => run(request, OPERATIONS[name], variables) as Promise<OperationAnswer<typeof name>>;
+}

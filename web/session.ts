@@ -2,21 +2,16 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { outsideRequestScope } from '../lib/request-scope.js';
 import { cookieOf, serializeCookie } from '../rest-compat/browser-cookies.js';
-import type { RunOperation } from '../rest-compat/login-redirect.js';
-import { OPERATIONS } from './operations.js';
+import type { RunNamedOperation } from './operations.js';
+import type { RefreshSessionResult } from './operations.types.js';
 
 /** The access token of a browser session (15 minutes). */
 export const ACCESS_COOKIE = 'nd_at';
 /** The refresh token of a browser session (30 days); rotated by every refresh. */
 export const REFRESH_COOKIE = 'nd_rt';
 
-/** What the identity subgraph answers for a login, a refresh and a code exchange. */
-export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-  refresh_expires_in: number;
-}
+/** What the identity subgraph answers for a login, a refresh and a code exchange (each asks for the same fields). */
+export type TokenPair = RefreshSessionResult['refreshSession'];
 
 /** The two cookies of a session, as Set-Cookie values. Both HttpOnly: no script on a page can read a token. */
 export function sessionCookies(pair: TokenPair, secure: boolean): string[] {
@@ -84,7 +79,7 @@ const REMEMBER_SETTLED_MS = 60_000;
 export class SessionRefresher {
   private readonly inFlight = new Map<string, Promise<RefreshOutcome>>();
 
-  constructor(private readonly run: RunOperation) {}
+  constructor(private readonly run: RunNamedOperation) {}
 
   refresh(request: FastifyRequest, refreshToken: string): Promise<RefreshOutcome> {
     const key = createHash('sha256').update(refreshToken).digest('base64url');
@@ -109,12 +104,12 @@ export class SessionRefresher {
     const view = Object.create(request, { abort: { value: detached } }) as FastifyRequest;
     try {
       const result = await outsideRequestScope(() =>
-        this.run(view, OPERATIONS.refreshSession, {
+        this.run(view, 'refreshSession', {
           refresh_token: refreshToken,
         }),
       );
       const error = result.errors?.[0];
-      if (!error) return { pair: (result.data as { refreshSession: TokenPair }).refreshSession };
+      if (!error) return { pair: result.data!.refreshSession };
       if (error.extensions?.code === 'UNAUTHENTICATED') return { refused: error.message };
       request.log.warn({ code: error.extensions?.code }, 'browser session refresh failed');
       return { failed: true };

@@ -8,24 +8,10 @@ import { day } from '../format.js';
 import { postForm } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
-import { OPERATIONS } from '../operations.js';
+import type { AccountPageResult, AccountPageWithOrcidResult, AccountType } from '../operations.types.js';
 
-type AccountType = 'REGULAR' | 'ACADEMIC' | 'SERVICE' | 'SUPERUSER';
-
-interface AccountView {
-  profile: {
-    id: string;
-    email: string;
-    display_name: string;
-    account_type: AccountType;
-    verified: boolean;
-    orcid: string | null;
-    verification: { method: 'INSTITUTIONAL' | 'SUPERUSER'; verified_at: string; reason: string | null; institution: string | null } | null;
-  };
-  institutionalVerification: { verified: boolean; institution: string | null; email: string | null; verified_at: string | null };
-  orcidLink?: { linked: boolean; orcid: string | null; orcid_url: string | null; linked_at: string | null };
-  loginMethods: { has_password: boolean; identities: { provider: string; username: string | null; name: string | null; email: string | null; linked_at: string }[] };
-}
+/** The account page's answer, from either variant of its operation: the ORCID link only where ORCID is configured. */
+type AccountView = AccountPageResult & Partial<Pick<AccountPageWithOrcidResult, 'orcidLink'>>;
 
 const CLASS_NAME: Record<AccountType, string> = { REGULAR: 'Regular', ACADEMIC: 'Academic', SERVICE: 'Service', SUPERUSER: 'SuperUser' };
 /** Where the callback of a flow started here sends the browser back to. */
@@ -39,13 +25,13 @@ export const accountPage: WebPage = {
   nav: [{ href: ACCOUNT_PATH, label: 'Account', signedIn: true }],
   routes(scope, kit) {
     const configured = kit.config.login.providers;
-    const query = configured.orcid ? OPERATIONS.accountPageWithOrcid : OPERATIONS.accountPage;
+    const query = configured.orcid ? 'accountPageWithOrcid' : 'accountPage';
 
     scope.get(ACCOUNT_PATH, async (request, reply) => {
       if (!kit.requireSignIn(request, reply)) return reply;
       const result = await kit.run(request, query);
       if (result.errors?.[0]) return kit.operationFailed(request, reply, result.errors[0], 'account page failed');
-      return renderAccount(kit, request, reply, result.data as unknown as AccountView);
+      return renderAccount(kit, request, reply, result.data!);
     });
 
     // Started with a GET link carrying the CSRF value: after a form POST, CSP form-action 'self' would block the
@@ -57,7 +43,7 @@ export const accountPage: WebPage = {
         const problem = csrfProblem(request, (request.query as { csrf?: string }).csrf, kit.originOf(request));
         if (problem) return kit.forbidden(request, reply, problem);
         if (!kit.requireSignIn(request, reply)) return reply;
-        const out = await startBoundFlow(kit.run, request, provider, kit.secureCookies);
+        const out = await startBoundFlow(kit.runText, request, provider, kit.secureCookies);
         if ('error' in out) return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'alert', message: errorOf(request, out.error, `${provider} start failed`).message });
         reply.header('cache-control', 'no-store');
         reply.header('set-cookie', [out.cookie, loginReturnCookie(provider, ACCOUNT_PATH, FLOW_MAX_AGE_SEC, kit.secureCookies)]);
@@ -71,8 +57,8 @@ export const accountPage: WebPage = {
       const isOrcid = provider === 'orcid';
       if (!isOrcid && !(SOCIAL_PROVIDERS as readonly string[]).includes(provider)) return reply.callNotFound();
       const result = isOrcid
-        ? await kit.run(request, OPERATIONS.unlinkOrcid)
-        : await kit.run(request, OPERATIONS.unlinkIdentity, { provider });
+        ? await kit.run(request, 'unlinkOrcid')
+        : await kit.run(request, 'unlinkIdentity', { provider });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'alert', message: errorOf(request, error, 'unlink failed').message });
       return kit.redirectWithFlash(reply, ACCOUNT_PATH, { kind: 'status', message: `Your ${PROVIDER_NAMES[provider as LoginProviderName]?.name ?? provider} ${isOrcid ? 'iD' : 'account'} is no longer linked.` });

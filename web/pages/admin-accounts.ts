@@ -3,19 +3,9 @@ import { day } from '../format.js';
 import { postForm } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
-import { OPERATIONS } from '../operations.js';
+import type { AccountType, AdminAccountsResult } from '../operations.types.js';
 
-type AccountType = 'REGULAR' | 'ACADEMIC' | 'SERVICE' | 'SUPERUSER';
-
-interface ManagedAccount {
-  id: string;
-  email: string;
-  display_name: string;
-  account_type: AccountType;
-  created_at: string;
-  deactivated_at: string | null;
-  verification: { method: 'INSTITUTIONAL' | 'SUPERUSER'; verified_by: string | null; verified_at: string; reason: string | null; institution: string | null } | null;
-}
+type ManagedAccount = AdminAccountsResult['accounts']['items'][number];
 
 const PATH = '/admin/accounts';
 const PAGE_SIZE = 25;
@@ -45,13 +35,13 @@ export const adminAccountsPage: WebPage = {
       const page = Math.max(1, Math.min(Number.parseInt(q.page ?? '1', 10) || 1, 10_000));
       const result = await kit.run(
         request,
-        OPERATIONS.adminAccounts,
+        'adminAccounts',
         { email: email || null, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
       );
       const error = result.errors?.[0];
       if (error?.extensions?.code === 'FORBIDDEN') return notForYou(kit, request, reply);
       if (error) return kit.operationFailed(request, reply, error, 'accounts page failed');
-      const accounts = (result.data as { accounts: { total: number; items: ManagedAccount[] } }).accounts;
+      const accounts = result.data!.accounts;
       return renderAccounts(kit, request, reply, { email, page, ...accounts });
     });
 
@@ -63,15 +53,16 @@ export const adminAccountsPage: WebPage = {
         const back = listUrl((form.email ?? '').trim(), Number.parseInt(form.page ?? '1', 10) || 1);
         const result =
           action === 'verify'
-            ? await kit.run(request, OPERATIONS.verifyAccount, {
+            ? await kit.run(request, 'verifyAccount', {
                 user_id: id,
                 reason: form.reason ?? '',
               })
-            : await kit.run(request, OPERATIONS.unverifyAccount, { user_id: id });
+            : await kit.run(request, 'unverifyAccount', { user_id: id });
         const error = result.errors?.[0];
         if (error?.extensions?.code === 'FORBIDDEN') return notForYou(kit, request, reply);
         if (error) return kit.redirectWithFlash(reply, back, { kind: 'alert', message: errorOf(request, error, `account ${action} failed`).message });
-        const done = (result.data as Record<string, { changed: boolean; message: string }>)[`${action}Account`]!;
+        const data = result.data!;
+        const done = 'verifyAccount' in data ? data.verifyAccount : data.unverifyAccount;
         return kit.redirectWithFlash(reply, back, { kind: 'status', message: `${done.message}.` });
       });
     }

@@ -3,7 +3,7 @@ import type { GraphQLError } from 'graphql';
 import { count, highlight } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
-import { OPERATIONS } from '../operations.js';
+import type { CataloguePageResult } from '../operations.types.js';
 
 export const CATALOGUE_PATH = '/datasets';
 
@@ -32,34 +32,9 @@ const VOCABULARY_NAME: Record<string, string> = { species: 'species', brain_regi
 const VISIBILITY_LABEL: Record<string, string> = { public: 'Public', restricted: 'Restricted: request access' };
 
 
-interface FacetValue {
-  value: string;
-  label: string;
-  count: number;
-}
-interface Hit {
-  slug: string;
-  title: string;
-  version: number;
-  visibility: string;
-  license: string | null;
-  year: number;
-  species: { label: string }[];
-  brain_regions: { label: string }[];
-  highlight: { title: string; snippet: string };
-  matched_terms: { matched: string; term_label: string; annotation: { label: string } }[];
-  counts: { neurons: number; connections: number; morphologies: number } | null;
-}
-interface SearchResult {
-  total: number;
-  limit: number;
-  offset: number;
-  query: string;
-  corrected_query: string | null;
-  items: Hit[];
-  facets: Record<FacetName, FacetValue[]> | null;
-  interpreted: { text: string; term_id: string; code: string; label: string; vocabulary: string; matched_terms: number }[];
-}
+type SearchResult = CataloguePageResult['searchDatasets'];
+type Hit = SearchResult['items'][number];
+type FacetValue = NonNullable<SearchResult['facets']>[FacetName][number];
 
 /** What the catalogue's URL asks for: the query, the filters, the page. */
 export interface CatalogueQuery {
@@ -116,7 +91,7 @@ export const cataloguePage: WebPage = {
 
     scope.get(CATALOGUE_PATH, async (request, reply) => {
       const c = catalogueQueryOf(request.query as Record<string, unknown>);
-      const result = await kit.run(request, OPERATIONS.cataloguePage, {
+      const result = await kit.run(request, 'cataloguePage', {
         q: c.q || null,
         ...Object.fromEntries(LIST_FILTERS.map((f) => [f.name, c.lists[f.name].length ? c.lists[f.name] : null])),
         year: c.single.year || null,
@@ -126,7 +101,7 @@ export const cataloguePage: WebPage = {
       });
       const error = result.errors?.[0];
       if (error) return renderCatalogue(kit, request, reply, c, null, error);
-      const found = (result.data as { searchDatasets: SearchResult }).searchDatasets;
+      const found = result.data!.searchDatasets;
       // A page past the end (an old link, an edited URL) shows the last page, under that page's own URL.
       const last = Math.max(1, Math.min(Math.ceil(found.total / c.limit), Math.floor(MAX_OFFSET / c.limit) + 1));
       if (c.page > last) return reply.redirect(catalogueUrl({ ...c, page: last }), 302);

@@ -6,67 +6,19 @@ import { postForm } from '../forms.js';
 import { html, jsonScript, raw, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
 import { CATALOGUE_PATH } from './catalogue.js';
-import { OPERATIONS } from '../operations.js';
+import type { DatasetAccessOfResult, DatasetAsViewerResult, DatasetFilesResult, DatasetPageResult } from '../operations.types.js';
 
 
 /** How long the URL a file link redirects to works: it is followed at once. */
 const DOWNLOAD_URL_SECONDS = 300;
 
-interface Term {
-  term_id: string;
-  code: string;
-  label: string;
-  vocabulary: string;
-  uri: string | null;
-}
-interface Metadata {
-  title: string;
-  description: string;
-  keywords: string[];
-  license: string | null;
-  doi: string | null;
-  species: Term[];
-  brain_regions: Term[];
-  microscopy: Term[];
-  neurotransmitters: Term[];
-  creators: { name: string; orcid: string | null; affiliation: string | null }[];
-  related_publication: { doi: string | null; citation: string | null; url: string | null; year: number | null } | null;
-}
-interface Published extends Metadata {
-  dataset_id: string;
-  slug: string;
-  version: number;
-  visibility: string;
-  year: number;
-  counts: { neurons: number; connections: number; chemical_connections: number; electrical_connections: number; morphologies: number } | null;
-  can_read_data: boolean;
-  published_at: string;
-  version_published_at: string;
-  versions: { version: number; published_at: string; note: string | null }[];
-  citation: string;
-  citations: { format: string; filename: string }[];
-  json_ld: Record<string, unknown>;
-}
-interface AsViewer extends Metadata {
-  id: string;
-  slug: string;
-  status: 'draft' | 'published';
-  visibility: string;
-  latest_version: number | null;
-  draft_version: number | null;
-  access: { role: string; can_read_data: boolean; can_modify: boolean; request_status: string | null };
-}
-interface Files {
-  version: number;
-  draft: boolean;
-  items: { id: string; filename: string; kind: string; size: number; sha256: string; rows: number }[];
-}
-interface AccessRequest {
-  status: 'pending' | 'approved' | 'denied';
-  response_message: string | null;
-  created_at: string;
-  updated_at: string;
-}
+type Published = NonNullable<DatasetPageResult['publishedDataset']>;
+type AsViewer = NonNullable<DatasetAsViewerResult['dataset']>;
+/** The metadata both records carry (the same selection of both). */
+type Metadata = Pick<Published, 'title' | 'description' | 'keywords' | 'license' | 'doi' | 'species' | 'brain_regions' | 'microscopy' | 'neurotransmitters' | 'creators' | 'related_publication'>;
+type Term = Metadata['species'][number];
+type Files = DatasetFilesResult['datasetAssets'];
+type AccessRequest = NonNullable<DatasetAccessOfResult['datasetAccess']['request']>;
 
 /** What the viewer is: signed out, signed in without the Academic class (the dataset API refused), or Academic. */
 type Viewer = 'anonymous' | 'not-academic' | 'academic';
@@ -82,8 +34,8 @@ interface PageView {
 }
 
 const datasetPath = (slug: string) => `${CATALOGUE_PATH}/${encodeURIComponent(slug)}`;
-const errorCode = (result: ExecutionResult): string | undefined => result.errors?.[0]?.extensions?.code as string | undefined;
-const dataOf = <T>(result: ExecutionResult, field: string): T | null => (result.errors?.length ? null : ((result.data as Record<string, T> | null)?.[field] ?? null));
+const errorCode = (result: ExecutionResult<unknown>): string | undefined => result.errors?.[0]?.extensions?.code as string | undefined;
+const dataOf = <T, K extends keyof T>(result: ExecutionResult<T>, field: K): T[K] | null => (result.errors?.length ? null : (result.data?.[field] ?? null));
 
 /**
  * `/datasets/{slug}`: a dataset's landing page. For everyone, its public record (`publishedDataset`): metadata,
@@ -113,8 +65,8 @@ export const datasetPage: WebPage = {
     ] as const) {
       scope.get(`${CATALOGUE_PATH}/:slug/citation.${ext}`, async (request, reply) => {
         const slug = (request.params as { slug: string }).slug;
-        const result = await kit.run(request, OPERATIONS.datasetCitations, { slug });
-        const record = dataOf<{ citations: { format: string; media_type: string; filename: string; text: string }[] }>(result, 'publishedDataset');
+        const result = await kit.run(request, 'datasetCitations', { slug });
+        const record = dataOf(result, 'publishedDataset');
         const citation = record?.citations.find((c) => c.format === format);
         if (!citation) return notFound(kit, request, reply, slug, result.errors?.[0] ?? null);
         return reply.code(200).type(citation.media_type).header('content-disposition', attachmentDisposition(citation.filename)).header('cache-control', 'no-store').send(citation.text);
@@ -126,9 +78,9 @@ export const datasetPage: WebPage = {
       if (!kit.requireSignIn(request, reply)) return reply;
       const { slug, asset_id } = request.params as { slug: string; asset_id: string };
       const version = String((request.query as { version?: string }).version ?? '') || null;
-      const result = await kit.run(request, OPERATIONS.downloadUrl, { input: { dataset_id: slug, version, asset_ids: [asset_id], expires_in: DOWNLOAD_URL_SECONDS } });
+      const result = await kit.run(request, 'downloadUrl', { input: { dataset_id: slug, version, asset_ids: [asset_id], expires_in: DOWNLOAD_URL_SECONDS } });
       if (result.errors?.[0]) return kit.operationFailed(request, reply, result.errors[0], 'dataset file download failed');
-      const url = (result.data as { createDownloadUrls: { urls: { url: string }[] } }).createDownloadUrls.urls[0]?.url;
+      const url = result.data!.createDownloadUrls.urls[0]?.url;
       if (!url) return reply.callNotFound();
       return reply.header('cache-control', 'no-store').redirect(url, 303);
     });
@@ -137,7 +89,7 @@ export const datasetPage: WebPage = {
       if (!kit.requireSignIn(request, reply)) return reply;
       const slug = (request.params as { slug: string }).slug;
       const message = String((request.body as Record<string, unknown>).message ?? '').trim() || null;
-      const result = await kit.run(request, OPERATIONS.requestDatasetAccess, { id: slug, message });
+      const result = await kit.run(request, 'requestDatasetAccess', { id: slug, message });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, datasetPath(slug), { kind: 'alert', message: `Your request was not sent: ${errorOf(request, error, 'access request failed').message}` });
       return kit.redirectWithFlash(reply, datasetPath(slug), { kind: 'status', message: 'Your access request is sent. The owner or a maintainer of the dataset decides; this page shows the answer.' });
@@ -147,10 +99,10 @@ export const datasetPage: WebPage = {
       if (!kit.requireSignIn(request, reply)) return reply;
       const slug = (request.params as { slug: string }).slug;
       const note = String((request.body as Record<string, unknown>).note ?? '').trim() || null;
-      const result = await kit.run(request, OPERATIONS.publishDataset, { id: slug, note });
+      const result = await kit.run(request, 'publishDataset', { id: slug, note });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, datasetPath(slug), { kind: 'alert', message: `The draft was not published: ${errorOf(request, error, 'publish failed').message}` });
-      const { version } = (result.data as { publishDataset: { version: number } }).publishDataset;
+      const { version } = result.data!.publishDataset;
       return kit.redirectWithFlash(reply, datasetPath(slug), { kind: 'status', message: `Version ${version} is published: everyone can find it in the catalogue now.` });
     });
   },
@@ -159,10 +111,10 @@ export const datasetPage: WebPage = {
 /** Everything the page shows, from the operations the viewer may run; an error when there is nothing to show them. */
 async function viewOf(kit: WebKit, request: FastifyRequest, slug: string): Promise<PageView | { error: GraphQLError | null }> {
   const signedIn = Boolean(stateOf(request).session.accessToken);
-  const [record, asViewer] = await Promise.all([kit.run(request, OPERATIONS.datasetPage, { slug }), signedIn ? kit.run(request, OPERATIONS.datasetAsViewer, { id: slug }) : null]);
-  const published = dataOf<Published>(record, 'publishedDataset');
+  const [record, asViewer] = await Promise.all([kit.run(request, 'datasetPage', { slug }), signedIn ? kit.run(request, 'datasetAsViewer', { id: slug }) : null]);
+  const published = dataOf(record, 'publishedDataset');
   if (!published && errorCode(record) !== 'NOT_FOUND') return { error: record.errors?.[0] ?? null };
-  const mine = asViewer ? dataOf<AsViewer>(asViewer, 'dataset') : null;
+  const mine = asViewer ? dataOf(asViewer, 'dataset') : null;
   const viewer: Viewer = !signedIn ? 'anonymous' : asViewer && ['FORBIDDEN', 'UNAUTHENTICATED'].includes(errorCode(asViewer) ?? '') ? 'not-academic' : 'academic';
   // A dataset never published is shown only to those who may change it: the owner, maintainers, SuperUsers.
   if (!published && !mine?.access.can_modify) return { error: record.errors?.[0] ?? null };
@@ -174,26 +126,26 @@ async function viewOf(kit: WebKit, request: FastifyRequest, slug: string): Promi
   const readsData = viewer === 'academic' && Boolean(published?.can_read_data);
   const asksAccess = viewer === 'academic' && published?.visibility === 'restricted' && !published.can_read_data;
   const [files, draftFiles, missing, access] = await Promise.all([
-    readsData ? kit.run(request, OPERATIONS.datasetFiles, { id, version: `v${published!.version}` }) : null,
-    hasDraft ? kit.run(request, OPERATIONS.datasetFiles, { id, version: 'draft' }) : null,
+    readsData ? kit.run(request, 'datasetFiles', { id, version: `v${published!.version}` }) : null,
+    hasDraft ? kit.run(request, 'datasetFiles', { id, version: 'draft' }) : null,
     knowsMissing ? missingOf(kit, request, id) : null,
-    asksAccess ? kit.run(request, OPERATIONS.datasetAccessOf, { id }) : null,
+    asksAccess ? kit.run(request, 'datasetAccessOf', { id }) : null,
   ]);
   return {
     viewer,
     published,
     mine,
-    files: files ? dataOf<Files>(files, 'datasetAssets') : null,
-    draftFiles: draftFiles ? dataOf<Files>(draftFiles, 'datasetAssets') : null,
+    files: files ? dataOf(files, 'datasetAssets') : null,
+    draftFiles: draftFiles ? dataOf(draftFiles, 'datasetAssets') : null,
     missing,
-    request: access ? (dataOf<{ request: AccessRequest | null }>(access, 'datasetAccess')?.request ?? null) : null,
+    request: access ? (dataOf(access, 'datasetAccess')?.request ?? null) : null,
   };
 }
 
 /** What the draft of dataset `id` lacks: [] when it is not among the caller's incomplete drafts; null when unknown. */
 async function missingOf(kit: WebKit, request: FastifyRequest, id: string): Promise<string[] | null> {
   for (let offset = 0; ; offset += 200) {
-    const page = dataOf<{ total: number; items: { dataset: { id: string }; missing: string[] }[] }>(await kit.run(request, OPERATIONS.draftsMissing, { offset }), 'incompleteDatasets');
+    const page = dataOf(await kit.run(request, 'draftsMissing', { offset }), 'incompleteDatasets');
     if (!page) return null;
     const found = page.items.find((d) => d.dataset.id === id);
     if (found) return found.missing;

@@ -4,30 +4,18 @@ import { postForm } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { sendError } from '../../lib/error-reply.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
-import { OPERATIONS } from '../operations.js';
+import type { JobStatus, JobsPageResult } from '../operations.types.js';
 
 const JOBS_PATH = '/jobs';
 const PAGE_SIZE = 20;
 
-type Status = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-interface Job {
-  job_id: string;
-  kind: string;
-  status: Status;
-  progress: number;
-  progress_message: string | null;
-  error: string | null;
-  input: Record<string, unknown>;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  result_rows: number | null;
-  result_bytes: number | null;
-}
+type Jobs = JobsPageResult['jobs'];
+/** A job as the list and the status operation both ask for it (the same fields). */
+type Job = Jobs['items'][number];
 
-const STATUS_LABEL: Record<Status, string> = { queued: 'Queued', running: 'Running', succeeded: 'Done', failed: 'Failed', cancelled: 'Cancelled' };
+const STATUS_LABEL: Record<JobStatus, string> = { queued: 'Queued', running: 'Running', succeeded: 'Done', failed: 'Failed', cancelled: 'Cancelled' };
 const KIND_LABEL: Record<string, string> = { syql: 'SyQL export', graph: 'Graph analysis' };
-const isLive = (status: Status) => status === 'queued' || status === 'running';
+const isLive = (status: JobStatus) => status === 'queued' || status === 'running';
 const shortId = (id: string) => id.slice(-8);
 const resultPath = (id: string) => `${JOBS_PATH}/${encodeURIComponent(id)}/result.arrow`;
 const percent = (progress: number) => Math.round(Math.max(0, Math.min(1, progress)) * 100);
@@ -35,7 +23,7 @@ const percent = (progress: number) => Math.round(Math.max(0, Math.min(1, progres
 /** What the page's script reads while a job runs (GET /jobs/{id}/status.json). */
 export interface JobStatusJson {
   job_id: string;
-  status: Status;
+  status: JobStatus;
   status_label: string;
   percent: number;
   message: string;
@@ -79,11 +67,11 @@ export const jobsPage: WebPage = {
     scope.get(JOBS_PATH, async (request, reply) => {
       if (!kit.requireSignIn(request, reply)) return reply;
       const page = Math.max(1, Math.min(500, Number.parseInt(String((request.query as { page?: string }).page ?? '1'), 10) || 1));
-      const result = await kit.run(request, OPERATIONS.jobsPage, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+      const result = await kit.run(request, 'jobsPage', { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
       const error = result.errors?.[0];
       if (error?.extensions?.code === 'FORBIDDEN') return renderNotAcademic(kit, request, reply, error.message);
       if (error) return kit.operationFailed(request, reply, error, 'jobs page failed');
-      const jobs = (result.data as { jobs: { total: number; items: Job[] } }).jobs;
+      const jobs = result.data!.jobs;
       // A page past the end (an old link, an edited URL) shows the last page, under that page's own URL.
       const last = Math.max(1, Math.ceil(jobs.total / PAGE_SIZE));
       if (page > last) return reply.redirect(last > 1 ? `${JOBS_PATH}?page=${last}` : JOBS_PATH, 302);
@@ -94,22 +82,22 @@ export const jobsPage: WebPage = {
     scope.get(`${JOBS_PATH}/:job_id/status.json`, async (request, reply) => {
       reply.header('cache-control', 'no-store');
       if (!stateOf(request).session.accessToken) return sendError(reply, 401, 'sign in to follow your jobs');
-      const result = await kit.run(request, OPERATIONS.jobStatus, { job_id: (request.params as { job_id: string }).job_id });
+      const result = await kit.run(request, 'jobStatus', { job_id: (request.params as { job_id: string }).job_id });
       const error = result.errors?.[0];
       if (error) {
         const { status, message } = errorOf(request, error, 'job status failed');
         return sendError(reply, status, message, error.extensions?.code as string | undefined);
       }
-      return reply.send(jobStatusJson((result.data as { job: Job }).job));
+      return reply.send(jobStatusJson(result.data!.job!));
     });
 
     scope.post(`${JOBS_PATH}/:job_id/cancel`, async (request, reply) => {
       if (!kit.requireSignIn(request, reply)) return reply;
       const id = (request.params as { job_id: string }).job_id;
-      const result = await kit.run(request, OPERATIONS.deleteJob, { job_id: id });
+      const result = await kit.run(request, 'deleteJob', { job_id: id });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, JOBS_PATH, { kind: 'alert', message: `Job ${shortId(id)} was not changed: ${errorOf(request, error, 'job cancel failed').message}` });
-      const { action } = (result.data as { deleteJob: { action: string } }).deleteJob;
+      const { action } = result.data!.deleteJob;
       return kit.redirectWithFlash(reply, JOBS_PATH, {
         kind: 'status',
         message: action === 'cancelled' ? `Job ${shortId(id)} is cancelled.` : `Job ${shortId(id)} and its result are deleted.`,
@@ -121,10 +109,10 @@ export const jobsPage: WebPage = {
       const handler = kit.restHandler('jobResult');
       if (!handler) return reply.callNotFound();
       // A page first, for what a person can act on (no such job, not finished); the handler decides access again.
-      const result = await kit.run(request, OPERATIONS.jobStatus, { job_id: (request.params as { job_id: string }).job_id });
+      const result = await kit.run(request, 'jobStatus', { job_id: (request.params as { job_id: string }).job_id });
       const error = result.errors?.[0];
       if (error) return kit.operationFailed(request, reply, error, 'job result failed');
-      const job = (result.data as { job: Job }).job;
+      const job = result.data!.job!;
       if (job.status !== 'succeeded') {
         return kit.render(
           request,
@@ -146,7 +134,7 @@ function renderNotAcademic(kit: WebKit, request: FastifyRequest, reply: FastifyR
   return kit.render(request, reply, { title: 'Your jobs', body }, 403);
 }
 
-function renderJobs(kit: WebKit, request: FastifyRequest, reply: FastifyReply, jobs: { total: number; items: Job[] }, page: number): FastifyReply {
+function renderJobs(kit: WebKit, request: FastifyRequest, reply: FastifyReply, jobs: Jobs, page: number): FastifyReply {
   const pages = Math.max(1, Math.ceil(jobs.total / PAGE_SIZE));
   const body = html`<h1>Your jobs</h1>
 <p>SyQL exports and graph analyses you submitted through the API (<code>POST /v1/jobs</code>, <code>POST /v1/jobs/graph</code>), newest first. Results are Apache Arrow streams.</p>

@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorSummary, errorsFromMessage, field, hasErrors, noErrors, postForm, type FormErrors } from '../forms.js';
 import { html } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
-import { OPERATIONS } from '../operations.js';
 
 const LABELS = { current_password: 'Current password', new_password: 'New password', confirm_password: 'New password again' };
 const PATH = '/account/password';
@@ -28,12 +27,13 @@ export const passwordPage: WebPage = {
       if (typeof hasPassword !== 'boolean') return kit.operationFailed(request, reply, hasPassword, 'password page failed');
       const errors = noErrors();
       if (hasPassword && !form.current_password) errors.fields.current_password = 'enter your current password';
-      if (!form.new_password) errors.fields.new_password = 'choose a new password';
-      else if (form.new_password !== form.confirm_password) errors.fields.confirm_password = 'the two new passwords differ';
+      const newPassword = form.new_password ?? '';
+      if (!newPassword) errors.fields.new_password = 'choose a new password';
+      else if (newPassword !== form.confirm_password) errors.fields.confirm_password = 'the two new passwords differ';
       if (hasErrors(errors)) return renderPassword(kit, request, reply, hasPassword, errors, 400);
 
-      const result = await kit.run(request, OPERATIONS.setPassword, {
-        new_password: form.new_password,
+      const result = await kit.run(request, 'setPassword', {
+        new_password: newPassword,
         current_password: hasPassword ? form.current_password : null,
       });
       const error = result.errors?.[0];
@@ -52,8 +52,8 @@ export const passwordPage: WebPage = {
 };
 
 async function hasPasswordOf(kit: WebKit, request: FastifyRequest) {
-  const result = await kit.run(request, OPERATIONS.loginMethods);
-  return result.errors?.[0] ?? (result.data as { loginMethods: { has_password: boolean } }).loginMethods.has_password;
+  const result = await kit.run(request, 'loginMethods');
+  return result.errors?.[0] ?? result.data!.loginMethods.has_password;
 }
 
 function renderPassword(kit: WebKit, request: FastifyRequest, reply: FastifyReply, hasPassword: boolean, errors: FormErrors, status = 200): FastifyReply {

@@ -2,8 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorSummary, errorsFromMessage, field, hasErrors, noErrors, postForm, type FormErrors } from '../forms.js';
 import { html } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
-import { sessionCookies, type TokenPair } from '../session.js';
-import { OPERATIONS } from '../operations.js';
+import { sessionCookies } from '../session.js';
 
 const LABELS = { display_name: 'Your name', email: 'Email address', password: 'Password' };
 
@@ -27,7 +26,7 @@ export const registerPage: WebPage = {
 
       const registered = await kit.runAnonymous(
         request,
-        OPERATIONS.registerAccount,
+        'registerAccount',
         { ...values, password },
       );
       const error = registered.errors?.[0];
@@ -37,7 +36,7 @@ export const registerPage: WebPage = {
         const failed = errorsFromMessage(message, { email: 'email', password: 'password', display_name: 'display_name' }, status === 409 ? 'email' : undefined);
         return renderRegister(kit, request, reply, values, failed, status);
       }
-      const login = await kit.runAnonymous(request, OPERATIONS.login, {
+      const login = await kit.runAnonymous(request, 'login', {
         email: values.email,
         password,
       });
@@ -45,7 +44,7 @@ export const registerPage: WebPage = {
         // The account exists; only the automatic sign-in failed (a throttle, say).
         return kit.redirectWithFlash(reply, '/sign-in', { kind: 'alert', message: `Your account was created, but signing in failed: ${errorOf(request, login.errors[0], 'sign-in after registration failed').message}` });
       }
-      reply.header('set-cookie', sessionCookies((login.data as { login: TokenPair }).login, kit.secureCookies));
+      reply.header('set-cookie', sessionCookies(login.data!.login, kit.secureCookies));
       return kit.redirectWithFlash(reply, '/account', { kind: 'status', message: 'Your account is ready, and you are signed in.' });
     });
   },

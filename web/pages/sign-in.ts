@@ -5,8 +5,7 @@ import { cookieOf, sameSitePath, serializeCookie } from '../../rest-compat/brows
 import { errorSummary, errorsFromMessage, field, hasErrors, noErrors, postForm, type FormErrors } from '../forms.js';
 import { html } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
-import { clearedSessionCookies, sessionCookies, type TokenPair } from '../session.js';
-import { OPERATIONS } from '../operations.js';
+import { clearedSessionCookies, sessionCookies } from '../session.js';
 
 
 /**
@@ -34,14 +33,15 @@ export const signInPage: WebPage = {
     scope.post('/sign-in', async (request, reply) => {
       const form = request.body as Record<string, string | undefined>;
       const email = (form.email ?? '').trim();
+      const password = form.password ?? '';
       const next = nextOf(form.next);
       const errors = noErrors();
       if (!email) errors.fields.email = 'enter your email address';
-      if (!form.password) errors.fields.password = 'enter your password';
+      if (!password) errors.fields.password = 'enter your password';
       if (errors.fields.email || errors.fields.password) return renderSignIn(kit, request, reply, { email, next }, errors, social, 400);
-      const result = await kit.runAnonymous(request, OPERATIONS.login, {
+      const result = await kit.runAnonymous(request, 'login', {
         email,
-        password: form.password,
+        password,
       });
       const error = result.errors?.[0];
       if (error) {
@@ -50,7 +50,7 @@ export const signInPage: WebPage = {
         const failed: FormErrors = status === 401 ? { fields: { password: message } } : status === 400 ? errorsFromMessage(message, { email: 'email', password: 'password' }) : { fields: {}, form: message };
         return renderSignIn(kit, request, reply, { email, next }, failed, social, status);
       }
-      reply.header('set-cookie', sessionCookies((result.data as { login: TokenPair }).login, kit.secureCookies));
+      reply.header('set-cookie', sessionCookies(result.data!.login, kit.secureCookies));
       return kit.redirectWithFlash(reply, next, { kind: 'status', message: 'You are signed in.' });
     });
 
@@ -84,7 +84,7 @@ export const signInPage: WebPage = {
       }
       const result = await kit.runAnonymous(
         request,
-        OPERATIONS.exchangeLoginCode,
+        'exchangeLoginCode',
         { login_code: code },
       );
       const error = result.errors?.[0];
@@ -92,7 +92,7 @@ export const signInPage: WebPage = {
         const { status, message } = errorOf(request, error, 'login code exchange failed');
         return kit.render(request, reply, { title: 'Sign-in not completed', body: html`<h1>Sign-in not completed</h1><p>${message}</p><p><a href="/sign-in">Start again from the sign-in page</a>.</p>` }, status);
       }
-      const session = (result.data as { exchangeLoginCode: TokenPair & { account_created: boolean; provider: SocialProviderName } }).exchangeLoginCode;
+      const session = result.data!.exchangeLoginCode;
       reply.header('set-cookie', sessionCookies(session, kit.secureCookies));
       const via = PROVIDER_NAMES[session.provider as SocialProviderName]?.name ?? session.provider;
       return kit.redirectWithFlash(reply, '/account', {
@@ -104,7 +104,7 @@ export const signInPage: WebPage = {
     scope.post('/sign-out', async (request, reply) => {
       const refreshToken = stateOf(request).session.refreshToken;
       if (refreshToken) {
-        const result = await kit.runAnonymous(request, OPERATIONS.logout, { refresh_token: refreshToken });
+        const result = await kit.runAnonymous(request, 'logout', { refresh_token: refreshToken });
         // An expired or already revoked token leaves nothing to revoke; the cookies go all the same.
         if (result.errors?.[0]) request.log.info({ code: result.errors[0].extensions?.code }, 'sign-out found no live session');
       }

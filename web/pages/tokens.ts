@@ -3,31 +3,14 @@ import { dateTime, day } from '../format.js';
 import { errorSummary, errorsFromMessage, field, fieldId, noErrors, postForm, type FormErrors } from '../forms.js';
 import { html, type SafeHtml } from '../html.js';
 import { errorOf, stateOf, type WebKit, type WebPage } from '../kit.js';
-import { OPERATIONS } from '../operations.js';
+import type { ApiTokenScope, CreateApiTokenResult, TokensPageResult } from '../operations.types.js';
 
-type Scope = 'read' | 'compute' | 'write';
-
-interface TokenRow {
-  id: string;
-  name: string;
-  scope: Scope;
-  prefix: string;
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
-  last_used_ip: string | null;
-  revoked_at: string | null;
-  revoked_reason: string | null;
-}
-
-interface TokensView {
-  profile: { account_type: string; verified: boolean };
-  apiTokens: { items: TokenRow[]; total: number };
-}
+type TokenRow = TokensPageResult['apiTokens']['items'][number];
+type MadeToken = CreateApiTokenResult['createApiToken'];
 
 const PATH = '/tokens';
 const LABELS = { name: 'Name', scope: 'Scope', expires_in_days: 'Expires after' };
-const SCOPES: { value: Scope; label: string; hint: string }[] = [
+const SCOPES: { value: ApiTokenScope; label: string; hint: string }[] = [
   { value: 'read', label: 'Read', hint: 'records, data, search and downloads' },
   { value: 'compute', label: 'Compute', hint: 'read, plus SyQL queries, jobs, graph analysis, analytics and meta-analysis' },
   { value: 'write', label: 'Write', hint: 'compute, plus creating and changing datasets and collections' },
@@ -65,8 +48,9 @@ export const tokensPage: WebPage = {
       const days = Number(values.expires_in_days);
       const created = Object.keys(errors.fields).length
         ? null
-        : await kit.run(request, OPERATIONS.createApiToken, {
-            input: { name: values.name, scope: values.scope, expires_in_days: Number.isInteger(days) ? days : -1 },
+        : await kit.run(request, 'createApiToken', {
+            // The form's value as sent: the API refuses one that is no scope, and the page shows its message.
+            input: { name: values.name, scope: values.scope as ApiTokenScope, expires_in_days: Number.isInteger(days) ? days : -1 },
           });
       const error = created?.errors?.[0];
       if (error) {
@@ -79,7 +63,7 @@ export const tokensPage: WebPage = {
       const view = await load(kit, request, false);
       if ('message' in view) return kit.operationFailed(request, reply, view, 'tokens page failed');
       if (!created) return renderTokens(kit, request, reply, view, { showEnded: false, errors, values }, 400);
-      const made = (created.data as { createApiToken: { token: string; api_token: TokenRow } }).createApiToken;
+      const made = created.data!.createApiToken;
       // Answered here rather than redirected: the token exists only in this answer (and the page is never cached).
       return renderTokens(kit, request, reply, view, { showEnded: false, errors: noErrors(), values: { name: '', scope: 'read', expires_in_days: '90' }, made }, 201);
     });
@@ -87,10 +71,10 @@ export const tokensPage: WebPage = {
     scope.post(`${PATH}/:id/revoke`, async (request, reply) => {
       if (!kit.requireSignIn(request, reply)) return reply;
       const id = (request.params as { id: string }).id;
-      const result = await kit.run(request, OPERATIONS.revokeApiToken, { token_id: id });
+      const result = await kit.run(request, 'revokeApiToken', { token_id: id });
       const error = result.errors?.[0];
       if (error) return kit.redirectWithFlash(reply, PATH, { kind: 'alert', message: errorOf(request, error, 'token revocation failed').message });
-      const name = (result.data as { revokeApiToken: { name: string } }).revokeApiToken.name;
+      const name = result.data!.revokeApiToken.name;
       return kit.redirectWithFlash(reply, PATH, { kind: 'status', message: `The token "${name}" is revoked: programs using it are refused from now on.` });
     });
   },
@@ -99,20 +83,20 @@ export const tokensPage: WebPage = {
 async function load(kit: WebKit, request: FastifyRequest, includeEnded: boolean) {
   const result = await kit.run(
     request,
-    OPERATIONS.tokensPage,
+    'tokensPage',
     { include_revoked: includeEnded },
   );
-  return result.errors?.[0] ?? (result.data as unknown as TokensView);
+  return result.errors?.[0] ?? result.data!;
 }
 
 interface TokensState {
   showEnded: boolean;
   errors: FormErrors;
   values: { name: string; scope: string; expires_in_days: string };
-  made?: { token: string; api_token: TokenRow };
+  made?: MadeToken;
 }
 
-function renderTokens(kit: WebKit, request: FastifyRequest, reply: FastifyReply, view: TokensView, state: TokensState, status = 200): FastifyReply {
+function renderTokens(kit: WebKit, request: FastifyRequest, reply: FastifyReply, view: TokensPageResult, state: TokensState, status = 200): FastifyReply {
   const { csrf } = stateOf(request);
   const origin = kit.originOf(request);
   const academic = view.profile.account_type !== 'REGULAR';
@@ -147,7 +131,7 @@ ${expiryField(state.values.expires_in_days, state.errors)}
   return kit.render(request, reply, { title: 'API tokens', body, scripts: ['confirm.js', 'copy.js'] }, status);
 }
 
-function madePanel(made: { token: string; api_token: TokenRow }, origin: string, academic: boolean): SafeHtml {
+function madePanel(made: MadeToken, origin: string, academic: boolean): SafeHtml {
   // An example the account can run as it is: a Regular account's tokens would get a 403 from every dataset route.
   const curl = `curl -H "Authorization: Bearer ${made.token}" ${origin}${academic ? '/v1/neurodata/datasets' : '/v1/user/profile'}`;
   return html`<section class="panel new-token" aria-labelledby="made-title">

@@ -1,8 +1,10 @@
 import { describe, it, expect, beforeAll } from 'vitest';
+import { readFile } from 'node:fs/promises';
 import { Kind, parse, validate, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { composeSupergraph } from '../../gateway/compose.js';
 import { schemaOnlyDeps } from '../../gateway/supergraph-file.js';
 import { OPERATIONS } from '../operations.js';
+import { OPERATION_TYPES_FILE, renderOperationTypes } from '../../scripts/web-operation-types.js';
 
 describe("the pages' GraphQL operations", () => {
   let schema: GraphQLSchema;
@@ -17,5 +19,10 @@ describe("the pages' GraphQL operations", () => {
     expect(operations).toHaveLength(1);
     // The variants of one operation (the account page with and without ORCID) share its name.
     expect(name.startsWith(operations[0].name!.value)).toBe(true);
+  });
+
+  it('have the result and variable types web/operations.types.ts declares (run npm run web:types when this fails)', async () => {
+    const committed = await readFile(OPERATION_TYPES_FILE, 'utf8');
+    expect(committed, 'web/operations.types.ts is stale: run npm run web:types').toBe(renderOperationTypes(schema));
   });
 });
