@@ -12,17 +12,17 @@ import type { DriverErrorMessages } from './driver-errors.js';
 export const col = {
   text: z.string(),
   /** int4 arrives as a number; int8, numeric and count(*) as text from node-postgres. */
-  int: z.union([z.number(), z.string(), z.bigint()]).transform((v, ctx) => {
+  int: z.union([z.string(), z.number(), z.bigint()]).transform((v, ctx) => {
     const n = Number(v);
     if (!Number.isFinite(n)) ctx.addIssue({ code: 'custom', message: `not a number: ${String(v)}` });
     return n;
   }),
-  float: z.union([z.number(), z.string()]).transform(Number),
+  float: z.union([z.string(), z.number()]).transform(Number),
   bool: z.boolean(),
   /** timestamptz arrives as text (or a Date, should a driver parse it). */
-  timestamp: z.union([z.date(), z.string()]).transform(toDate),
+  timestamp: z.union([z.string(), z.date()]).transform(toDate),
   /** uuid[] and text[]: an array from node-postgres, '{a,b}' text from PGlite. */
-  textArray: z.union([z.array(z.unknown()), z.string(), z.null()]).transform(fromTextArray),
+  textArray: z.union([z.string(), z.array(z.unknown()), z.null()]).transform(fromTextArray),
   /** jsonb arrives parsed; text only if a driver ever stops parsing it. */
   json: <S extends z.ZodType>(shape: S) => z.preprocess((v) => (typeof v === 'string' ? JSON.parse(v) : v), shape),
   /** A text column holding one of a closed set of values (a CHECK or enum in the schema). */
