@@ -21,15 +21,3 @@ export async function namedQuery(db: Db, name: string, q: SQL, errors?: DriverEr
 
 /** What a query's name may be: it is written into the statement as a comment. */
 const QUERY_NAME = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)+$/;
-
-/** Timestamps arrive as text from both drivers (Drizzle turns their date parsing off). */
-export const toDate = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
-export const toDateOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : toDate(v));
-/** uuid[] and text[] come back as a JS array from node-postgres and as '{a,b}' text where the type parser is off. */
-export function fromTextArray(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(String);
-  const s = String(v ?? '{}');
-  return s === '{}' ? [] : s.slice(1, -1).split(',');
-}
-/** jsonb arrives parsed from both drivers; text only if a driver ever stops parsing it. */
-export const fromJson = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));

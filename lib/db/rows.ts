@@ -1,8 +1,18 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from './relational.js';
-import { namedQuery, toDate, fromTextArray } from './named-query.js';
+import { namedQuery } from './named-query.js';
 import type { DriverErrorMessages } from './driver-errors.js';
+
+/** Timestamps arrive as text from both drivers (Drizzle turns their date parsing off). */
+const toDate = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
+
+/** uuid[] and text[] come back as a JS array from node-postgres and as '{a,b}' text where the type parser is off. */
+function fromTextArray(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  const s = String(v ?? '{}');
+  return s === '{}' ? [] : s.slice(1, -1).split(',');
+}
 
 /**
  * Column readers: what the two drivers (node-postgres and PGlite, with Drizzle's date parsing off) return for a
