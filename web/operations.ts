@@ -10,24 +10,64 @@ import type { OperationResults, OperationVariables } from './operations.types.js
  * npm run web:types), and the pages run them by name through `runsByName`.
  */
 
-const TERM = 'term_id code label vocabulary uri';
-const METADATA = `title description keywords license doi
+/**
+ * A named fragment of the operations below. Interpolated into `operation` (or into another fragment's selection) it
+ * stands for its spread, and the operation carries its definition: GraphQL wants every fragment an operation spreads
+ * defined in the same document, and none defined that it does not spread. The generated types name each fragment's
+ * type after it, so a selection said once here is typed once there.
+ */
+interface Fragment {
+  readonly name: string;
+  readonly definition: string;
+  /** The fragments its own selection spreads. */
+  readonly spreads: readonly Fragment[];
+}
+
+/** The template's text with each interpolated fragment as its spread. */
+const spreading = (strings: TemplateStringsArray, spreads: readonly Fragment[]): string => strings.reduce((text, part, i) => `${text}...${spreads[i - 1]!.name}${part}`);
+
+/** fragment(name, type)`selection`: the fragment `name` on the schema type `type`. */
+const fragment =
+  (name: string, on: string) =>
+  (strings: TemplateStringsArray, ...spreads: Fragment[]): Fragment => ({ name, definition: `fragment ${name} on ${on} { ${spreading(strings, spreads)} }`, spreads });
+
+/** An operation's text, followed by the definitions of exactly the fragments it spreads (also through other fragments), each once. */
+function operation(strings: TemplateStringsArray, ...spreads: Fragment[]): string {
+  const used = new Set<Fragment>();
+  const use = (f: Fragment): void => {
+    if (used.has(f)) return;
+    used.add(f);
+    f.spreads.forEach(use);
+  };
+  spreads.forEach(use);
+  return [spreading(strings, spreads), ...[...used].map((f) => f.definition)].join('\n');
+}
+
+const TERM = fragment('TermFields', 'TermValue')`term_id code label vocabulary uri`;
+// The public record (PublishedDataset) and the viewer's (Dataset) carry the same metadata, and no interface of the
+// schema covers both: one fragment name with each record's type condition, which the generator types once (it
+// refuses a name whose definitions would type differently).
+const metadataOf = (record: 'PublishedDataset' | 'Dataset') => fragment('DatasetMetadataFields', record)`title description keywords license doi
   species { ${TERM} } brain_regions { ${TERM} } microscopy { ${TERM} } neurotransmitters { ${TERM} }
   creators { name orcid affiliation } related_publication { doi citation url year }`;
-const JOB_FIELDS = 'job_id kind status progress progress_message error input created_at started_at finished_at result_rows result_bytes';
-const TOKEN_FIELDS = 'id name scope prefix created_at expires_at last_used_at last_used_ip revoked_at revoked_reason';
-const ACCOUNT_FIELDS = 'id email display_name account_type created_at deactivated_at verification { method verified_by verified_at reason institution }';
-const TOKEN_PAIR_FIELDS = 'access_token refresh_token expires_in refresh_expires_in';
-const accountPage = (orcid: boolean) => `query accountPage {
-  profile { id email display_name account_type verified orcid verification { method verified_at reason institution } }
+const PUBLISHED_METADATA = metadataOf('PublishedDataset');
+const VIEWER_METADATA = metadataOf('Dataset');
+const FACET = fragment('FacetCountFields', 'FacetCount')`value label count`;
+const JOB_FIELDS = fragment('JobFields', 'Job')`job_id kind status progress progress_message error input created_at started_at finished_at result_rows result_bytes`;
+const TOKEN_FIELDS = fragment('ApiTokenFields', 'ApiToken')`id name scope prefix created_at expires_at last_used_at last_used_ip revoked_at revoked_reason`;
+const ACCOUNT_FIELDS = fragment('ManagedAccountFields', 'ManagedAccount')`id email display_name account_type created_at deactivated_at verification { method verified_by verified_at reason institution }`;
+// A login and a refresh answer a TokenPair, a code exchange a SocialSession (the pair and more): one name, as above.
+const tokenPairOf = (type: 'TokenPair' | 'SocialSession') => fragment('TokenPairFields', type)`access_token refresh_token expires_in refresh_expires_in`;
+const TOKEN_PAIR = tokenPairOf('TokenPair');
+const SOCIAL_TOKEN_PAIR = tokenPairOf('SocialSession');
+/** What the account page asks with and without the ORCID link. */
+const ACCOUNT_PAGE = fragment('AccountPageFields', 'Query')`profile { id email display_name account_type verified orcid verification { method verified_at reason institution } }
   institutionalVerification { verified institution email verified_at }
-  ${orcid ? 'orcidLink { linked orcid orcid_url linked_at }' : ''}
-  loginMethods { has_password identities { provider username name email linked_at } }
-}`;
+  loginMethods { has_password identities { provider username name email linked_at } }`;
 
 export const OPERATIONS = {
   // The catalogue (Public, like search).
-  cataloguePage: `query cataloguePage($q: String, $species: [String!], $brain_region: [String!], $microscopy: [String!], $neurotransmitter: [String!],
+  cataloguePage: operation`query cataloguePage($q: String, $species: [String!], $brain_region: [String!], $microscopy: [String!], $neurotransmitter: [String!],
     $license: [String!], $year: String, $visibility: String, $limit: Int, $offset: Int) {
   searchDatasets(q: $q, species: $species, brain_region: $brain_region, microscopy: $microscopy, neurotransmitter: $neurotransmitter,
       license: $license, year: $year, visibility: $visibility, limit: $limit, offset: $offset) {
@@ -37,18 +77,18 @@ export const OPERATIONS = {
       highlight { title snippet }
       matched_terms { matched term_label annotation { label } }
       counts { neurons connections morphologies } }
-    facets { species { value label count } brain_region { value label count } microscopy { value label count }
-      neurotransmitter { value label count } license { value label count } year { value label count } visibility { value label count } }
+    facets { species { ${FACET} } brain_region { ${FACET} } microscopy { ${FACET} }
+      neurotransmitter { ${FACET} } license { ${FACET} } year { ${FACET} } visibility { ${FACET} } }
     interpreted { text term_id code label vocabulary matched_terms }
   }
 }`,
 
   // A dataset's page. The public record: what anyone may see (Public, like search).
-  datasetPage: `query datasetPage($slug: String!) { publishedDataset(slug: $slug) { dataset_id slug version visibility year ${METADATA}
+  datasetPage: operation`query datasetPage($slug: String!) { publishedDataset(slug: $slug) { dataset_id slug version visibility year ${PUBLISHED_METADATA}
   counts { neurons connections chemical_connections electrical_connections morphologies } can_read_data
   published_at version_published_at versions { version published_at note } citation citations { format filename } json_ld } }`,
   /** The dataset as the signed-in account sees it (Academic): its access, and the open draft for those who may change it. */
-  datasetAsViewer: `query datasetAsViewer($id: String!) { dataset(dataset_id: $id) { id slug status visibility latest_version draft_version ${METADATA}
+  datasetAsViewer: operation`query datasetAsViewer($id: String!) { dataset(dataset_id: $id) { id slug status visibility latest_version draft_version ${VIEWER_METADATA}
   access { role can_read_data can_modify request_status } } }`,
   draftsMissing: 'query draftsMissing($offset: Int) { incompleteDatasets(limit: 200, offset: $offset) { total items { dataset { id } missing } } }',
   datasetFiles: 'query datasetFiles($id: String!, $version: String) { datasetAssets(dataset_id: $id, version: $version) { version draft items { id filename kind size sha256 rows } } }',
@@ -59,35 +99,35 @@ export const OPERATIONS = {
   datasetCitations: 'query datasetCitations($slug: String!) { publishedDataset(slug: $slug) { citations { format media_type filename text } } }',
 
   // Jobs.
-  jobsPage: `query jobsPage($limit: Int, $offset: Int) { jobs(limit: $limit, offset: $offset) { total limit offset items { ${JOB_FIELDS} } } }`,
-  jobStatus: `query jobStatus($job_id: String!) { job(job_id: $job_id) { ${JOB_FIELDS} } }`,
+  jobsPage: operation`query jobsPage($limit: Int, $offset: Int) { jobs(limit: $limit, offset: $offset) { total limit offset items { ${JOB_FIELDS} } } }`,
+  jobStatus: operation`query jobStatus($job_id: String!) { job(job_id: $job_id) { ${JOB_FIELDS} } }`,
   deleteJob: 'mutation deleteJob($job_id: String!) { deleteJob(job_id: $job_id) { action status } }',
 
   // API tokens.
-  tokensPage: `query tokensPage($include_revoked: Boolean) { profile { account_type verified } apiTokens(include_revoked: $include_revoked, limit: 100) { total items { ${TOKEN_FIELDS} } } }`,
-  createApiToken: `mutation createApiToken($input: CreateApiTokenInput!) { createApiToken(input: $input) { token api_token { ${TOKEN_FIELDS} } } }`,
+  tokensPage: operation`query tokensPage($include_revoked: Boolean) { profile { account_type verified } apiTokens(include_revoked: $include_revoked, limit: 100) { total items { ${TOKEN_FIELDS} } } }`,
+  createApiToken: operation`mutation createApiToken($input: CreateApiTokenInput!) { createApiToken(input: $input) { token api_token { ${TOKEN_FIELDS} } } }`,
   revokeApiToken: 'mutation revokeApiToken($token_id: ID!) { revokeApiToken(token_id: $token_id) { name } }',
 
   // The account: its page asks for the ORCID link only where the server has ORCID linking.
-  accountPage: accountPage(false),
-  accountPageWithOrcid: accountPage(true),
+  accountPage: operation`query accountPage { ${ACCOUNT_PAGE} }`,
+  accountPageWithOrcid: operation`query accountPage { ${ACCOUNT_PAGE} orcidLink { linked orcid orcid_url linked_at } }`,
   unlinkOrcid: 'mutation unlinkOrcid { unlinkOrcid { linked } }',
   unlinkIdentity: 'mutation unlinkIdentity($provider: String!) { unlinkIdentity(provider: $provider) { has_password } }',
   loginMethods: 'query loginMethods { loginMethods { has_password } }',
   setPassword: 'mutation setPassword($new_password: String!, $current_password: String) { setPassword(new_password: $new_password, current_password: $current_password) { id } }',
 
   // Accounts, for a SuperUser.
-  adminAccounts: `query adminAccounts($email: String, $limit: Int, $offset: Int) { accounts(email: $email, limit: $limit, offset: $offset) { total items { ${ACCOUNT_FIELDS} } } }`,
+  adminAccounts: operation`query adminAccounts($email: String, $limit: Int, $offset: Int) { accounts(email: $email, limit: $limit, offset: $offset) { total items { ${ACCOUNT_FIELDS} } } }`,
   verifyAccount: 'mutation verifyAccount($user_id: String!, $reason: String!) { verifyAccount(user_id: $user_id, reason: $reason) { changed message } }',
   unverifyAccount: 'mutation unverifyAccount($user_id: String!) { unverifyAccount(user_id: $user_id) { changed message } }',
 
   // Registration, sign-in and the browser session.
   registerAccount:
     'mutation registerAccount($email: String!, $password: String!, $display_name: String!) { registerAccount(email: $email, password: $password, display_name: $display_name) { id } }',
-  login: `mutation login($email: String!, $password: String!) { login(email: $email, password: $password) { ${TOKEN_PAIR_FIELDS} } }`,
-  exchangeLoginCode: `mutation exchangeLoginCode($login_code: String!) { exchangeLoginCode(login_code: $login_code) { ${TOKEN_PAIR_FIELDS} account_created provider } }`,
+  login: operation`mutation login($email: String!, $password: String!) { login(email: $email, password: $password) { ${TOKEN_PAIR} } }`,
+  exchangeLoginCode: operation`mutation exchangeLoginCode($login_code: String!) { exchangeLoginCode(login_code: $login_code) { ${SOCIAL_TOKEN_PAIR} account_created provider } }`,
   logout: 'mutation logout($refresh_token: String!) { logout(refresh_token: $refresh_token) { revoked } }',
-  refreshSession: `mutation refreshSession($refresh_token: String!) { refreshSession(refresh_token: $refresh_token) { ${TOKEN_PAIR_FIELDS} } }`,
+  refreshSession: operation`mutation refreshSession($refresh_token: String!) { refreshSession(refresh_token: $refresh_token) { ${TOKEN_PAIR} } }`,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;
