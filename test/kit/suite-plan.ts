@@ -20,17 +20,20 @@ export const ONE_ENGINE_SET: readonly { files: string | ((file: string) => boole
   { files: isUnitTest, set: 'embedded', why: 'unit tests: no engine' },
   { files: 'test/unit/', set: 'embedded', why: 'unit tests: no engine' },
   { files: 'test/schema/', set: 'embedded', why: 'the committed artefacts against the code' },
-  // The pages read and write through the API, whose answers on both engine sets the API's own tests show.
+  // The pages read and write through the API, whose answers on both engine sets the API's own tests show. The
+  // costliest browser files run beside the server set, so the two sets share Chromium's time.
+  { files: 'web/test/dataset.test.ts', set: 'server', why: 'the pages in a browser' },
+  { files: 'web/test/account-pages.test.ts', set: 'server', why: 'the pages in a browser' },
   { files: 'web/', set: 'embedded', why: 'the pages in a browser' },
   // The HTTP layer in front of the subgraphs: parsing, limits, errors, the REST contract.
   { files: 'test/http/pipeline.test.ts', set: 'embedded', why: 'the HTTP pipeline' },
-  { files: 'test/http/hardening.test.ts', set: 'embedded', why: 'the HTTP pipeline' },
+  { files: 'test/http/hardening.test.ts', set: 'server', why: 'the HTTP pipeline' },
   { files: 'test/http/operation-limits.test.ts', set: 'embedded', why: 'operation size and depth limits' },
   { files: 'test/http/openapi.test.ts', set: 'embedded', why: 'the OpenAPI document' },
   { files: 'test/http/openapi-conformance.test.ts', set: 'embedded', why: 'the REST contract' },
   { files: 'test/http/openapi-client.test.ts', set: 'server', why: 'the REST contract through a generated client' },
   { files: 'test/http/subgraphs-disabled.test.ts', set: 'embedded', why: 'composition without some subgraphs' },
-  { files: 'test/http/startup.test.ts', set: 'embedded', why: 'configuration checks at start' },
+  { files: 'test/http/startup.test.ts', set: 'server', why: 'configuration checks at start' },
   { files: 'test/http/compiled-build.test.ts', set: 'embedded', why: 'the production build starts' },
   { files: 'test/http/shared-limits.test.ts', set: 'server', why: 'limits shared through Redis' },
   // Generated hostile input: one fuzzer per engine set, so each set meets one of them.
@@ -49,12 +52,16 @@ export const ONE_ENGINE_SET: readonly { files: string | ((file: string) => boole
   { files: 'test/http/federation.test.ts', set: 'server', why: 'clusters as separate processes' },
 ];
 
+/** The first entry that names a file decides its set. */
 const matches = (pattern: string | ((file: string) => boolean), file: string) =>
   typeof pattern === 'function' ? pattern(file) : pattern.endsWith('/') ? file.startsWith(pattern) : file === pattern;
 
 /** Of `files` (paths from the package root), those the run of `set` leaves to the other set's run. */
 export function leftToTheOtherSet(set: EngineSet, files: readonly string[]): string[] {
-  return files.filter((file) => ONE_ENGINE_SET.some((f) => f.set !== set && matches(f.files, file)));
+  return files.filter((file) => {
+    const planned = ONE_ENGINE_SET.find((f) => matches(f.files, file));
+    return planned !== undefined && planned.set !== set;
+  });
 }
 
 /** Every test file of the package, by its path from `root`. */
