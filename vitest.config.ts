@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { useMemoryScratch } from './test/kit/scratch-dir.js';
-import { leftToTheOtherSet, testFiles, type EngineSet } from './test/kit/suite-plan.js';
+import { leftToTheOtherSet, testFiles } from './test/kit/suite-plan.js';
+import { testEngineSet } from './test/kit/settings.js';
 
 // Node loads graphql's CommonJS build for every package (it has no "exports" map); Vite would give the project's own
 // files the ES module build instead, and graphql refuses schemas made by the other copy. One copy for everyone.
@@ -14,7 +15,7 @@ useMemoryScratch();
 
 // The full suite's run of one engine set (scripts/test.sh sets TEST_ENGINE_SET) leaves the files planned for the
 // other set's run to it (test/kit/suite-plan.ts).
-const engineSet = process.env.TEST_ENGINE_SET as EngineSet | undefined;
+const engineSet = testEngineSet();
 const planned = engineSet ? leftToTheOtherSet(engineSet, testFiles(path.dirname(fileURLToPath(import.meta.url)))) : [];
 
 export default defineConfig({

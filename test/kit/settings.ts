@@ -46,3 +46,9 @@ export function testFuzzSettings(): { seed: number; requestsPerOperation: number
 export function testCostLog(): string | undefined {
   return process.env.TEST_COST_LOG || undefined;
 }
+
+/** The engine set whose run of the full suite this is (TEST_ENGINE_SET, set by scripts/test.sh), if it is one. */
+export function testEngineSet(): 'embedded' | 'server' | undefined {
+  const set = process.env.TEST_ENGINE_SET;
+  return set === 'embedded' || set === 'server' ? set : undefined;
+}
