@@ -21,6 +21,6 @@ if (costLog) {
   });
   afterAll(() => {
     const used = process.cpuUsage(cpu);
-    appendFileSync(costLog, JSON.stringify({ file, cpuMs: Math.round((used.user + used.system) / 1000), wallMs: Math.round(performance.now() - wall), engines: process.env.DATABASE_URL ? 'server' : 'embedded' }) + '\n');
+    appendFileSync(costLog, JSON.stringify({ file, cpuMs: Math.round((used.user + used.system) / 1000), wallMs: Math.round(performance.now() - wall), engines: process.env.CLICKHOUSE_CLUSTER ? 'cluster' : process.env.DATABASE_URL ? 'server' : 'embedded' }) + '\n');
   });
 }
