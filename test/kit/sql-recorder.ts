@@ -22,3 +22,12 @@ export function sqlRecorder(rows: unknown[] = []): { db: Db; statements: string[
 
 /** The statements as one snapshot file's text. */
 export const snapshotText = (statements: string[]): string => statements.join(';\n\n') + ';\n';
+
+/** A store built on a recorder: the statements its methods send, answered with `rows`. */
+export function recordedStore<S>(make: (db: Db) => S, rows: unknown[] = []): { store: S; statements: string[] } {
+  const { db, statements } = sqlRecorder(rows);
+  return { store: make(db), statements };
+}
+
+/** The name each statement carries in its leading comment (`/* Store.method *\/`). */
+export const statementNames = (statements: string[]): (string | undefined)[] => statements.map((s) => s.match(/^\/\* ([\w.]+) \*\//)?.[1]);

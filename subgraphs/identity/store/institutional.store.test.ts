@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText, statementNames } from '../../../test/kit/sql-recorder.js';
 import { InstitutionalStore } from './institutional.store.js';
 
 const ACCOUNT = '0190f3a4-5b6c-7d8e-9f00-aabbccddeeff';
@@ -7,10 +7,7 @@ const LINK = '0190f3a4-5b6c-7d8e-9f00-112233445566';
 const NOW = new Date('2026-01-01T00:00:00Z');
 const ISSUER = 'https://login.example.edu';
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new InstitutionalStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new InstitutionalStore(db));
 
 describe(InstitutionalStore.name, () => {
   it('keeps the SQL of its important queries as reviewed (store/__sql__/institutional.store.sql; vitest -u rewrites it)', async () => {
@@ -38,7 +35,7 @@ describe(InstitutionalStore.name, () => {
       await tx.findLink(ACCOUNT, 'github');
       await tx.deleteLink(ACCOUNT, 'github');
     });
-    expect(statements.map((s) => s.match(/^\/\* (InstitutionalStore\.\w+) \*\//)?.[1])).toEqual([
+    expect(statementNames(statements)).toEqual([
       'InstitutionalStore.purgeFlows',
       'InstitutionalStore.findLink',
       'InstitutionalStore.deleteLink',

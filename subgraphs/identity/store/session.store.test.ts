@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText, statementNames } from '../../../test/kit/sql-recorder.js';
 import { SessionStore } from './session.store.js';
 
 const TOKEN = '0190f3a4-5b6c-7d8e-9f00-112233445566';
@@ -8,10 +8,7 @@ const ACCOUNT = '0190f3a4-5b6c-7d8e-9f00-aabbccddeeff';
 const NOW = new Date('2026-01-01T00:00:00Z');
 const TOKEN_ROW = { id: TOKEN, familyId: FAMILY, accountId: ACCOUNT, tokenHash: 'h', issuedAt: NOW, expiresAt: new Date('2026-01-31T00:00:00Z') };
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new SessionStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new SessionStore(db));
 
 describe(SessionStore.name, () => {
   it('keeps the SQL of its important queries as reviewed (store/__sql__/session.store.sql; vitest -u rewrites it)', async () => {
@@ -28,6 +25,6 @@ describe(SessionStore.name, () => {
     const { store, statements } = recorder();
     await store.insertToken(TOKEN_ROW);
     await store.findToken(TOKEN);
-    expect(statements.map((s) => s.match(/^\/\* (SessionStore\.\w+) \*\//)?.[1])).toEqual(['SessionStore.insertToken', 'SessionStore.findToken']);
+    expect(statementNames(statements)).toEqual(['SessionStore.insertToken', 'SessionStore.findToken']);
   });
 });

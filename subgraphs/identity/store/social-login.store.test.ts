@@ -1,14 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText, statementNames } from '../../../test/kit/sql-recorder.js';
 import { LoginCodeStore } from './social-login.store.js';
 
 const ACCOUNT = '0190f3a4-5b6c-7d8e-9f00-aabbccddeeff';
 const NOW = new Date('2026-01-01T00:00:00Z');
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new LoginCodeStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new LoginCodeStore(db));
 
 describe(LoginCodeStore.name, () => {
   it('keeps the SQL of its important queries as reviewed (store/__sql__/social-login.store.sql; vitest -u rewrites it)', async () => {
@@ -22,6 +19,6 @@ describe(LoginCodeStore.name, () => {
     const { store, statements } = recorder();
     await store.consume('code-hash', NOW);
     await store.purge(NOW);
-    expect(statements.map((s) => s.match(/^\/\* (LoginCodeStore\.\w+) \*\//)?.[1])).toEqual(['LoginCodeStore.consume', 'LoginCodeStore.purge']);
+    expect(statementNames(statements)).toEqual(['LoginCodeStore.consume', 'LoginCodeStore.purge']);
   });
 });

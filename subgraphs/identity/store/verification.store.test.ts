@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText, statementNames } from '../../../test/kit/sql-recorder.js';
 import { VerificationStore } from './verification.store.js';
 
 const ACCOUNT = '0190f3a4-5b6c-7d8e-9f00-aabbccddeeff';
@@ -7,10 +7,7 @@ const OTHER = '0190f3a4-5b6c-7d8e-9f00-aabbccddeef0';
 const SUPERUSER = '0190f3a4-5b6c-7d8e-9f00-112233445566';
 const NOW = new Date('2026-01-01T00:00:00Z');
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new VerificationStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new VerificationStore(db));
 
 describe(VerificationStore.name, () => {
   it('keeps the SQL of its important queries as reviewed (store/__sql__/verification.store.sql; vitest -u rewrites it)', async () => {
@@ -25,7 +22,7 @@ describe(VerificationStore.name, () => {
     const { store, statements } = recorder();
     await store.recordBySuperUser({ accountId: ACCOUNT, verifiedBy: null, reason: 'operator', verifiedAt: NOW });
     await store.deleteAll(ACCOUNT);
-    expect(statements.map((s) => s.match(/^\/\* (VerificationStore\.[\w.]+) \*\//)?.[1])).toEqual([
+    expect(statementNames(statements)).toEqual([
       'VerificationStore.recordBySuperUser',
       'VerificationStore.deleteAll.superuser',
       'VerificationStore.deleteAll.institutional',

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText, statementNames } from '../../../test/kit/sql-recorder.js';
 import { AccessRequestStore } from './access-request.store.js';
 
 const REQUEST = '0190f3a4-5b6c-7d8e-9f00-112233445566';
@@ -9,10 +9,7 @@ const USER = '0190f3a4-5b6c-7d8e-9f00-aabbccddeeff';
 const MAINTAINER = '0190f3a4-5b6c-7d8e-9f00-aabbccddeef0';
 const AT = new Date('2026-01-01T00:00:00Z');
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new AccessRequestStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new AccessRequestStore(db));
 
 describe(AccessRequestStore.name, () => {
   it('keeps the SQL of its important queries as reviewed (store/__sql__/access-request.store.sql; vitest -u rewrites it)', async () => {
@@ -28,6 +25,6 @@ describe(AccessRequestStore.name, () => {
     const { store, statements } = recorder();
     await store.forRequester(DATASET, USER);
     await store.find(DATASET, REQUEST);
-    expect(statements.map((s) => s.match(/^\/\* (AccessRequestStore\.\w+) \*\//)?.[1])).toEqual(['AccessRequestStore.forRequester', 'AccessRequestStore.find']);
+    expect(statementNames(statements)).toEqual(['AccessRequestStore.forRequester', 'AccessRequestStore.find']);
   });
 });

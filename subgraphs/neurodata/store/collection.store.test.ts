@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText, statementNames } from '../../../test/kit/sql-recorder.js';
 import { CollectionStore } from './collection.store.js';
 
 const COLLECTION = '0190f3a4-5b6c-7d8e-9f00-112233445566';
@@ -7,10 +7,7 @@ const DATASET = '0190f3a4-5b6c-7d8e-9f00-112233445567';
 const USER = '0190f3a4-5b6c-7d8e-9f00-aabbccddeeff';
 const AT = new Date('2026-01-01T00:00:00Z');
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new CollectionStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new CollectionStore(db));
 
 describe(CollectionStore.name, () => {
   it('keeps the SQL of its important queries as reviewed (store/__sql__/collection.store.sql; vitest -u rewrites it)', async () => {
@@ -27,6 +24,6 @@ describe(CollectionStore.name, () => {
     const { store, statements } = recorder();
     await store.find(COLLECTION);
     await store.delete(COLLECTION);
-    expect(statements.map((s) => s.match(/^\/\* (CollectionStore\.\w+) \*\//)?.[1])).toEqual(['CollectionStore.find', 'CollectionStore.delete']);
+    expect(statementNames(statements)).toEqual(['CollectionStore.find', 'CollectionStore.delete']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText, statementNames } from '../../../test/kit/sql-recorder.js';
 import type { DatasetMetadata } from '../dataset.model.js';
 import { DatasetStore } from './dataset.store.js';
 
@@ -22,10 +22,7 @@ const METADATA: DatasetMetadata = {
   doi: null,
 };
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new DatasetStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new DatasetStore(db));
 
 describe(DatasetStore.name, () => {
   it('keeps the SQL of its performance-relevant queries as reviewed (store/__sql__/dataset.store.sql; vitest -u rewrites it)', async () => {
@@ -58,6 +55,6 @@ describe(DatasetStore.name, () => {
     await store.find(DATASET);
     await store.delete(DATASET);
     await store.objectInUse(DATASET, 'k');
-    expect(statements.map((s) => s.match(/^\/\* (DatasetStore\.\w+) \*\//)?.[1])).toEqual(['DatasetStore.find', 'DatasetStore.delete', 'DatasetStore.objectInUse']);
+    expect(statementNames(statements)).toEqual(['DatasetStore.find', 'DatasetStore.delete', 'DatasetStore.objectInUse']);
   });
 });

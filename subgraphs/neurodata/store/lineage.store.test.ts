@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText, statementNames } from '../../../test/kit/sql-recorder.js';
 import { LineageStore } from './lineage.store.js';
 
 const LINK = '0190f3a4-5b6c-7d8e-9f00-112233445566';
@@ -7,10 +7,7 @@ const DATASET = '0190f3a4-5b6c-7d8e-9f00-112233445567';
 const SOURCE = '0190f3a4-5b6c-7d8e-9f00-112233445568';
 const USER = '0190f3a4-5b6c-7d8e-9f00-aabbccddeeff';
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new LineageStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new LineageStore(db));
 
 describe(LineageStore.name, () => {
   it('keeps the SQL of its important queries as reviewed (store/__sql__/lineage.store.sql; vitest -u rewrites it)', async () => {
@@ -29,6 +26,6 @@ describe(LineageStore.name, () => {
     const { store, statements } = recorder();
     await store.upstream(DATASET);
     await store.reaches(SOURCE, DATASET);
-    expect(statements.map((s) => s.match(/^\/\* (LineageStore\.\w+) \*\//)?.[1])).toEqual(['LineageStore.upstream', 'LineageStore.reaches']);
+    expect(statementNames(statements)).toEqual(['LineageStore.upstream', 'LineageStore.reaches']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText } from '../../../test/kit/sql-recorder.js';
 import type { PlanClause, RecognizedTerm, SearchPlan } from '../search/search.model.js';
 import { DatasetSearchStore } from './search.store.js';
 
@@ -27,10 +27,7 @@ const PLAN: SearchPlan = {
   facets: true,
 };
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new DatasetSearchStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new DatasetSearchStore(db));
 
 describe(DatasetSearchStore.name, () => {
   it('keeps the SQL of its performance-relevant queries as reviewed (store/__sql__/search.store.sql; vitest -u rewrites it)', async () => {

@@ -1,11 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText, statementNames } from '../../../test/kit/sql-recorder.js';
 import { TermStore } from './term.store.js';
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new TermStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new TermStore(db));
 
 describe(TermStore.name, () => {
   it('keeps the SQL of its performance-relevant queries as reviewed (store/__sql__/term.store.sql; vitest -u rewrites it)', async () => {
@@ -27,6 +24,6 @@ describe(TermStore.name, () => {
     const { store, statements } = recorder();
     await store.listVocabularies();
     await store.lockVocabulary('brain_region');
-    expect(statements.map((s) => s.match(/^\/\* (TermStore\.\w+) \*\//)?.[1])).toEqual(['TermStore.listVocabularies', 'TermStore.lockVocabulary']);
+    expect(statementNames(statements)).toEqual(['TermStore.listVocabularies', 'TermStore.lockVocabulary']);
   });
 });

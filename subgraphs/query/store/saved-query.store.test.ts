@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { sqlRecorder, snapshotText } from '../../../test/kit/sql-recorder.js';
+import { recordedStore, snapshotText, statementNames } from '../../../test/kit/sql-recorder.js';
 import { SavedQueryStore } from './saved-query.store.js';
 
 const ID = '0190f3a4-5b6c-7d8e-9f00-112233445566';
@@ -7,10 +7,7 @@ const OWNER = '0190f3a4-5b6c-7d8e-9f00-112233445567';
 const JOB = '0190f3a4-5b6c-7d8e-9f00-aabbccddeeff';
 const AT = new Date('2026-01-01T00:00:00Z');
 
-function recorder() {
-  const { db, statements } = sqlRecorder();
-  return { store: new SavedQueryStore(db), statements };
-}
+const recorder = () => recordedStore((db) => new SavedQueryStore(db));
 
 describe(SavedQueryStore.name, () => {
   it('keeps the SQL of its important queries as reviewed (store/__sql__/saved-query.store.sql; vitest -u rewrites it)', async () => {
@@ -26,6 +23,6 @@ describe(SavedQueryStore.name, () => {
     const { store, statements } = recorder();
     await store.find(ID);
     await store.delete(ID);
-    expect(statements.map((s) => s.match(/^\/\* (SavedQueryStore\.\w+) \*\//)?.[1])).toEqual(['SavedQueryStore.find', 'SavedQueryStore.delete']);
+    expect(statementNames(statements)).toEqual(['SavedQueryStore.find', 'SavedQueryStore.delete']);
   });
 });
