@@ -2,7 +2,7 @@
 # Runs the suite on two engine sets at once: on the embedded engines (PGlite, chDB, local objects) and on real servers
 # (PostgreSQL with a fresh database per test file, a ClickHouse server), each file whose behaviour depends on the
 # engines in both and the others in one (test/kit/suite-plan.ts); beside them, the neurodata tests on a ClickHouse
-# cluster; then the Python client's tests. `scripts/test.sh embedded|server|python` runs one of them.
+# cluster, and the Python client's tests. `scripts/test.sh embedded|server|python` runs one of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-both}
@@ -102,6 +102,14 @@ if [ "$mode" = both ] || [ "$mode" = server ]; then
     TEST_CLICKHOUSE_CLUSTER_URL="$cluster_url" TEST_CLICKHOUSE_CLUSTER="${TEST_CLICKHOUSE_CLUSTER:-neurodata_test}"
 fi
 
+# The Python client (clients/python) against a service of its own. In the full run it starts when the server run
+# ends, beside the rest of the embedded run: the two runs end close together, so its service competes with little.
+python_pid=""
+if [ "$mode" = both ] && [ ${#extra[@]} -eq 0 ]; then
+  (bash scripts/python-client.sh > "$results/python.log" 2>&1 || { echo "the Python client's checks failed" >> "$results/python.log"; exit 1; }) &
+  python_pid=$!
+fi
+
 for name in cluster embedded; do
   pid_var="${name}_pid"
   if [ -n "${!pid_var:-}" ]; then
@@ -112,12 +120,15 @@ for name in cluster embedded; do
   fi
 done
 
-# The Python client (clients/python) against a service of its own: in the full run, after the others, so that its
-# service does not compete with them for the two cores.
-if { [ "$mode" = both ] && [ ${#extra[@]} -eq 0 ]; } || [ "$mode" = python ]; then
+if [ -n "$python_pid" ]; then
+  wait "$python_pid" || status=1
+  echo "== test suite: Python client"
+  cat "$results/python.log"
+  rm -f "$results/python.log"
+elif [ "$mode" = python ]; then
   echo "== test suite: Python client"
   bash scripts/python-client.sh || { status=1; echo "the Python client's checks failed"; }
-  [ "$mode" = python ] && exit $status
+  exit $status
 fi
 
 node -e '
