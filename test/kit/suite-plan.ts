@@ -24,10 +24,9 @@ export const ONE_ENGINE_SET: readonly { files: string | ((file: string) => boole
   // costliest browser files run beside the server set, so the two sets share Chromium's time.
   { files: 'web/test/dataset.test.ts', set: 'server', why: 'the pages in a browser' },
   { files: 'web/test/account-pages.test.ts', set: 'server', why: 'the pages in a browser' },
-  { files: 'web/test/catalogue.test.ts', set: 'server', why: 'the pages in a browser' },
   { files: 'web/', set: 'embedded', why: 'the pages in a browser' },
   // The HTTP layer in front of the subgraphs: parsing, limits, errors, the REST contract.
-  { files: 'test/http/pipeline.test.ts', set: 'server', why: 'the HTTP pipeline' },
+  { files: 'test/http/pipeline.test.ts', set: 'embedded', why: 'the HTTP pipeline' },
   { files: 'test/http/hardening.test.ts', set: 'server', why: 'the HTTP pipeline' },
   { files: 'test/http/operation-limits.test.ts', set: 'embedded', why: 'operation size and depth limits' },
   { files: 'test/http/openapi.test.ts', set: 'embedded', why: 'the OpenAPI document' },
@@ -48,7 +47,7 @@ export const ONE_ENGINE_SET: readonly { files: string | ((file: string) => boole
   { files: 'subgraphs/identity/test/social-login.test.ts', set: 'server', why: 'login provider flows' },
   { files: 'subgraphs/identity/test/institutional.test.ts', set: 'embedded', why: 'institutional login flows' },
   { files: 'subgraphs/identity/test/login-throttle.test.ts', set: 'embedded', why: 'login throttling' },
-  { files: 'subgraphs/federation/test/clusters.test.ts', set: 'server', why: 'clusters as separate processes' },
+  { files: 'subgraphs/federation/test/clusters.test.ts', set: 'embedded', why: 'clusters as separate processes' },
   { files: 'subgraphs/federation/test/outbound.test.ts', set: 'embedded', why: 'outbound address checks' },
   { files: 'test/http/federation.test.ts', set: 'server', why: 'clusters as separate processes' },
 ];
