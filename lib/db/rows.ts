@@ -54,12 +54,12 @@ export interface RowShape<T> {
  * type. A mismatch is the store's bug, not the user's: it throws a plain Error, which the API answers as a 500
  * without its text.
  */
-export function rowOf<S extends z.ZodRawShape, T = z.output<z.ZodObject<S>>>(shape: S, map?: (r: z.output<z.ZodObject<S>>) => T): RowShape<T> {
+export function rowOf<S extends z.ZodRawShape>(shape: S): RowShape<z.output<z.ZodObject<S>>>;
+export function rowOf<S extends z.ZodRawShape, T>(shape: S, map: (r: z.output<z.ZodObject<S>>) => T): RowShape<T>;
+export function rowOf<S extends z.ZodRawShape, T>(shape: S, map?: (r: z.output<z.ZodObject<S>>) => T): RowShape<T | z.output<z.ZodObject<S>>> {
   const schema = z.object(shape);
   const names = Object.keys(shape);
   const listed = new Map<string, SQL>();
-  const identity = (r: z.output<z.ZodObject<S>>): unknown => r;
-  const toDomain = (map ?? identity) as (r: z.output<z.ZodObject<S>>) => T;
   return {
     names,
     columns(alias?: string) {
@@ -78,7 +78,7 @@ export function rowOf<S extends z.ZodRawShape, T = z.output<z.ZodObject<S>>>(sha
         const issue = r.error.issues[0];
         throw new Error(`${query} returned a row that does not match its shape: ${issue.path.join('.') || '(row)'}: ${issue.message}`);
       }
-      return toDomain(r.data);
+      return map ? map(r.data) : r.data;
     },
   };
 }
