@@ -78,6 +78,15 @@ export async function closeLeftoverApps(): Promise<void> {
   await Promise.allSettled(left.map((close) => close()));
 }
 
+/**
+ * The configuration of a test app or subgraph on `engines`: quiet, NODE_ENV=test; no shipped datasets (publishing
+ * them takes seconds: the tests that need them turn it on); a password-check budget no test file exhausts from its
+ * one address, though some never let their clock refill it (the tests of that budget set their own).
+ */
+export function testConfig(engines: TestEngines, overrides: Partial<Record<EnvName, string>> = {}): Config {
+  return configFrom({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PASSWORD_CHECK_BURST: '100000', SEED_DATASETS: 'false', ...engines.env, ...overrides });
+}
+
 /** Starts the whole service on fresh engines (unless `engines` is given), in-process unless `listen` is set. */
 export async function startTestApp(
   overrides: Partial<Record<EnvName, string>> = {},
@@ -85,10 +94,7 @@ export async function startTestApp(
 ): Promise<TestApp & { engines: TestEngines }> {
   const { engines: given, listen, port, ...appOptions } = opts;
   const engines = given ?? (await createTestEngines());
-  // Test files create many users from one address, and some never let their clock refill the password-check
-  // budget; the tests of that budget set their own.
-  // Publishing the shipped datasets takes seconds; the tests that need them turn it on.
-  const config = configFrom({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PASSWORD_CHECK_BURST: '100000', SEED_DATASETS: 'false', ...engines.env, ...overrides });
+  const config = testConfig(engines, overrides);
   const app = await createApp(config, appOptions);
   let url: string;
   if (listen) {

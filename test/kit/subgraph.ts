@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { configFrom, type Config, type EnvName, type SubgraphName } from '../../lib/config.js';
+import type { Config, EnvName, SubgraphName } from '../../lib/config.js';
 import { createSubgraphServer, type SubgraphServer } from '../../gateway/subgraph-server.js';
 import type { Clock } from '../../lib/clock.js';
-import { createTestEngines, trackRunning, type TestEngines } from './app.js';
+import { createTestEngines, testConfig, trackRunning, type TestEngines } from './app.js';
 
 /** One subgraph served alone on fresh engines, without the gateway, REST or the pages (the subgraph tier). */
 export interface TestSubgraph {
@@ -27,7 +27,7 @@ export interface GraphQLAnswer {
  */
 export async function startTestSubgraph(name: SubgraphName, overrides: Partial<Record<EnvName, string>> = {}, opts: { clock?: Clock } = {}): Promise<TestSubgraph> {
   const engines = await createTestEngines();
-  const config = configFrom({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PASSWORD_CHECK_BURST: '100000', SEED_DATASETS: 'false', ...engines.env, ...overrides });
+  const config = testConfig(engines, overrides);
   let server: SubgraphServer;
   try {
     server = await createSubgraphServer(config, name, opts);
