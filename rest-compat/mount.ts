@@ -83,8 +83,8 @@ export async function mountRest(app: FastifyInstance, host: RestHost): Promise<{
     validator,
     ({ document, variables, operationName, context }) => run({ query: document, variables, operationName }, context),
     config.api.directExecution,
-    (path) => {
-      const route = host.routes.find((r): r is HandlerRoute => r.kind === 'handler' && r.method === 'GET' && r.path === path);
+    (path, method) => {
+      const route = host.routes.find((r): r is HandlerRoute => r.kind === 'handler' && r.method === method && r.path === path);
       return route ? handlers[route.handler] : undefined;
     },
   );

@@ -36,6 +36,10 @@ const SYNAPSES_EXPORT = `query SynapsesExport($id: String!, $version: String, $n
   }
 }`;
 
+const NEURON_SEARCH_EXPORT = `query NeuronSearchExport($id: String!, $version: String, $criteria: NeuronCriteriaInput, $part: String) {
+  datasetRowsExport: datasetNeuronSearchExport(dataset_id: $id, version: $version, criteria: $criteria, part: $part) { object_key rows size sha256 filename }
+}`;
+
 interface ArrowParameters {
   /** Repeated or comma-separated (the neurodata rules split, bound and name them). */
   lists: readonly string[];
@@ -168,6 +172,7 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
     datasetNeuronsArrow: rowsArrow(run, objects, 'neurons'),
     datasetConnectionsArrow: rowsArrow(run, objects, 'connections'),
     datasetSynapsesArrow: rowsArrow(run, objects, 'synapses'),
+    datasetNeuronSearchArrow: neuronSearchArrow(run, objects),
 
     signedDownload: async (request, reply) => {
       const grant = String((request.query as { grant?: string }).grant ?? '');
@@ -226,26 +231,53 @@ function rowsArrow(run: RunOperation, objects: ObjectStore, table: 'neurons' | '
         variables[name] = value;
       }
     }
-    const res = await run(request, table === 'synapses' ? SYNAPSES_EXPORT : ROWS_EXPORT, variables);
-    if (res.errors?.[0]) return sendGraphqlError(request, reply, res.errors[0], `${table} export failed`);
-    const e = (res.data as { datasetRowsExport: { object_key: string; rows: number; size: number; sha256: string; filename: string } }).datasetRowsExport;
-    const remove = () => void objects.delete(e.object_key).catch((err: unknown) => request.log.warn({ err, key: e.object_key }, 'could not remove a streamed Arrow answer'));
-    const obj = await objects.getStream(e.object_key);
-    if (!obj) {
-      request.log.error({ key: e.object_key }, 'an Arrow answer vanished before it was streamed');
-      return sendError(reply, 500, GENERIC_SERVER_ERROR);
-    }
-    // Removed once the response is over, sent whole or abandoned by the client.
-    reply.raw.once('close', remove);
-    return reply
-      .type(ARROW_STREAM_MEDIA_TYPE)
-      .header('content-length', String(e.size))
-      .header('content-disposition', attachmentDisposition(e.filename))
-      .header('x-checksum-sha256', e.sha256)
-      .header('x-row-count', String(e.rows))
-      .header('cache-control', 'private, no-store')
-      .send(obj.body);
+    return streamExport(request, reply, objects, await run(request, table === 'synapses' ? SYNAPSES_EXPORT : ROWS_EXPORT, variables), table);
   };
+}
+
+/**
+ * `POST .../neurons/search.arrow`: every neuron the criteria of the JSON body match (or, with part=roi_counts, their
+ * per-ROI counts), streamed as the other .arrow answers are.
+ */
+function neuronSearchArrow(run: RunOperation, objects: ObjectStore): Handler {
+  return async (request, reply) => {
+    const { dataset_id } = request.params as { dataset_id: string };
+    const query = new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
+    const parts = query.getAll('part');
+    if (parts.length > 1) return sendError(reply, 400, 'part: give it once');
+    const body = request.body ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) return sendError(reply, 400, 'the JSON body must be an object');
+    // The .arrow route's body is {version, criteria}; through ?format=arrow on the JSON route it was checked as that
+    // route's, whose paging fields mean nothing for every row at once.
+    const allowed = request.routeOptions.url?.endsWith('.arrow') ? ['version', 'criteria'] : ['version', 'criteria', 'limit', 'after'];
+    const unknown = Object.keys(body).find((k) => !allowed.includes(k));
+    if (unknown !== undefined) return sendError(reply, 400, `${unknown}: not a field of this body (it takes ${allowed.join(', ')})`, 'BAD_USER_INPUT');
+    const { version, criteria } = body as { version?: unknown; criteria?: unknown };
+    const res = await run(request, NEURON_SEARCH_EXPORT, { id: dataset_id, version, criteria, part: parts[0] });
+    return streamExport(request, reply, objects, res, 'neurons');
+  };
+}
+
+/** Streams the Arrow answer a `...Export` field stored, and removes it once the response is over. */
+async function streamExport(request: FastifyRequest, reply: FastifyReply, objects: ObjectStore, res: Awaited<ReturnType<RunOperation>>, what: string): Promise<FastifyReply> {
+  if (res.errors?.[0]) return sendGraphqlError(request, reply, res.errors[0], `${what} export failed`);
+  const e = (res.data as { datasetRowsExport: { object_key: string; rows: number; size: number; sha256: string; filename: string } }).datasetRowsExport;
+  const remove = () => void objects.delete(e.object_key).catch((err: unknown) => request.log.warn({ err, key: e.object_key }, 'could not remove a streamed Arrow answer'));
+  const obj = await objects.getStream(e.object_key);
+  if (!obj) {
+    request.log.error({ key: e.object_key }, 'an Arrow answer vanished before it was streamed');
+    return sendError(reply, 500, GENERIC_SERVER_ERROR);
+  }
+  // Removed once the response is over, sent whole or abandoned by the client.
+  reply.raw.once('close', remove);
+  return reply
+    .type(ARROW_STREAM_MEDIA_TYPE)
+    .header('content-length', String(e.size))
+    .header('content-disposition', attachmentDisposition(e.filename))
+    .header('x-checksum-sha256', e.sha256)
+    .header('x-row-count', String(e.rows))
+    .header('cache-control', 'private, no-store')
+    .send(obj.body);
 }
 
 /** Lets the upload route take the raw body as a stream (and multipart parts as streams), whatever its type. */

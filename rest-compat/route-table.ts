@@ -39,7 +39,7 @@ export interface GraphqlRoute {
   /** The summary of the plot route of a `svg` route. */
   plotSummary?: string;
   /**
-   * The path of the handler route (GET, `.arrow`) that `?format=arrow` here answers like: every matching row as an
+   * The path of the handler route (`.arrow`, of this route's method) that `?format=arrow` here answers like: every matching row as an
    * Apache Arrow IPC stream, unpaged. The JSON route documents application/json only (one media type per status).
    */
   arrow?: string;

@@ -140,8 +140,8 @@ export function mountSofaRoutes(
   execute: ExecuteOperation,
   /** Answer without sofa's router (sofa-dispatch.ts); false keeps the router, the reference the two are tested against. */
   direct: boolean,
-  /** The handler of a GET route by path: what `?format=arrow` on a route with `arrow` hands the request to. */
-  handlerAt: (path: string) => ((request: FastifyRequest, reply: FastifyReply) => unknown) | undefined = () => undefined,
+  /** The handler route by path and method: what `?format=arrow` on a route with `arrow` hands the request to. */
+  handlerAt: (path: string, method: string) => ((request: FastifyRequest, reply: FastifyReply) => unknown) | undefined = () => undefined,
 ): void {
   for (const m of mounted) {
     const gate = accessGate(m.route, makeContext);
@@ -168,7 +168,7 @@ export function mountSofaRoutes(
         if (problem) return sendError(reply, 400, problem, 'BAD_USER_INPUT');
         // Every row as Arrow is the .arrow route's answer: the same parameters, unpaged.
         if (m.route.arrow && restQuery.get('format') === 'arrow') {
-          const arrow = handlerAt(m.route.arrow);
+          const arrow = handlerAt(m.route.arrow, m.route.method);
           if (arrow) return arrow(request, reply);
         }
         const fromQuery: Record<string, string> = {};

@@ -277,7 +277,10 @@ async function openChdb(dataDir: string, database: string, maxMemoryBytes?: numb
   const spool = path.join(dataDir, 'insert-spool');
   await rm(spool, { recursive: true, force: true });
   // The engine is one per process and the first connection configures it: its memory across every query.
-  const session = new Session(dataDir, maxMemoryBytes ? { connectionArgs: [`--max_server_memory_usage=${Math.floor(maxMemoryBytes)}`] } : {});
+  // Long statements parse on every connection (the ids of a neuron search are one bound value each).
+  const session = new Session(dataDir, {
+    connectionArgs: [`--max_query_size=${MAX_QUERY_BYTES}`, ...(maxMemoryBytes ? [`--max_server_memory_usage=${Math.floor(maxMemoryBytes)}`] : [])],
+  });
   let control: InstanceType<typeof Session> | null = null;
   session.query(`CREATE DATABASE IF NOT EXISTS ${ident(database).text} ENGINE = Atomic`);
   const qualify = (q: ChQuery): ChQuery => q; // tables are referenced unqualified; USE below sets the database

@@ -39,9 +39,9 @@ function plotRouteOf(route: GraphqlRoute, routes: readonly Route[]): string {
   return routeKey(plot);
 }
 
-/** The .arrow route (`GET path`) that `?format=arrow` on a route with `arrow` answers like. */
+/** The .arrow route (`METHOD path`, the route's own method) that `?format=arrow` on a route with `arrow` answers like. */
 function arrowRouteOf(route: GraphqlRoute, routes: readonly Route[]): string {
-  const target = routes.find((r) => r.kind === 'handler' && r.method === 'GET' && r.path === route.arrow);
+  const target = routes.find((r) => r.kind === 'handler' && r.method === route.method && r.path === route.arrow);
   if (!target) throw new Error(`${routeKey(route)} answers format=arrow like ${route.arrow}, which is no handler route`);
   return routeKey(target);
 }

@@ -127,6 +127,18 @@ export const neurodataRoutes: Route[] = [
     arrow: `${ds}/synapses.arrow`,
   },
   { kind: 'graphql', method: 'GET', path: `${ds}/rois`, field: 'Query.datasetRois', tag: 'neurodata', summary: 'The ROI hierarchy of a version with pre and post synapse counts per ROI (non-primary ROIs: the sum over their primary descendants) and outside every ROI', errors: [400] },
+  {
+    kind: 'graphql',
+    method: 'POST',
+    path: `${ds}/neurons/search`,
+    field: 'Query.datasetNeuronSearch',
+    tag: 'neurodata',
+    summary:
+      'Neurons by criteria (a JSON body: version, criteria {ids, where [{field, values | regex}], rois, input_rois, output_rois, roi_req, min_roi_inputs, min_roi_outputs, min_pre, min_post, soma_bbox with unit}, limit, after), in neuron_id order with their annotations and per-ROI counts, a page at a time with total and truncated; every match at once: format=arrow or POST .../neurons/search.arrow',
+    errors: [400],
+    arrow: `${ds}/neurons/search.arrow`,
+  },
+  { kind: 'graphql', method: 'GET', path: `${ds}/neurons/fields`, field: 'Query.datasetNeuronFields', tag: 'neurodata', summary: "The fields a version's neurons can be searched by (its annotations', typed and the source's other columns, or its neurons table's), each with how many neurons have it, its distinct values and its commonest ones", errors: [400] },
   { kind: 'graphql', method: 'GET', path: `${ds}/neurons/{neuron_id}`, field: 'Query.datasetNeuron', tag: 'neurodata', summary: "One neuron: its neurons row, annotations (instance, type, class, ..., soma), the source's other columns (extra) and synapse counts per ROI", errors: [400] },
   { kind: 'graphql', method: 'DELETE', path: `${ds}/assets/{asset_id}`, field: 'Mutation.removeDatasetAsset', tag: 'neurodata', summary: 'Remove a file (and its rows) from the open draft' },
   { kind: 'graphql', method: 'POST', path: `${ds}/access/request`, field: 'Mutation.requestDatasetAccess', status: 201, tag: 'neurodata', summary: "Ask for access to a restricted dataset's data; optional {message}", errors: [400] },
@@ -210,6 +222,42 @@ export const neurodataRoutes: Route[] = [
     },
   },
   rowsArrowRoute('neurons', 'datasetNeuronsArrow', 'neuron_id, name, cell_class, cell_type, neurotransmitter, is_neuron, region, x, y, z', neuronFilterParams),
+  {
+    kind: 'handler',
+    method: 'POST',
+    path: `${ds}/neurons/search.arrow`,
+    handler: 'datasetNeuronSearchArrow',
+    access: AccessClass.Academic,
+    // A read whose criteria travel in the body: a read token may run it, as the JSON route.
+    tokenNeed: 'read',
+    longTransfer: true,
+    tag: 'neurodata',
+    summary:
+      'Every neuron that matches criteria (the JSON body of POST .../neurons/search: version, criteria) as an Apache Arrow IPC stream in neuron_id order, unpaged: part=neurons (the default: neuron_id, the searched fields, pre, post) or part=roi_counts (neuron_id, roi, pre, post, upstream, downstream)',
+    openapi: {
+      parameters: [{ name: 'part', in: 'query', required: false, schema: { type: 'string', enum: ['neurons', 'roi_counts'] }, description: 'neurons (the default) or roi_counts' }],
+      requestBody: {
+        required: false,
+        content: { 'application/json': { schema: { type: 'object', properties: { version: { type: 'string' }, criteria: { $ref: '#/components/schemas/NeuronCriteriaInput' } }, additionalProperties: false } } },
+      },
+      responses: {
+        '200': {
+          description:
+            'the rows as an Apache Arrow IPC stream (part=neurons: neuron_id, then instance, type, class, super_class, sub_class, hemilineage, side, status, transmitter, transmitter_confidence, soma_x, soma_y, soma_z, extra for an annotated version or name, cell_class, cell_type, neurotransmitter, is_neuron, region, x, y, z for another, then pre and post; part=roi_counts: neuron_id, roi, pre, post, upstream, downstream; ids as Utf8, exact)',
+          headers: {
+            'Content-Length': { schema: { type: 'integer' } },
+            'X-Checksum-SHA256': { schema: { type: 'string' }, description: 'SHA-256 of the stream, lower-case hex' },
+            'X-Row-Count': { schema: { type: 'integer' }, description: 'rows in the stream' },
+          },
+          content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } } },
+        },
+        '400': errorResponse('bad criteria (an unknown field, a bad regular expression, an unknown ROI, a box without a unit, ROI criteria on a version without ROI counts), a bad part or version'),
+        '403': errorResponse('an account below Academic, or a restricted dataset you have no access to (the message says how to ask)'),
+        '404': errorResponse('no such dataset or version, or not visible to you'),
+        '409': errorResponse('the dataset has no published version yet'),
+      },
+    },
+  },
   rowsArrowRoute('connections', 'datasetConnectionsArrow', 'pre, post, synapse_type, weight (with group_by=roi: pre, post, roi, synapse_type, weight)', connectionFilterParams),
   rowsArrowRoute(
     'synapses',

@@ -12,6 +12,7 @@ import { ExportResolver } from './export.resolver.js';
 import { DataReadResolver } from './data-read.resolver.js';
 import { DraftResolver } from './draft.resolver.js';
 import { SynapseReadResolver } from './synapse-read.resolver.js';
+import { NeuronSearchResolver } from './neuron-search.resolver.js';
 import { SearchResolver } from './search/search.resolver.js';
 import { PublishedDatasetResolver } from './search/published-dataset.resolver.js';
 import { actorOf, toDataset } from './dataset.mappers.js';
@@ -61,6 +62,7 @@ export const neurodata = defineSubgraph({
     new DraftResolver(s.drafts),
     new DataReadResolver(s.reads, s.synapseReads),
     new SynapseReadResolver(s.synapseReads),
+    new NeuronSearchResolver(s.neuronSearch),
     new SearchResolver(s.search, s.federation),
     new PublishedDatasetResolver(s.published),
   ],

@@ -20,6 +20,7 @@ import { DraftService } from './draft.service.js';
 import { TableIngestService } from './table-ingest.service.js';
 import { readTableFile, tableKindOfUpload } from './table-files.js';
 import { SynapseReadService } from './synapse-read.service.js';
+import { NeuronSearchService } from './neuron-search.service.js';
 import { SynapseReadStore } from './store/synapse-read.store.js';
 import { serviceVersion } from '../../lib/package-root.js';
 import { DownloadGrantService } from './download-grant.service.js';
@@ -66,6 +67,7 @@ export async function buildNeurodataServices(deps: SubgraphDeps) {
     deps.config.assets, deps.clock, deps.log.child({ component: 'TableIngest' }));
   datasets.onBeforePublish((actor, d) => tables.deriveBeforePublish(actor, d));
   const requestStatuses = (ids: string[], requesterId: string) => requests.statusesFor(ids, requesterId);
+  const synapseStore = new SynapseReadStore(deps.stores.column);
   return {
     datasetLoader,
     federation: searchFederationOf(deps),
@@ -84,7 +86,8 @@ export async function buildNeurodataServices(deps: SubgraphDeps) {
     collections: new CollectionService(new CollectionStore(db), datasets, deps.clock),
     exports,
     reads: new DataReadService(datasets, data, deps.stores.objects, deps.clock, serviceVersion(), heavyReads),
-    synapseReads: new SynapseReadService(datasets, new SynapseReadStore(deps.stores.column), data, deps.stores.objects, deps.clock, serviceVersion(), heavyReads),
+    synapseReads: new SynapseReadService(datasets, synapseStore, data, deps.stores.objects, deps.clock, serviceVersion(), heavyReads),
+    neuronSearch: new NeuronSearchService(datasets, synapseStore, data, deps.stores.objects, deps.clock, serviceVersion(), heavyReads),
   };
 }
 

@@ -5,7 +5,7 @@ import { actorOf } from './dataset.mappers.js';
 import { checkFormat } from './data-read.resolver.js';
 import { MAX_FILTER_VALUES } from './data-read.rules.js';
 import { DatasetRowsExport } from './data-read.types.js';
-import type { NeuronRoiRow, SynapseReadService, SynapseRow } from './synapse-read.service.js';
+import type { NeuronDetail, NeuronRoiRow, SynapseReadService, SynapseRow } from './synapse-read.service.js';
 import { OUTSIDE_ROIS, SYNAPSE_PAGE_DEFAULT, SYNAPSE_PAGE_MAX, type SynapseFilterInput } from './synapse-read.rules.js';
 import { DatasetNeuronDetail, DatasetRois, DatasetSynapsePage } from './synapse-read.types.js';
 
@@ -133,38 +133,42 @@ export class SynapseReadResolver {
     @Arg('neuron_id', () => String) neuronId: string,
     @Arg('version', () => String, VERSION) version?: string,
   ): Promise<DatasetNeuronDetail> {
-    const r = await this.service.neuron(actorOf(ctx), datasetId, version, neuronId);
-    const n = r.row;
-    const a = r.annotations;
-    const outside = r.rois.find((x) => x.roi === '');
-    return {
-      dataset_id: r.resolved.dataset.id,
-      version: r.resolved.version,
-      draft: r.resolved.isDraft,
-      neuron_id: r.neuronId,
-      name: n?.name ?? null,
-      cell_class: n?.cellClass ?? null,
-      cell_type: n?.cellType ?? null,
-      neurotransmitter: n?.neurotransmitter ?? null,
-      is_neuron: n ? n.isNeuron : null,
-      region: n?.regionCode ?? null,
-      x: n?.x ?? null,
-      y: n?.y ?? null,
-      z: n?.z ?? null,
-      instance: orNull(a?.instance),
-      type: orNull(a?.type),
-      class: orNull(a?.class),
-      super_class: orNull(a?.superClass),
-      sub_class: orNull(a?.subClass),
-      hemilineage: orNull(a?.hemilineage),
-      side: orNull(a?.side),
-      status: orNull(a?.status),
-      transmitter: orNull(a?.transmitter),
-      transmitter_confidence: a?.transmitterConfidence ?? null,
-      soma: a?.soma ? { x: a.soma[0], y: a.soma[1], z: a.soma[2] } : null,
-      extra: a?.extra ?? {},
-      rois: r.rois.filter((x) => x.roi !== '').map(toRoiCounts),
-      outside_rois: outside ? toRoiCounts(outside) : null,
-    };
+    return toNeuronDetail(await this.service.neuron(actorOf(ctx), datasetId, version, neuronId));
   }
+}
+
+/** A neuron as GET .../neurons/{neuron_id} answers it (and each item of a neurons search). */
+export function toNeuronDetail(r: NeuronDetail): DatasetNeuronDetail {
+  const n = r.row;
+  const a = r.annotations;
+  const outside = r.rois.find((x) => x.roi === '');
+  return {
+    dataset_id: r.resolved.dataset.id,
+    version: r.resolved.version,
+    draft: r.resolved.isDraft,
+    neuron_id: r.neuronId,
+    name: n?.name ?? null,
+    cell_class: n?.cellClass ?? null,
+    cell_type: n?.cellType ?? null,
+    neurotransmitter: n?.neurotransmitter ?? null,
+    is_neuron: n ? n.isNeuron : null,
+    region: n?.regionCode ?? null,
+    x: n?.x ?? null,
+    y: n?.y ?? null,
+    z: n?.z ?? null,
+    instance: orNull(a?.instance),
+    type: orNull(a?.type),
+    class: orNull(a?.class),
+    super_class: orNull(a?.superClass),
+    sub_class: orNull(a?.subClass),
+    hemilineage: orNull(a?.hemilineage),
+    side: orNull(a?.side),
+    status: orNull(a?.status),
+    transmitter: orNull(a?.transmitter),
+    transmitter_confidence: a?.transmitterConfidence ?? null,
+    soma: a?.soma ? { x: a.soma[0], y: a.soma[1], z: a.soma[2] } : null,
+    extra: a?.extra ?? {},
+    rois: r.rois.filter((x) => x.roi !== '').map(toRoiCounts),
+    outside_rois: outside ? toRoiCounts(outside) : null,
+  };
 }

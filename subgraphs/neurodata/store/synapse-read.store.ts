@@ -9,12 +9,20 @@ import { ch, ident, join, typed, type ChQuery } from '../../../lib/column/sql.js
 import { AppError, BadInput } from '../../../lib/errors.js';
 import { abortError, currentRequestScope } from '../../../lib/request-scope.js';
 import { TRANSMITTER_COLUMNS } from './clickhouse/columns.js';
+import { and, finite, inList, raw, version, type VersionRef } from './clickhouse/version-sql.js';
+import {
+  EXTRA_KEY_PATTERN,
+  fieldValueRows,
+  matchingIds,
+  neuronExportColumns,
+  neuronExportSql,
+  ROI_COUNT_EXPORT_COLUMNS,
+  roiCountExportSql,
+  type FieldSource,
+  type NeuronQuery,
+} from './neuron-criteria.sql.js';
 
-/** One dataset version of the column store. */
-export interface VersionRef {
-  datasetId: string;
-  version: number;
-}
+export type { VersionRef };
 
 /** Which synapses a read keeps; every condition given must hold. Lists are checked and bounded by the caller. */
 export interface SynapseFilter {
@@ -163,8 +171,6 @@ const SYNAPSE_SELECT = [
 /** The columns each side of a union reads (those SYNAPSE_SELECT uses, plus the keys it orders by). */
 const SYNAPSE_COLUMNS = ['pre', 'post', 'synapse_id', 'x', 'y', 'z', 'roi', 'confidence', 'cleft_score', 'connection_score', 'size', 'transmitter', ...TRANSMITTER_COLUMNS].join(', ');
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_VERSION = 0xffffffff;
 /** Seconds a bounded read (a page, a count, a neuron) may run. */
 const READ_MAX_EXECUTION_S = 60;
 
@@ -258,6 +264,10 @@ const ROI_CONNECTION = rowOf({ pre: chCol.text, post: chCol.text, roi: chCol.tex
 /** A row summed over the ROIs read: no ROI. */
 const PAIR_CONNECTION = rowOf({ pre: chCol.text, post: chCol.text, w: chCol.float }, (r): RoiConnectionRow => ({ pre: r.pre, post: r.post, roi: null, weight: r.w }));
 const COUNT = rowOf({ n: chCol.int }, (r) => r.n);
+const NEURON_ID = rowOf({ neuron_id: chCol.text }, (r) => r.neuron_id);
+const EXTRA_KEY = rowOf({ key: chCol.text }, (r) => r.key);
+const FIELD_COUNT = rowOf({ field: chCol.text, distinct_values: chCol.int, neurons: chCol.int }, (r) => ({ field: r.field, distinct: r.distinct_values, neurons: r.neurons }));
+const FIELD_VALUE = rowOf({ field: chCol.text, value: chCol.text, n: chCol.int });
 
 /**
  * Reads of the synapse-level tables of a dataset version (docs/neurodata-tables.md): synapse points by neuron,
@@ -379,6 +389,87 @@ export class SynapseReadStore {
     return this.export('exportRoiConnections', objects, key, q, columns, metadata, opts);
   }
 
+  /** Whether the version has neuron annotations, and the keys of their `extra` objects, by name. */
+  async neuronFieldCatalogue(at: VersionRef): Promise<{ annotated: boolean; extra: string[] }> {
+    const annotated = await this.exists('neuronFieldCatalogue', ch`SELECT 1 AS one FROM neuron_annotations WHERE ${version(at)} LIMIT 1`);
+    if (!annotated) return { annotated, extra: [] };
+    const keys = await this.query(
+      'neuronFieldCatalogue',
+      ch`SELECT key FROM (SELECT arrayJoin(extractAll(extra, ${EXTRA_KEY_PATTERN})) AS key FROM neuron_annotations WHERE ${version(at)}) GROUP BY key ORDER BY key`,
+      EXTRA_KEY,
+    );
+    return { annotated, extra: keys };
+  }
+
+  /**
+   * For each field, how many neurons have a value and how many distinct values there are, and its `top` most
+   * frequent values with their counts (most frequent first, then by value).
+   */
+  async neuronFieldValues(
+    at: VersionRef,
+    annotated: boolean,
+    fields: readonly { name: string; source: FieldSource }[],
+    top: number,
+  ): Promise<{ counts: { field: string; distinct: number; neurons: number }[]; values: { field: string; value: string; n: number }[] }> {
+    if (!fields.length) return { counts: [], values: [] };
+    if (!Number.isSafeInteger(top) || top < 1) throw new BadInput('top: a positive integer');
+    const grouped = ch`SELECT field, value, count() AS n FROM (${fieldValueRows(at, annotated, fields)}) WHERE value != '' GROUP BY field, value`;
+    const [counts, values] = await Promise.all([
+      this.query('neuronFieldValues', ch`SELECT field, count() AS distinct_values, sum(n) AS neurons FROM (${grouped}) GROUP BY field`, FIELD_COUNT),
+      this.query('neuronFieldValues', ch`${grouped} ORDER BY field, n DESC, value LIMIT ${raw(String(top))} BY field`, FIELD_VALUE),
+    ]);
+    return { counts, values };
+  }
+
+  /** What the engine says of a regular expression it cannot compile; null when it can. */
+  async regexProblem(pattern: string): Promise<string | null> {
+    try {
+      await this.column.query(ch`SELECT match('', ${pattern}) AS ok`, { name: 'SynapseReadStore.regexProblem', maxExecutionTime: READ_MAX_EXECUTION_S });
+      return null;
+    } catch (e) {
+      if (e instanceof AppError) throw e;
+      const message = e instanceof Error ? e.message : String(e);
+      // The engine's words after its own prefixes: "missing ): ..." rather than the whole exception text.
+      const m = /re2[^:]*:\s*(.*?)(?:\s*\(version|\s*$)/is.exec(message) ?? /error[:,]\s*(.*?)(?:\s*\(version|\s*$)/is.exec(message);
+      return (m?.[1] ?? message.split('\n')[0]).slice(0, 300);
+    }
+  }
+
+  /** Whether the version has per-neuron ROI counts. */
+  async hasNeuronRois(at: VersionRef): Promise<boolean> {
+    return this.exists('hasNeuronRois', ch`SELECT 1 AS one FROM neuron_rois WHERE ${version(at)} LIMIT 1`);
+  }
+
+  /** The ids of a page of the neurons `q` matches, in id order (as text), after `after` when given. */
+  async searchNeuronIds(at: VersionRef, q: NeuronQuery, page: { limit: number; after?: string }): Promise<string[]> {
+    if (!Number.isSafeInteger(page.limit) || page.limit < 0) throw new BadInput('limit: must be a non-negative integer');
+    return this.query('searchNeuronIds', ch`${matchingIds(at, q, page.after)} ORDER BY neuron_id LIMIT ${raw(String(page.limit))}`, NEURON_ID);
+  }
+
+  /** How many neurons `q` matches. */
+  async countNeurons(at: VersionRef, q: NeuronQuery): Promise<number> {
+    const [n] = await this.query('countNeurons', ch`SELECT count() AS n FROM (${matchingIds(at, q)})`, COUNT);
+    return n ?? 0;
+  }
+
+  /**
+   * Every neuron `q` matches, in id order, as an Arrow IPC stream under `key`: the neurons with their synapse totals
+   * (neuronExportColumns), or their per-ROI counts (ROI_COUNT_EXPORT_COLUMNS).
+   */
+  async exportNeurons(
+    objects: ObjectStore,
+    key: string,
+    at: VersionRef,
+    q: NeuronQuery,
+    part: 'neurons' | 'roi_counts',
+    metadata: Record<string, string>,
+    opts: { signal?: AbortSignal; maxExecutionTime?: number } = {},
+  ): Promise<ExportResult> {
+    return part === 'neurons'
+      ? this.export('exportNeurons', objects, key, neuronExportSql(at, q), neuronExportColumns(q.annotated), metadata, opts)
+      : this.export('exportNeurons', objects, key, roiCountExportSql(at, q), ROI_COUNT_EXPORT_COLUMNS, metadata, opts);
+  }
+
   private async export(
     method: string,
     objects: ObjectStore,
@@ -424,27 +515,6 @@ export class SynapseReadStore {
     const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
     return new Error(`SynapseReadStore.${method} failed: ${message}`, { cause: e });
   }
-}
-
-const raw = (text: string): ChQuery => ({ sql: text, params: {} });
-
-function version(at: VersionRef): ChQuery {
-  if (typeof at.datasetId !== 'string' || !UUID.test(at.datasetId)) throw new BadInput('dataset_id: must be a UUID');
-  if (!Number.isSafeInteger(at.version) || at.version < 0 || at.version > MAX_VERSION) throw new BadInput(`version: must be an integer from 0 to ${MAX_VERSION}`);
-  return ch`dataset_id = ${at.datasetId} AND version = ${typed(at.version, 'UInt32')}`;
-}
-
-/** `col IN (v1, v2, ...)`, every value a bound parameter; an empty list matches nothing. */
-function inList(column: string, values: readonly string[]): ChQuery {
-  if (!values.length) return raw('0');
-  return ch`${ident(column)} IN (${join(values.map((v) => ch`${String(v)}`))})`;
-}
-
-const and = (parts: ChQuery[]): ChQuery => (parts.length ? ch` AND ${join(parts, ' AND ')}` : raw(''));
-
-function finite(field: string, v: number): number {
-  if (!Number.isFinite(v)) throw new BadInput(`${field}: must be a finite number`);
-  return v;
 }
 
 function synapseConditions(f: SynapseFilter): ChQuery[] {

@@ -1,0 +1,166 @@
+import type { Clock } from '../../lib/clock.js';
+import { BadInput } from '../../lib/errors.js';
+import type { ObjectStore } from '../../lib/objects/objects.js';
+import type { PerUserSlots } from '../../lib/per-user-slots.js';
+import { currentRequestScope } from '../../lib/request-scope.js';
+import type { Actor, DatasetService, ResolvedVersion } from './dataset.service.js';
+import { removeStaleExports, rowsExportTarget, type RowsExport } from './data-read.service.js';
+import {
+  ANNOTATION_FIELDS,
+  CELL_FIELDS,
+  checkCriteria,
+  encodeNeuronCursor,
+  extraFieldName,
+  FIELD_TOP_VALUES,
+  neuronPage,
+  resolveField,
+  type CheckedCriteria,
+  type FieldCatalogue,
+  type NeuronCriteriaInput,
+} from './neuron-search.rules.js';
+import { bboxInStoredUnit, expandRoi } from './synapse-read.rules.js';
+import type { NeuronDetail } from './synapse-read.service.js';
+import type { DataStore } from './store/data.store.js';
+import type { FieldMatch, FieldSource, NeuronQuery } from './store/neuron-criteria.sql.js';
+import type { SynapseReadStore, VersionRef } from './store/synapse-read.store.js';
+
+/** Seconds an export of every match may run. */
+const EXPORT_MAX_EXECUTION_S = 600;
+
+export interface NeuronSearchPage {
+  resolved: ResolvedVersion;
+  items: Omit<NeuronDetail, 'resolved'>[];
+  total: number;
+  limit: number;
+  next: string | null;
+}
+
+export interface NeuronField {
+  field: string;
+  /** annotation: a typed annotation; extra: another column of the annotation source; cell: the neurons table. */
+  source: 'annotation' | 'extra' | 'cell';
+  neurons: number;
+  distinct: number;
+  top: { value: string; count: number }[];
+}
+
+/**
+ * Neurons by criteria (docs/neurodata.md, "Neurons by criteria"): ids, any annotation by value or regular
+ * expression, ROIs with input and output minimums, synapse totals, a soma box. Access is the one decision of every
+ * data read (DatasetService.resolve); the criteria's fields and ROIs are the version's own.
+ */
+export class NeuronSearchService {
+  constructor(
+    private readonly datasets: DatasetService,
+    private readonly synapses: SynapseReadStore,
+    private readonly data: DataStore,
+    private readonly objects: ObjectStore,
+    private readonly clock: Clock,
+    private readonly serviceVersion: string,
+    /** A user's whole-table reads at once (DATA_READS_MAX_CONCURRENT_PER_USER). */
+    private readonly heavyReads: PerUserSlots,
+  ) {}
+
+  /** The fields a version's neurons can be searched by, each with how many have it and its commonest values. */
+  async fields(actor: Actor, ref: string, version: string | null | undefined): Promise<{ resolved: ResolvedVersion; items: NeuronField[]; annotated: boolean; roiCounts: boolean }> {
+    const resolved = await this.datasets.resolve(actor, ref, version);
+    const at = refOf(resolved);
+    const [catalogue, roiCounts] = await Promise.all([this.synapses.neuronFieldCatalogue(at), this.synapses.hasNeuronRois(at)]);
+    const fields = fieldsOf(catalogue);
+    const { counts, values } = await this.heavyReads.run(actor.id, () => this.synapses.neuronFieldValues(at, catalogue.annotated, fields, FIELD_TOP_VALUES));
+    const countOf = new Map(counts.map((c) => [c.field, c]));
+    const items = fields.map((f): NeuronField => ({
+      field: f.name,
+      source: f.kind,
+      neurons: countOf.get(f.name)?.neurons ?? 0,
+      distinct: countOf.get(f.name)?.distinct ?? 0,
+      top: values.filter((v) => v.field === f.name).map((v) => ({ value: v.value, count: v.n })),
+    }));
+    return { resolved, items, annotated: catalogue.annotated, roiCounts };
+  }
+
+  /** One page of the neurons the criteria match, in id order, each in full (as GET .../neurons/{id}), with the total. */
+  async search(actor: Actor, ref: string, version: string | null | undefined, input: NeuronCriteriaInput | null | undefined, limit?: number | null, after?: string | null): Promise<NeuronSearchPage> {
+    const page = neuronPage(limit, after);
+    const checked = checkCriteria(input);
+    const resolved = await this.datasets.resolve(actor, ref, version);
+    const at = refOf(resolved);
+    const q = await this.queryOf(at, checked);
+    const [ids, total] = await this.heavyReads.run(actor.id, () => Promise.all([this.synapses.searchNeuronIds(at, q, { limit: page.limit + 1, after: page.after }), this.synapses.countNeurons(at, q)]));
+    const pageIds = ids.slice(0, page.limit);
+    const [rows, annotations, rois] = await Promise.all([
+      pageIds.length ? this.data.readNeurons(at.datasetId, at.version, { filter: { neuronIds: pageIds }, limit: pageIds.length }) : Promise.resolve([]),
+      this.synapses.neuronAnnotations(at, pageIds),
+      this.synapses.neuronRois(at, pageIds),
+    ]);
+    const rowOf = new Map(rows.map((r) => [r.neuronId, r]));
+    const annotationOf = new Map(annotations.map((a) => [a.neuronId, a]));
+    const roisOf = new Map<string, typeof rois>();
+    for (const r of rois) roisOf.set(r.neuronId, [...(roisOf.get(r.neuronId) ?? []), r]);
+    const items = pageIds.map((id) => ({ neuronId: id, row: rowOf.get(id) ?? null, annotations: annotationOf.get(id) ?? null, rois: roisOf.get(id) ?? [] }));
+    const next = ids.length > page.limit ? encodeNeuronCursor(pageIds[pageIds.length - 1]) : null;
+    return { resolved, items, total, limit: page.limit, next };
+  }
+
+  /** Every neuron the criteria match (or their per-ROI counts), in id order, as an Arrow IPC stream in object storage. */
+  async export(actor: Actor, ref: string, version: string | null | undefined, input: NeuronCriteriaInput | null | undefined, part: string | null | undefined): Promise<RowsExport> {
+    const what = part ?? 'neurons';
+    if (what !== 'neurons' && what !== 'roi_counts') throw new BadInput(`part: neurons or roi_counts (got ${JSON.stringify(what)})`);
+    const checked = checkCriteria(input);
+    const resolved = await this.datasets.resolve(actor, ref, version);
+    const at = refOf(resolved);
+    const q = await this.queryOf(at, checked);
+    await removeStaleExports(this.objects, this.clock);
+    const { objectKey, metadata, label } = rowsExportTarget(resolved, 'neurons', { part: what }, this.clock, this.serviceVersion);
+    // The criteria travel in the body: the metadata says which, so the file alone tells what it answers.
+    metadata.query = `POST /v1/neurodata/datasets/${resolved.dataset.slug}/neurons/search.arrow?version=${resolved.isDraft ? 'draft' : `v${resolved.version}`}&part=${what}`;
+    metadata.criteria = JSON.stringify(input ?? {});
+    const stored = await this.heavyReads.run(actor.id, () =>
+      this.synapses.exportNeurons(this.objects, objectKey, at, q, what, metadata, { signal: currentRequestScope()?.signal, maxExecutionTime: EXPORT_MAX_EXECUTION_S }),
+    );
+    return { resolved, objectKey, rows: stored.rows, bytes: stored.bytes, sha256: stored.sha256, filename: `${label}_${what === 'neurons' ? 'neurons' : 'neuron_roi_counts'}.arrows` };
+  }
+
+  /** The store's query: fields resolved against the version's, regular expressions compiled, ROIs expanded, the box placed. */
+  private async queryOf(at: VersionRef, c: CheckedCriteria): Promise<NeuronQuery> {
+    const needsRois = c.roiTerms.length > 0;
+    const [catalogue, rois, roiCounts] = await Promise.all([
+      this.synapses.neuronFieldCatalogue(at),
+      needsRois ? this.synapses.readRois(at) : Promise.resolve([]),
+      needsRois || c.minPre !== undefined || c.minPost !== undefined ? this.synapses.hasNeuronRois(at) : Promise.resolve(true),
+    ]);
+    if (!roiCounts) {
+      const which = needsRois ? 'rois, input_rois and output_rois' : 'min_pre and min_post';
+      throw new BadInput(`criteria: ${which} need per-ROI synapse counts, which this dataset version has none of (it holds no synapses or per-ROI connections)`);
+    }
+    const fields: FieldMatch[] = [];
+    for (const [i, w] of c.where.entries()) {
+      const source = resolveField(w.field, `criteria.where[${i}]`, catalogue);
+      if ('regex' in w) {
+        const problem = await this.synapses.regexProblem(`^(?:${w.regex})$`);
+        if (problem) throw new BadInput(`criteria.where[${i}].regex: not a regular expression the engine reads (RE2 syntax): ${problem}`);
+        fields.push({ ...source, regex: w.regex });
+      } else {
+        fields.push({ ...source, values: w.values });
+      }
+    }
+    const roiTerms = c.roiTerms.map((t) => ({ rois: expandRoi(t.roi, rois), side: t.side, min: t.min }));
+    const q: NeuronQuery = { annotated: catalogue.annotated, fields, roiTerms, roiRequirement: c.roiRequirement };
+    if (c.ids) q.ids = c.ids;
+    if (c.minPre !== undefined) q.minPre = c.minPre;
+    if (c.minPost !== undefined) q.minPost = c.minPost;
+    if (c.somaBox) q.somaBox = bboxInStoredUnit(c.somaBox.box, c.somaBox.unit, await this.datasets.versionCoordinates(at.datasetId, at.version));
+    return q;
+  }
+}
+
+/** The fields of a catalogue in the order they are listed: typed ones first, then the extra columns by name. */
+function fieldsOf(catalogue: FieldCatalogue): { name: string; kind: NeuronField['source']; source: FieldSource }[] {
+  if (!catalogue.annotated) return Object.entries(CELL_FIELDS).map(([name, column]) => ({ name, kind: 'cell', source: { column } }));
+  return [
+    ...ANNOTATION_FIELDS.map((name) => ({ name, kind: 'annotation' as const, source: { column: name } })),
+    ...catalogue.extra.map((key) => ({ name: extraFieldName(key), kind: 'extra' as const, source: { extraKey: key } })),
+  ];
+}
+
+const refOf = (r: ResolvedVersion): VersionRef => ({ datasetId: r.dataset.id, version: r.version });

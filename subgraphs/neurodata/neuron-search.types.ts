@@ -1,0 +1,129 @@
+import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { MAX_CONDITION_VALUES, MAX_CONDITIONS, MAX_CRITERIA_IDS, MAX_CRITERIA_ROIS, MAX_REGEX_CHARS } from './neuron-search.rules.js';
+import { DatasetNeuronDetail } from './synapse-read.types.js';
+
+@InputType({ description: 'A condition on one field of the neurons: any of these exact values, or a regular expression.' })
+export class NeuronFieldConditionInput {
+  @Field(() => String, { description: 'a field of the version (GET .../neurons/fields): type, instance, class, super_class, status, side, transmitter, ... or a column of the annotation source' })
+  field!: string;
+
+  @Field(() => [String], { nullable: true, description: `any of these values, exactly (an empty string: neurons without a value); at most ${MAX_CONDITION_VALUES}` })
+  values?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: `a regular expression (RE2 syntax) the whole value matches, as neuPrint's regex=True; at most ${MAX_REGEX_CHARS} characters` })
+  regex?: string | null;
+}
+
+@InputType({ description: "Which neurons (neuprint-python's NeuronCriteria): every condition given must hold." })
+export class NeuronCriteriaInput {
+  @Field(() => [String], { nullable: true, description: `only these neuron ids (bodyId, root_id), as text; at most ${MAX_CRITERIA_IDS}` })
+  ids?: string[] | null;
+
+  @Field(() => [NeuronFieldConditionInput], { nullable: true, description: `conditions on fields, all of which hold; at most ${MAX_CONDITIONS}` })
+  where?: NeuronFieldConditionInput[] | null;
+
+  @Field(() => [String], { nullable: true, description: `ROIs the neuron has a synapse in (an ROI counts its primary descendants); at most ${MAX_CRITERIA_ROIS} per list` })
+  rois?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'ROIs the neuron has at least min_roi_inputs postsynaptic sites in' })
+  input_rois?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'ROIs the neuron has at least min_roi_outputs presynaptic sites in' })
+  output_rois?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'all (the default): every ROI condition holds; any: at least one does' })
+  roi_req?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'default 1' })
+  min_roi_inputs?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'default 1' })
+  min_roi_outputs?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'at least this many presynaptic sites in all' })
+  min_pre?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'at least this many postsynaptic sites in all' })
+  min_post?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'x0,y0,z0,x1,y1,z1: the soma lies in this box (corners inclusive), in unit' })
+  soma_bbox?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'voxel | nm | um: the unit of soma_bbox (required with it)' })
+  unit?: string | null;
+}
+
+@ObjectType({ description: 'A page of the neurons that match criteria, in neuron_id order (as text), each as GET .../neurons/{neuron_id} answers it.' })
+export class DatasetNeuronSearchPage {
+  @Field(() => ID)
+  dataset_id!: string;
+
+  @Field(() => Int)
+  version!: number;
+
+  @Field(() => Boolean)
+  draft!: boolean;
+
+  @Field(() => [DatasetNeuronDetail])
+  items!: DatasetNeuronDetail[];
+
+  @Field(() => Float, { description: 'neurons that match, before paging (an integer)' })
+  total!: number;
+
+  @Field(() => Int)
+  limit!: number;
+
+  @Field(() => String, { nullable: true, description: 'pass as after for the next page; null on the last page' })
+  next!: string | null;
+
+  @Field(() => Boolean, { description: 'true when more neurons match than this page holds (next is set)' })
+  truncated!: boolean;
+}
+
+@ObjectType({ description: 'A value of a neuron field with how many neurons have it.' })
+export class NeuronFieldValue {
+  @Field(() => String)
+  value!: string;
+
+  @Field(() => Float)
+  count!: number;
+}
+
+@ObjectType({ description: "A field a version's neurons can be searched by." })
+export class NeuronField {
+  @Field(() => String, { description: 'the name a criteria condition gives' })
+  field!: string;
+
+  @Field(() => String, { description: 'annotation (a typed annotation), extra (another column of the annotation source) or cell (the neurons table of a version without annotations)' })
+  source!: string;
+
+  @Field(() => Float, { description: 'neurons with a value' })
+  neurons!: number;
+
+  @Field(() => Float, { description: 'distinct values' })
+  distinct!: number;
+
+  @Field(() => [NeuronFieldValue], { description: 'the commonest values, most frequent first (then by value); at most 20' })
+  top!: NeuronFieldValue[];
+}
+
+@ObjectType({ description: "What a version's neurons can be searched by." })
+export class DatasetNeuronFields {
+  @Field(() => ID)
+  dataset_id!: string;
+
+  @Field(() => Int)
+  version!: number;
+
+  @Field(() => Boolean)
+  draft!: boolean;
+
+  @Field(() => Boolean, { description: "true when the version has neuron annotations (the fields are theirs); false: its neurons table's" })
+  annotated!: boolean;
+
+  @Field(() => Boolean, { description: 'true when the version has per-neuron ROI counts (rois, input_rois, output_rois, min_pre, min_post apply)' })
+  roi_counts!: boolean;
+
+  @Field(() => [NeuronField])
+  items!: NeuronField[];
+}
