@@ -24,6 +24,9 @@ from .service import Service
 # 1000 values per list, and a request line of at most 16 KiB).
 _URL_LIST_CHARS = 6_000
 _LIST_MAX = 1000
+# Ids of one neurons search: the service takes at most 20,000 list values per request (GRAPHQL_MAX_LIST_VALUES), so
+# longer id lists are asked for in parts and the answers joined.
+_CRITERIA_IDS = 10_000
 
 
 class Data(Area):
@@ -167,6 +170,82 @@ class Data(Area):
         answer["rois"] = rois.set_index("roi")
         return answer
 
+    def neuron_fields(self, dataset: DatasetRef, *, version: str | int = "latest") -> pd.DataFrame:
+        """The fields a dataset version's neurons can be searched by, indexed by field: source (annotation, extra or
+        cell), neurons (how many have a value), distinct (how many values) and top (the 20 commonest values with
+        their counts). `df.attrs["roi_counts"]` says whether ROI criteria apply."""
+        name, version = split_reference(dataset, version)
+        answer = self._session.json(
+            *route("neuron_fields", dataset_id=name), params={"version": version_param(version)}
+        )
+        frame = pd.DataFrame(answer["items"], columns=["field", "source", "neurons", "distinct", "top"]).set_index(
+            "field"
+        )
+        frame["neurons"] = frame["neurons"].astype("int64")
+        frame["distinct"] = frame["distinct"].astype("int64")
+        frame.attrs.update({k: answer[k] for k in ("dataset_id", "version", "draft", "annotated", "roi_counts")})
+        return frame
+
+    def neurons_by_criteria(
+        self, dataset: DatasetRef, criteria: Mapping[str, Any] | None = None, *, version: str | int = "latest"
+    ) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The neurons of a dataset version that match `criteria` (the service's criteria object: ids, where,
+        rois, input_rois, output_rois, roi_req, min_roi_inputs, min_roi_outputs, min_pre, min_post, soma_bbox and
+        unit; docs/neurodata.md, "Neurons by criteria"), and their per-ROI counts: `(neurons, roi_counts)`.
+
+        `neurons` has one row per neuron in neuron_id order: neuron_id, the searched fields, pre and post;
+        `roi_counts` one row per neuron and ROI: neuron_id, roi, pre, post, upstream, downstream. Never truncated:
+        both come whole as Apache Arrow. An id list longer than one request takes is asked for in parts."""
+        name, version = split_reference(dataset, version)
+        given = dict(criteria or {})
+        ids = given.get("ids")
+        chunks: list[dict[str, Any]] = [given]
+        if ids is not None:
+            listed = [str(i) for i in ids]
+            chunks = [
+                {**given, "ids": listed[i : i + _CRITERIA_IDS]} for i in range(0, len(listed), _CRITERIA_IDS)
+            ] or [{**given, "ids": []}]
+        parts = [self._criteria_arrow(name, version, chunk) for chunk in chunks]
+        neurons = self._joined([p[0] for p in parts], "neurons")
+        rois = self._joined([p[1] for p in parts], "roi_counts")
+        for frame in (neurons, rois):
+            frame.attrs["criteria"] = given
+        return neurons, rois
+
+    def _criteria_arrow(self, name: str, version: str | int, criteria: Mapping[str, Any]) -> tuple[pa.Table, pa.Table]:
+        path = route_path("neuron_search_arrow", dataset_id=name)
+        body = {"version": version_param(version), "criteria": dict(criteria)}
+        return (
+            self._arrow("POST", path, {"part": "neurons"}, body),
+            self._arrow("POST", path, {"part": "roi_counts"}, body),
+        )
+
+    def _joined(self, tables: Sequence[pa.Table], part: str) -> pd.DataFrame:
+        table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+        if len(tables) > 1:
+            keys = ["neuron_id", "roi"] if part == "roi_counts" else ["neuron_id"]
+            table = table.sort_by([(k, "ascending") for k in keys])
+        attrs = decoded_metadata(tables[0])
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            attrs["version"] = int(attrs["version"])
+        attrs.setdefault("service_version", self._service.version)
+        attrs.update({"total": table.num_rows, "truncated": False})
+        return to_frame(table, attrs)
+
+    def _arrow(
+        self, method: str, path: str, params: Mapping[str, Any], body: Mapping[str, Any] | None = None
+    ) -> pa.Table:
+        """An Arrow answer read whole, its SHA-256 checked against the one the service sent."""
+        with self._session.streamed(
+            method, path, params=dict(params), body=body, headers={"Accept": "*/*"}
+        ) as response:
+            data = response.read()
+            expected = response.headers.get("x-checksum-sha256")
+        actual = hashlib.sha256(data).hexdigest()
+        if expected and actual != expected:
+            raise ChecksumMismatch(f"{path} answered bytes with SHA-256 {actual}, the service sent {expected}")
+        return pa.ipc.open_stream(data).read_all()
+
     def _rows(
         self,
         name: str,
@@ -189,14 +268,7 @@ class Data(Area):
         )
         if not local:
             params.update({k: ",".join(v) for k, v in given.items()})
-        path = route_path(f"{table}_arrow", dataset_id=name)
-        with self._session.streamed("GET", path, params=params, headers={"Accept": "*/*"}) as response:
-            data = response.read()
-            expected = response.headers.get("x-checksum-sha256")
-        actual = hashlib.sha256(data).hexdigest()
-        if expected and actual != expected:
-            raise ChecksumMismatch(f"{path} answered bytes with SHA-256 {actual}, the service sent {expected}")
-        arrow = pa.ipc.open_stream(data).read_all()
+        arrow = self._arrow("GET", route_path(f"{table}_arrow", dataset_id=name), params)
         attrs = decoded_metadata(arrow)
         with contextlib.suppress(KeyError, TypeError, ValueError):
             attrs["version"] = int(attrs["version"])

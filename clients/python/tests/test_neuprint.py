@@ -1,0 +1,134 @@
+"""neuprint-python's fetch_neurons, ported by changing the import and the client line: a hemibrain dataset (four
+DA1 lPNs with every synapse point and neuPrint's ROI hierarchy) uploaded as a lab would, searched as a neuPrint user
+searches, and every answer checked against pandas on the same files."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+
+import pandas as pd
+import pytest
+
+import neurodata
+from neurodata.neuprint import Client, fetch_neurons, set_default_client
+from neurodata.neuprint import NeuronCriteria as NC
+
+from .conftest import REPO, Service
+
+SEED = REPO / "seed" / "synapse-level"
+BODIES = ["722817260", "754534424", "1734350788", "1734350908"]
+
+
+@pytest.fixture(scope="module")
+def hemibrain(
+    client: neurodata.Client, service: Service, write_token: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    slug = f"pytest_hemibrain_{uuid.uuid4().hex[:8]}"
+    draft = client.create_dataset(
+        "Four DA1 lateral projection neurons, uploaded from Python",
+        slug=slug,
+        species=["Drosophila melanogaster"],
+        brain_regions=["adult brain"],
+        microscopy=["focussed ion beam scanning electron microscopy (FIB-SEM)"],
+        coordinate_unit="voxel",
+        voxel_size=[8, 8, 8],
+        license="CC-BY-4.0",
+        description="Every synapse point of four hemibrain DA1 lPNs, for the client's neuPrint calls.",
+        creators=[{"name": "Lab of the client tests"}],
+    )
+    folder = tmp_path_factory.mktemp("hemibrain")
+    meta = json.loads((SEED / "hemibrain_da1_lpn" / "meta.json").read_text())
+    neurons = folder / "neurons.csv"
+    neurons.write_text(
+        "\n".join(
+            ["bodyId,instance,type,status,cellBodyFiber"]
+            + [f"{k},{v['instance']},{v['type']},{v['status']},{v['cellBodyFiber']}" for k, v in meta.items()]
+        )
+        + "\n"
+    )
+    files = [SEED / "rois" / "hemibrain_roi_info.json", neurons]
+    for body in BODIES:
+        target = folder / f"synapses_{body}.csv"
+        target.write_bytes((SEED / "hemibrain_da1_lpn" / f"{body}.csv").read_bytes())
+        files.append(target)
+    # The ROI file is named as the service expects a hierarchy to be.
+    (folder / "rois.json").write_bytes(files[0].read_bytes())
+    files[0] = folder / "rois.json"
+    draft.upload(*files, progress=False)
+    draft.publish()
+    try:
+        yield slug
+    finally:
+        draft.delete()
+
+
+def _points() -> pd.DataFrame:
+    frames = []
+    for body in BODIES:
+        f = pd.read_csv(SEED / "hemibrain_da1_lpn" / f"{body}.csv", dtype={"roi": str}, keep_default_na=False)
+        f["bodyId"] = int(body)
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_fetch_neurons_answers_neuprints_columns_and_counts(hemibrain: str, service: Service, write_token: str) -> None:
+    c = Client(service.url, dataset=hemibrain, token=write_token, progress=False)
+    set_default_client(c)
+    neurons, roi_counts = fetch_neurons(NC(type="DA1_lPN"))
+    assert list(neurons["bodyId"]) == sorted(int(b) for b in BODIES) or sorted(neurons["bodyId"]) == sorted(
+        int(b) for b in BODIES
+    )
+    assert neurons["bodyId"].dtype == "int64"
+    assert list(neurons.columns[:3]) == ["bodyId", "instance", "type"]
+    assert set(neurons["cellBodyFiber"]) == {"AVM02"}
+    assert list(roi_counts.columns) == ["bodyId", "roi", "pre", "post", "downstream", "upstream"]
+    points = _points()
+    expected = points.groupby(["bodyId", "roi", "type"]).size().unstack(fill_value=0).reset_index()
+    got = roi_counts.set_index(["bodyId", "roi"]).sort_index()
+    for row in expected.itertuples():
+        assert got.loc[(row.bodyId, row.roi), "pre"] == row.pre
+        assert got.loc[(row.bodyId, row.roi), "post"] == row.post
+    totals = points.groupby(["bodyId", "type"]).size().unstack(fill_value=0)
+    for row in neurons.itertuples():
+        assert row.pre == totals.loc[row.bodyId, "pre"]
+        assert row.post == totals.loc[row.bodyId, "post"]
+        assert row.upstream == totals.loc[row.bodyId, "post"]
+    assert neurons.attrs["dataset"] == hemibrain
+    assert neurons.attrs["criteria"] == {"where": [{"field": "type", "values": ["DA1_lPN"]}]}
+
+
+def test_roi_criteria_count_an_rois_primary_descendants(hemibrain: str, service: Service, write_token: str) -> None:
+    c = Client(service.url, dataset=hemibrain, token=write_token, progress=False)
+    points = _points()
+    # MB(R) is not a primary ROI: its synapses are those of CA(R), PED(R), ... (here CA(R) alone).
+    info = json.loads((SEED / "rois" / "hemibrain_roi_info.json").read_text())
+    under = {"MB(R)"}
+    while True:
+        more = {k for k, v in info.items() if v.get("parent") in under} - under
+        if not more:
+            break
+        under |= more
+    primaries = {k for k in under if info[k].get("isPrimary")}
+    outputs = points[(points["type"] == "pre") & points["roi"].isin(primaries)].groupby("bodyId").size()
+    expected = sorted(int(b) for b, n in outputs.items() if n >= 110)
+    neurons, _ = fetch_neurons(NC(outputRois=["MB(R)"], min_roi_outputs=110), client=c)
+    assert list(neurons["bodyId"]) == expected
+    by_regex, _ = fetch_neurons(NC(type="DA1_.*", regex=True, min_pre=700), client=c)
+    pre = points[points["type"] == "pre"].groupby("bodyId").size()
+    assert sorted(by_regex["bodyId"]) == sorted(int(b) for b, n in pre.items() if n >= 700)
+    with pytest.raises(neurodata.BadRequest) as refused:
+        fetch_neurons(NC(inputRois=["NOT_AN_ROI"]), client=c)
+    assert "NOT_AN_ROI" in refused.value.message
+
+
+def test_long_id_lists_are_asked_for_in_parts(hemibrain: str, service: Service, write_token: str) -> None:
+    c = Client(service.url, dataset=hemibrain, token=write_token, progress=False)
+    ids = [str(10**15 + i) for i in range(25_000)] + BODIES
+    neurons, roi_counts = fetch_neurons(NC(bodyId=ids), client=c)
+    assert sorted(neurons["bodyId"]) == sorted(int(b) for b in BODIES)
+    assert set(roi_counts["bodyId"]) == {int(b) for b in BODIES}
+    fields = c.data.neuron_fields(hemibrain)
+    assert fields.loc["type", "top"] == [{"value": "DA1_lPN", "count": 4}]
+    assert fields.loc["cellBodyFiber", "source"] == "extra"
