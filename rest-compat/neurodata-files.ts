@@ -40,6 +40,13 @@ const NEURON_SEARCH_EXPORT = `query NeuronSearchExport($id: String!, $version: S
   datasetRowsExport: datasetNeuronSearchExport(dataset_id: $id, version: $version, criteria: $criteria, part: $part) { object_key rows size sha256 filename }
 }`;
 
+const ADJACENCY_FIELDS = ['version', 'sources', 'targets', 'rois', 'min_roi_weight', 'min_total_weight', 'transmitter', 'group_by_roi'] as const;
+const ADJACENCY_EXPORT = `query AdjacencyExport($id: String!, $version: String, $sources: NeuronCriteriaInput, $targets: NeuronCriteriaInput, $rois: [String!],
+  $min_roi_weight: Float, $min_total_weight: Float, $transmitter: [String!], $group_by_roi: Boolean) {
+  datasetRowsExport: datasetAdjacencyExport(dataset_id: $id, version: $version, sources: $sources, targets: $targets, rois: $rois, min_roi_weight: $min_roi_weight,
+    min_total_weight: $min_total_weight, transmitter: $transmitter, group_by_roi: $group_by_roi) { object_key rows size sha256 filename }
+}`;
+
 interface ArrowParameters {
   /** Repeated or comma-separated (the neurodata rules split, bound and name them). */
   lists: readonly string[];
@@ -173,6 +180,7 @@ export function neurodataHandlers(run: RunOperation, objects: ObjectStore): Reco
     datasetConnectionsArrow: rowsArrow(run, objects, 'connections'),
     datasetSynapsesArrow: rowsArrow(run, objects, 'synapses'),
     datasetNeuronSearchArrow: neuronSearchArrow(run, objects),
+    datasetAdjacencyArrow: adjacencyArrow(run, objects),
 
     signedDownload: async (request, reply) => {
       const grant = String((request.query as { grant?: string }).grant ?? '');
@@ -255,6 +263,22 @@ function neuronSearchArrow(run: RunOperation, objects: ObjectStore): Handler {
     const { version, criteria } = body as { version?: unknown; criteria?: unknown };
     const res = await run(request, NEURON_SEARCH_EXPORT, { id: dataset_id, version, criteria, part: parts[0] });
     return streamExport(request, reply, objects, res, 'neurons');
+  };
+}
+
+/** `POST .../connectivity/adjacency.arrow`: every row of the adjacency the JSON body describes, streamed. */
+function adjacencyArrow(run: RunOperation, objects: ObjectStore): Handler {
+  return async (request, reply) => {
+    const { dataset_id } = request.params as { dataset_id: string };
+    const body = request.body ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) return sendError(reply, 400, 'the JSON body must be an object');
+    const allowed: readonly string[] = request.routeOptions.url?.endsWith('.arrow') ? ADJACENCY_FIELDS : [...ADJACENCY_FIELDS, 'limit', 'after'];
+    const unknown = Object.keys(body).find((k) => !allowed.includes(k));
+    if (unknown !== undefined) return sendError(reply, 400, `${unknown}: not a field of this body (it takes ${allowed.join(', ')})`, 'BAD_USER_INPUT');
+    const fields = body as Record<string, unknown>;
+    const variables: Record<string, unknown> = { id: dataset_id };
+    for (const name of ADJACENCY_FIELDS) if (fields[name] !== undefined) variables[name] = fields[name];
+    return streamExport(request, reply, objects, await run(request, ADJACENCY_EXPORT, variables), 'adjacency');
   };
 }
 

@@ -138,6 +138,17 @@ export const neurodataRoutes: Route[] = [
     errors: [400],
     arrow: `${ds}/neurons/search.arrow`,
   },
+  {
+    kind: 'graphql',
+    method: 'POST',
+    path: `${ds}/connectivity/adjacency`,
+    field: 'Query.datasetAdjacency',
+    tag: 'neurodata',
+    summary:
+      "The connections from one neuron set to another (neuprint-python's fetch_adjacencies; a JSON body: version, sources and targets as criteria, rois, min_roi_weight, min_total_weight, transmitter, group_by_roi, limit, after): weights per ROI with the bucket outside every primary ROI, so a pair's rows add up to its weight, or per pair; a page at a time with total, total_weight and truncated; every row at once: format=arrow or POST .../connectivity/adjacency.arrow",
+    errors: [400],
+    arrow: `${ds}/connectivity/adjacency.arrow`,
+  },
   { kind: 'graphql', method: 'GET', path: `${ds}/neurons/fields`, field: 'Query.datasetNeuronFields', tag: 'neurodata', summary: "The fields a version's neurons can be searched by (its annotations', typed and the source's other columns, or its neurons table's), each with how many neurons have it, its distinct values and its commonest ones", errors: [400] },
   { kind: 'graphql', method: 'GET', path: `${ds}/neurons/{neuron_id}`, field: 'Query.datasetNeuron', tag: 'neurodata', summary: "One neuron: its neurons row, annotations (instance, type, class, ..., soma), the source's other columns (extra) and synapse counts per ROI", errors: [400] },
   { kind: 'graphql', method: 'DELETE', path: `${ds}/assets/{asset_id}`, field: 'Mutation.removeDatasetAsset', tag: 'neurodata', summary: 'Remove a file (and its rows) from the open draft' },
@@ -252,6 +263,55 @@ export const neurodataRoutes: Route[] = [
           content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } } },
         },
         '400': errorResponse('bad criteria (an unknown field, a bad regular expression, an unknown ROI, a box without a unit, ROI criteria on a version without ROI counts), a bad part or version'),
+        '403': errorResponse('an account below Academic, or a restricted dataset you have no access to (the message says how to ask)'),
+        '404': errorResponse('no such dataset or version, or not visible to you'),
+        '409': errorResponse('the dataset has no published version yet'),
+      },
+    },
+  },
+  {
+    kind: 'handler',
+    method: 'POST',
+    path: `${ds}/connectivity/adjacency.arrow`,
+    handler: 'datasetAdjacencyArrow',
+    access: AccessClass.Academic,
+    tokenNeed: 'read',
+    longTransfer: true,
+    tag: 'neurodata',
+    summary: 'Every row of POST .../connectivity/adjacency (its JSON body but limit and after) as an Apache Arrow IPC stream in pre, post, roi order, unpaged: pre, post, roi (empty outside every primary ROI, and when the rows are per pair), weight',
+    openapi: {
+      requestBody: {
+        required: false,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                version: { type: 'string' },
+                sources: { $ref: '#/components/schemas/NeuronCriteriaInput' },
+                targets: { $ref: '#/components/schemas/NeuronCriteriaInput' },
+                rois: { type: 'array', items: { type: 'string' } },
+                min_roi_weight: { type: 'number' },
+                min_total_weight: { type: 'number' },
+                transmitter: { type: 'array', items: { type: 'string' } },
+                group_by_roi: { type: 'boolean' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description: 'the rows as an Apache Arrow IPC stream (columns pre, post, roi, weight; ids as Utf8, exact)',
+          headers: {
+            'Content-Length': { schema: { type: 'integer' } },
+            'X-Checksum-SHA256': { schema: { type: 'string' }, description: 'SHA-256 of the stream, lower-case hex' },
+            'X-Row-Count': { schema: { type: 'integer' }, description: 'rows in the stream' },
+          },
+          content: { 'application/vnd.apache.arrow.stream': { schema: { type: 'string', format: 'binary' } } },
+        },
+        '400': errorResponse('bad criteria on either side (named sources or targets), an unknown ROI, a negative weight, or a version without per-ROI connections'),
         '403': errorResponse('an account below Academic, or a restricted dataset you have no access to (the message says how to ask)'),
         '404': errorResponse('no such dataset or version, or not visible to you'),
         '409': errorResponse('the dataset has no published version yet'),

@@ -1,16 +1,25 @@
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Float, Int, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../lib/access.js';
 import type { RequestContext } from '../../lib/context.js';
 import { actorOf } from './dataset.mappers.js';
 import { DatasetRowsExport } from './data-read.types.js';
-import { NEURON_PAGE_DEFAULT, NEURON_PAGE_MAX } from './neuron-search.rules.js';
+import { ADJACENCY_PAGE_DEFAULT, ADJACENCY_PAGE_MAX, NEURON_PAGE_DEFAULT, NEURON_PAGE_MAX, type AdjacencyInput } from './neuron-search.rules.js';
 import type { NeuronSearchService } from './neuron-search.service.js';
-import { DatasetNeuronFields, DatasetNeuronSearchPage, NeuronCriteriaInput } from './neuron-search.types.js';
+import { DatasetAdjacencyPage, DatasetNeuronFields, DatasetNeuronSearchPage, NeuronCriteriaInput } from './neuron-search.types.js';
 import { toNeuronDetail } from './synapse-read.resolver.js';
 
 const VERSION = { nullable: true, description: 'latest (default), v1, 2, ... or draft (owners and maintainers)' } as const;
+const SOURCES = { nullable: true, description: 'the presynaptic neurons; any neuron when absent' } as const;
+const TARGETS = { nullable: true, description: 'the postsynaptic neurons; any neuron when absent' } as const;
+const ROIS = { nullable: true, description: 'only these ROIs (each counts its primary descendants; none: outside every ROI); every ROI when absent' } as const;
+const MIN_ROI = { nullable: true, description: 'only rows of at least this weight in their ROI (with group_by_roi)' } as const;
+const MIN_TOTAL = { nullable: true, description: "only pairs whose weight over every ROI is at least this, whatever rois keeps" } as const;
+const TRANSMITTERS = { nullable: true, description: "only connections of these predicted transmitters (gaba, ach, glut, ...; the dataset's per-ROI connections)" } as const;
+const GROUP = { nullable: true, description: 'true (the default): a row per pair and ROI; false: a row per pair, its weight summed over the ROIs read' } as const;
 
-/** Neurons by criteria and the fields they are searched by (docs/neurodata.md, "Neurons by criteria"). Academic, as every data read. */
+const adjacencyInput = (a: AdjacencyInput): AdjacencyInput => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined && v !== null)) as AdjacencyInput;
+
+/** Neurons by criteria, the fields they are searched by and the connections between two sets of them (docs/neurodata.md, "Neurons by criteria"). Academic, as every data read. */
 @Resolver()
 export class NeuronSearchResolver {
   constructor(private readonly service: NeuronSearchService) {}
@@ -48,6 +57,58 @@ export class NeuronSearchResolver {
     @Arg('part', () => String, { nullable: true, description: 'neurons (the default) or roi_counts' }) part?: string,
   ): Promise<DatasetRowsExport> {
     const r = await this.service.export(actorOf(ctx), datasetId, version, criteria, part);
+    return { dataset_id: r.resolved.dataset.id, version: r.resolved.version, object_key: r.objectKey, rows: r.rows, size: r.bytes, sha256: r.sha256, filename: r.filename };
+  }
+
+  @Query(() => DatasetAdjacencyPage, {
+    description: "The connections from one neuron set to another (neuprint-python's fetch_adjacencies), per ROI with the bucket outside every primary ROI so that a pair's rows add up to its weight, or per pair; ordered by pre, post and roi, a page at a time with their total.",
+  })
+  @Access(AccessClass.Academic)
+  async datasetAdjacency(
+    @Ctx() ctx: RequestContext,
+    @Arg('dataset_id', () => String) datasetId: string,
+    @Arg('version', () => String, VERSION) version?: string,
+    @Arg('sources', () => NeuronCriteriaInput, SOURCES) sources?: NeuronCriteriaInput,
+    @Arg('targets', () => NeuronCriteriaInput, TARGETS) targets?: NeuronCriteriaInput,
+    @Arg('rois', () => [String], ROIS) rois?: string[],
+    @Arg('min_roi_weight', () => Float, MIN_ROI) minRoiWeight?: number,
+    @Arg('min_total_weight', () => Float, MIN_TOTAL) minTotalWeight?: number,
+    @Arg('transmitter', () => [String], TRANSMITTERS) transmitter?: string[],
+    @Arg('group_by_roi', () => Boolean, GROUP) groupByRoi?: boolean,
+    @Arg('limit', () => Int, { nullable: true, description: `1..${ADJACENCY_PAGE_MAX}, default ${ADJACENCY_PAGE_DEFAULT}` }) limit?: number,
+    @Arg('after', () => String, { nullable: true, description: 'the next of the previous page' }) after?: string,
+  ): Promise<DatasetAdjacencyPage> {
+    const input = adjacencyInput({ sources, targets, rois, min_roi_weight: minRoiWeight, min_total_weight: minTotalWeight, transmitter, group_by_roi: groupByRoi });
+    const r = await this.service.adjacency(actorOf(ctx), datasetId, version, input, limit, after);
+    return {
+      dataset_id: r.resolved.dataset.id,
+      version: r.resolved.version,
+      draft: r.resolved.isDraft,
+      items: r.items,
+      total: r.total,
+      total_weight: r.totalWeight,
+      limit: r.limit,
+      next: r.next,
+      truncated: r.next !== null,
+    };
+  }
+
+  @Query(() => DatasetRowsExport, { description: 'Every row of datasetAdjacency, as an Apache Arrow IPC stream, for the .arrow route to stream.' })
+  @Access(AccessClass.Academic)
+  async datasetAdjacencyExport(
+    @Ctx() ctx: RequestContext,
+    @Arg('dataset_id', () => String) datasetId: string,
+    @Arg('version', () => String, VERSION) version?: string,
+    @Arg('sources', () => NeuronCriteriaInput, SOURCES) sources?: NeuronCriteriaInput,
+    @Arg('targets', () => NeuronCriteriaInput, TARGETS) targets?: NeuronCriteriaInput,
+    @Arg('rois', () => [String], ROIS) rois?: string[],
+    @Arg('min_roi_weight', () => Float, MIN_ROI) minRoiWeight?: number,
+    @Arg('min_total_weight', () => Float, MIN_TOTAL) minTotalWeight?: number,
+    @Arg('transmitter', () => [String], TRANSMITTERS) transmitter?: string[],
+    @Arg('group_by_roi', () => Boolean, GROUP) groupByRoi?: boolean,
+  ): Promise<DatasetRowsExport> {
+    const input = adjacencyInput({ sources, targets, rois, min_roi_weight: minRoiWeight, min_total_weight: minTotalWeight, transmitter, group_by_roi: groupByRoi });
+    const r = await this.service.exportAdjacency(actorOf(ctx), datasetId, version, input);
     return { dataset_id: r.resolved.dataset.id, version: r.resolved.version, object_key: r.objectKey, rows: r.rows, size: r.bytes, sha256: r.sha256, filename: r.filename };
   }
 

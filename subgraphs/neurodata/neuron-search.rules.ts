@@ -182,3 +182,90 @@ export function resolveField(name: string, at: string, catalogue: FieldCatalogue
 export function extraFieldName(key: string): string {
   return (ANNOTATION_FIELDS as readonly string[]).includes(key) ? `extra.${key}` : key;
 }
+
+/** Rows of one JSON page of an adjacency; every row at once is the Arrow answer. */
+export const ADJACENCY_PAGE_MAX = 1000;
+export const ADJACENCY_PAGE_DEFAULT = 100;
+
+/** The connections between two criteria sets (neuprint-python's fetch_adjacencies), as given. */
+export interface AdjacencyInput {
+  sources?: NeuronCriteriaInput | null;
+  targets?: NeuronCriteriaInput | null;
+  rois?: readonly string[] | null;
+  min_roi_weight?: number | null;
+  min_total_weight?: number | null;
+  transmitter?: readonly string[] | null;
+  group_by_roi?: boolean | null;
+}
+
+export interface CheckedAdjacency {
+  /** null: any neuron on that side. */
+  sources: CheckedCriteria | null;
+  targets: CheckedCriteria | null;
+  rois?: string[];
+  minRoiWeight?: number;
+  minTotalWeight?: number;
+  transmitters?: string[];
+  groupByRoi: boolean;
+}
+
+function weight(field: string, v: number | null | undefined): number | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (!Number.isFinite(v) || v < 0) throw new BadInput(`${field}: a number, 0 or more (got ${v})`);
+  return v;
+}
+
+/** Everything that can be checked of an adjacency read before the version is read. */
+export function checkAdjacency(input: AdjacencyInput): CheckedAdjacency {
+  const prefixed = (side: 'sources' | 'targets', c: NeuronCriteriaInput | null | undefined) => {
+    if (c === null || c === undefined) return null;
+    try {
+      return checkCriteria(c);
+    } catch (e) {
+      if (e instanceof BadInput) throw new BadInput(e.message.replace(/^criteria/, side));
+      throw e;
+    }
+  };
+  const out: CheckedAdjacency = { sources: prefixed('sources', input.sources), targets: prefixed('targets', input.targets), groupByRoi: input.group_by_roi ?? true };
+  const rois = stringList('rois', input.rois, MAX_CRITERIA_ROIS);
+  if (rois) out.rois = rois;
+  const roiWeight = weight('min_roi_weight', input.min_roi_weight);
+  if (roiWeight !== undefined) out.minRoiWeight = roiWeight;
+  const total = weight('min_total_weight', input.min_total_weight);
+  if (total !== undefined) out.minTotalWeight = total;
+  const transmitters = stringList('transmitter', input.transmitter, MAX_CONDITIONS);
+  if (transmitters) out.transmitters = transmitters;
+  if (!out.groupByRoi && roiWeight !== undefined) throw new BadInput('min_roi_weight: only with group_by_roi (a weight per ROI); min_total_weight bounds the pairs');
+  return out;
+}
+
+/** A page of an adjacency: limit 1..1000 (default 100), after the previous page's `next`. */
+export function adjacencyPage(limit: number | null | undefined, after: string | null | undefined): { limit: number; after?: AdjacencyCursor } {
+  const l = limit ?? ADJACENCY_PAGE_DEFAULT;
+  if (!Number.isInteger(l) || l < 1 || l > ADJACENCY_PAGE_MAX) throw new BadInput(`limit: 1..${ADJACENCY_PAGE_MAX} (got ${l}); every row at once comes as Apache Arrow (format=arrow or the .arrow route)`);
+  return after === null || after === undefined ? { limit: l } : { limit: l, after: decodeAdjacencyCursor(after) };
+}
+
+/** Where a page of an adjacency ends: its last row's (pre, post, roi); roi '' when the rows are per pair. */
+export interface AdjacencyCursor {
+  pre: string;
+  post: string;
+  roi: string;
+}
+
+export function encodeAdjacencyCursor(c: AdjacencyCursor): string {
+  return Buffer.from(JSON.stringify(['a', c.pre, c.post, c.roi]), 'utf8').toString('base64url');
+}
+
+function decodeAdjacencyCursor(text: string): AdjacencyCursor {
+  const bad = () => new BadInput('after: not a cursor of this route (pass the `next` of the previous page as it came)');
+  if (typeof text !== 'string' || text.length > 4 * (3 * MAX_FILTER_VALUE_CHARS + 16) || !/^[A-Za-z0-9_-]+$/.test(text)) throw bad();
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(v) || v.length !== 4 || v[0] !== 'a' || !v.slice(1).every((s) => typeof s === 'string')) throw bad();
+  return { pre: v[1], post: v[2], roi: v[3] };
+}

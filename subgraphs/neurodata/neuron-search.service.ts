@@ -6,7 +6,12 @@ import { currentRequestScope } from '../../lib/request-scope.js';
 import type { Actor, DatasetService, ResolvedVersion } from './dataset.service.js';
 import { removeStaleExports, rowsExportTarget, type RowsExport } from './data-read.service.js';
 import {
+  adjacencyPage,
   ANNOTATION_FIELDS,
+  checkAdjacency,
+  encodeAdjacencyCursor,
+  type AdjacencyInput,
+  type CheckedAdjacency,
   CELL_FIELDS,
   checkCriteria,
   encodeNeuronCursor,
@@ -21,8 +26,9 @@ import {
 import { bboxInStoredUnit, expandRoi } from './synapse-read.rules.js';
 import type { NeuronDetail } from './synapse-read.service.js';
 import type { DataStore } from './store/data.store.js';
+import type { AdjacencyQuery } from './store/connectivity.sql.js';
 import type { FieldMatch, FieldSource, NeuronQuery } from './store/neuron-criteria.sql.js';
-import type { SynapseReadStore, VersionRef } from './store/synapse-read.store.js';
+import type { RoiConnectionRow, SynapseReadStore, VersionRef } from './store/synapse-read.store.js';
 
 /** Seconds an export of every match may run. */
 const EXPORT_MAX_EXECUTION_S = 600;
@@ -31,6 +37,16 @@ export interface NeuronSearchPage {
   resolved: ResolvedVersion;
   items: Omit<NeuronDetail, 'resolved'>[];
   total: number;
+  limit: number;
+  next: string | null;
+}
+
+export interface AdjacencyPage {
+  resolved: ResolvedVersion;
+  items: RoiConnectionRow[];
+  /** Rows, and their weight in all, before paging. */
+  total: number;
+  totalWeight: number;
   limit: number;
   next: string | null;
 }
@@ -45,9 +61,10 @@ export interface NeuronField {
 }
 
 /**
- * Neurons by criteria (docs/neurodata.md, "Neurons by criteria"): ids, any annotation by value or regular
- * expression, ROIs with input and output minimums, synapse totals, a soma box. Access is the one decision of every
- * data read (DatasetService.resolve); the criteria's fields and ROIs are the version's own.
+ * Neurons by criteria and the connections between two criteria sets (docs/neurodata.md, "Neurons by criteria"):
+ * ids, any annotation by value or regular expression, ROIs with input and output minimums, synapse totals, a soma
+ * box. Access is the one decision of every data read (DatasetService.resolve); the criteria's fields and ROIs are
+ * the version's own.
  */
 export class NeuronSearchService {
   constructor(
@@ -119,6 +136,63 @@ export class NeuronSearchService {
       this.synapses.exportNeurons(this.objects, objectKey, at, q, what, metadata, { signal: currentRequestScope()?.signal, maxExecutionTime: EXPORT_MAX_EXECUTION_S }),
     );
     return { resolved, objectKey, rows: stored.rows, bytes: stored.bytes, sha256: stored.sha256, filename: `${label}_${what === 'neurons' ? 'neurons' : 'neuron_roi_counts'}.arrows` };
+  }
+
+  /**
+   * A page of the connections from the neurons `sources` match to those `targets` match (either absent: any
+   * neuron), per ROI with the bucket outside every primary ROI, or per pair; with their count and weight in all.
+   */
+  async adjacency(actor: Actor, ref: string, version: string | null | undefined, input: AdjacencyInput, limit?: number | null, after?: string | null): Promise<AdjacencyPage> {
+    const page = adjacencyPage(limit, after);
+    const checked = checkAdjacency(input);
+    const resolved = await this.datasets.resolve(actor, ref, version);
+    const at = refOf(resolved);
+    const q = await this.adjacencyQueryOf(at, checked);
+    const [rows, counted] = await this.heavyReads.run(actor.id, () =>
+      Promise.all([this.synapses.readAdjacency(at, q, { limit: page.limit + 1, after: page.after }), this.synapses.countAdjacency(at, q)]),
+    );
+    const items = rows.slice(0, page.limit);
+    const last = items[items.length - 1];
+    const next = rows.length > page.limit && last ? encodeAdjacencyCursor({ pre: last.pre, post: last.post, roi: last.roi ?? '' }) : null;
+    return { resolved, items: q.groupByRoi ? items : items.map((r) => ({ ...r, roi: null })), total: counted.rows, totalWeight: counted.weight, limit: page.limit, next };
+  }
+
+  /** Every row of an adjacency as an Arrow IPC stream in object storage (pre, post, roi, weight; roi '' per pair). */
+  async exportAdjacency(actor: Actor, ref: string, version: string | null | undefined, input: AdjacencyInput): Promise<RowsExport> {
+    const checked = checkAdjacency(input);
+    const resolved = await this.datasets.resolve(actor, ref, version);
+    const at = refOf(resolved);
+    const q = await this.adjacencyQueryOf(at, checked);
+    await removeStaleExports(this.objects, this.clock);
+    const { objectKey, metadata, label } = rowsExportTarget(resolved, 'connectivity/adjacency', {}, this.clock, this.serviceVersion);
+    metadata.query = `POST /v1/neurodata/datasets/${resolved.dataset.slug}/connectivity/adjacency.arrow?version=${resolved.isDraft ? 'draft' : `v${resolved.version}`}`;
+    metadata.criteria = JSON.stringify(input);
+    const stored = await this.heavyReads.run(actor.id, () =>
+      this.synapses.exportAdjacency(this.objects, objectKey, at, q, metadata, { signal: currentRequestScope()?.signal, maxExecutionTime: EXPORT_MAX_EXECUTION_S }),
+    );
+    return { resolved, objectKey, rows: stored.rows, bytes: stored.bytes, sha256: stored.sha256, filename: `${label}_adjacency.arrows` };
+  }
+
+  private async adjacencyQueryOf(at: VersionRef, c: CheckedAdjacency): Promise<AdjacencyQuery> {
+    if (!(await this.synapses.hasRoiConnections(at))) {
+      throw new BadInput('this dataset version has no per-ROI connections (it was published without synapses or per-neuropil connections): read its connections instead');
+    }
+    const prefixed = async (side: 'sources' | 'targets', criteria: CheckedCriteria | null) => {
+      if (!criteria) return null;
+      try {
+        return await this.queryOf(at, criteria);
+      } catch (e) {
+        if (e instanceof BadInput) throw new BadInput(e.message.replace(/^criteria/, side));
+        throw e;
+      }
+    };
+    const [sources, targets, rois] = await Promise.all([prefixed('sources', c.sources), prefixed('targets', c.targets), c.rois ? this.synapses.readRois(at) : Promise.resolve([])]);
+    const q: AdjacencyQuery = { sources, targets, groupByRoi: c.groupByRoi };
+    if (c.rois) q.rois = [...new Set(c.rois.flatMap((r) => expandRoi(r, rois)))].sort();
+    if (c.minRoiWeight !== undefined) q.minRoiWeight = c.minRoiWeight;
+    if (c.minTotalWeight !== undefined) q.minTotalWeight = c.minTotalWeight;
+    if (c.transmitters) q.transmitters = c.transmitters;
+    return q;
   }
 
   /** The store's query: fields resolved against the version's, regular expressions compiled, ROIs expanded, the box placed. */

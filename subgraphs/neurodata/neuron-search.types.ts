@@ -127,3 +127,48 @@ export class DatasetNeuronFields {
   @Field(() => [NeuronField])
   items!: NeuronField[];
 }
+
+@ObjectType({ description: 'The weight of one connection between two neurons, in one ROI or over the ROIs read.' })
+export class AdjacencyRow {
+  @Field(() => String)
+  pre!: string;
+
+  @Field(() => String)
+  post!: string;
+
+  @Field(() => String, { nullable: true, description: 'the primary ROI, empty outside every primary ROI; null when the rows are per pair (group_by_roi false)' })
+  roi!: string | null;
+
+  @Field(() => Float, { description: 'synapses (or the source connection weight) of the pair in the ROI, or over the ROIs read' })
+  weight!: number;
+}
+
+@ObjectType({ description: 'A page of the connections between two neuron sets, ordered by pre, post and roi.' })
+export class DatasetAdjacencyPage {
+  @Field(() => ID)
+  dataset_id!: string;
+
+  @Field(() => Int)
+  version!: number;
+
+  @Field(() => Boolean)
+  draft!: boolean;
+
+  @Field(() => [AdjacencyRow])
+  items!: AdjacencyRow[];
+
+  @Field(() => Float, { description: 'rows before paging (an integer)' })
+  total!: number;
+
+  @Field(() => Float, { description: 'the weight of every row, before paging' })
+  total_weight!: number;
+
+  @Field(() => Int)
+  limit!: number;
+
+  @Field(() => String, { nullable: true, description: 'pass as after for the next page; null on the last page' })
+  next!: string | null;
+
+  @Field(() => Boolean, { description: 'true when more rows match than this page holds (next is set)' })
+  truncated!: boolean;
+}

@@ -21,6 +21,7 @@ import {
   type FieldSource,
   type NeuronQuery,
 } from './neuron-criteria.sql.js';
+import { ADJACENCY_EXPORT_COLUMNS, adjacencyAfter, adjacencyRows, type AdjacencyAfter, type AdjacencyQuery } from './connectivity.sql.js';
 
 export type { VersionRef };
 
@@ -264,6 +265,7 @@ const ROI_CONNECTION = rowOf({ pre: chCol.text, post: chCol.text, roi: chCol.tex
 /** A row summed over the ROIs read: no ROI. */
 const PAIR_CONNECTION = rowOf({ pre: chCol.text, post: chCol.text, w: chCol.float }, (r): RoiConnectionRow => ({ pre: r.pre, post: r.post, roi: null, weight: r.w }));
 const COUNT = rowOf({ n: chCol.int }, (r) => r.n);
+const ADJACENCY_COUNT = rowOf({ n: chCol.int, total: chCol.float }, (r) => ({ rows: r.n, weight: r.total }));
 const NEURON_ID = rowOf({ neuron_id: chCol.text }, (r) => r.neuron_id);
 const EXTRA_KEY = rowOf({ key: chCol.text }, (r) => r.key);
 const FIELD_COUNT = rowOf({ field: chCol.text, distinct_values: chCol.int, neurons: chCol.int }, (r) => ({ field: r.field, distinct: r.distinct_values, neurons: r.neurons }));
@@ -468,6 +470,36 @@ export class SynapseReadStore {
     return part === 'neurons'
       ? this.export('exportNeurons', objects, key, neuronExportSql(at, q), neuronExportColumns(q.annotated), metadata, opts)
       : this.export('exportNeurons', objects, key, roiCountExportSql(at, q), ROI_COUNT_EXPORT_COLUMNS, metadata, opts);
+  }
+
+  /** A page of the adjacency `q` describes, ordered by (pre, post, roi), after `after` when given. */
+  async readAdjacency(at: VersionRef, q: AdjacencyQuery, page: { limit: number; after?: AdjacencyAfter }): Promise<RoiConnectionRow[]> {
+    if (!Number.isSafeInteger(page.limit) || page.limit < 0) throw new BadInput('limit: must be a non-negative integer');
+    const cursor = page.after ? ch` WHERE ${adjacencyAfter(page.after)}` : raw('');
+    return this.query(
+      'readAdjacency',
+      ch`SELECT pre, post, roi, w FROM (${adjacencyRows(at, q)})${cursor} ORDER BY pre, post, roi LIMIT ${raw(String(page.limit))}`,
+      ROI_CONNECTION,
+    );
+  }
+
+  /** How many rows the adjacency has, and its weight in all. */
+  async countAdjacency(at: VersionRef, q: AdjacencyQuery): Promise<{ rows: number; weight: number }> {
+    const [r] = await this.query('countAdjacency', ch`SELECT count() AS n, sum(w) AS total FROM (${adjacencyRows(at, q)})`, ADJACENCY_COUNT);
+    return r ?? { rows: 0, weight: 0 };
+  }
+
+  /** Every row of the adjacency, in the pages' order, as an Arrow IPC stream of ADJACENCY_EXPORT_COLUMNS under `key`. */
+  async exportAdjacency(
+    objects: ObjectStore,
+    key: string,
+    at: VersionRef,
+    q: AdjacencyQuery,
+    metadata: Record<string, string>,
+    opts: { signal?: AbortSignal; maxExecutionTime?: number } = {},
+  ): Promise<ExportResult> {
+    const sql = ch`SELECT pre, post, roi, w FROM (${adjacencyRows(at, q)}) ORDER BY pre, post, roi`;
+    return this.export('exportAdjacency', objects, key, sql, ADJACENCY_EXPORT_COLUMNS, metadata, opts);
   }
 
   private async export(

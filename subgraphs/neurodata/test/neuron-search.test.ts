@@ -34,6 +34,7 @@ interface Reference {
   flywire_top_types: { value: string; count: number }[];
   flywire_roi_counts: Record<string, Record<string, { pre: number; post: number }>>;
   cases: Case[];
+  adjacencies: { name: string; input: Record<string, unknown>; rows: [string, string, string | null, number][] }[];
 }
 
 /** The lines of a CSV whose first column is one of `ids`, with the header. */
@@ -210,6 +211,60 @@ describe('neurons by criteria', () => {
     expect(badLimit.status).toBe(400);
     const badCursor = await search(fly, { after: 'bm90IGEgY3Vyc29y' });
     expect(badCursor.status).toBe(400);
+  });
+
+  it('answers the connections between two criteria sets as pandas sums the per-neuropil file, paged and as Arrow', async () => {
+    const fly = datasets.flywire.id;
+    for (const a of reference.adjacencies) {
+      const rows: [string, string, string | null, number][] = [];
+      let after: string | null = null;
+      let total = -1;
+      do {
+        const res: { body: any } = await ok(call(t.url, 'POST', `${ds(fly)}/connectivity/adjacency`, { token: reader.accessToken, body: { ...a.input, limit: 20, ...(after ? { after } : {}) } }), 200, a.name);
+        rows.push(...res.body.items.map((r: { pre: string; post: string; roi: string | null; weight: number }) => [r.pre, r.post, r.roi, r.weight] as [string, string, string | null, number]));
+        total = res.body.total;
+        expect(res.body.total_weight, a.name).toBe(a.rows.reduce((sum, r) => sum + r[3], 0));
+        after = res.body.next;
+      } while (after);
+      expect(rows, a.name).toEqual(a.rows.map((r) => [r[0], r[1], r[2], r[3]]));
+      expect(total, a.name).toBe(a.rows.length);
+    }
+    const every = reference.adjacencies.find((a) => a.name === 'sensory neurons to anyone')!;
+    const res = await fetch(`${t.url}${ds(fly)}/connectivity/adjacency.arrow`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${reader.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(every.input),
+    });
+    expect(res.status).toBe(200);
+    const table = tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    expect(Array.from({ length: table.numRows }, (_, i) => { const r = table.get(i)!; return [r.pre, r.post, r.roi, r.weight]; })).toEqual(every.rows);
+  });
+
+  it("adds up each pair's per-ROI rows to its weight in the connections every other route reads", async () => {
+    const fly = datasets.flywire.id;
+    const perRoi = await ok(call(t.url, 'POST', `${ds(fly)}/connectivity/adjacency`, { token: reader.accessToken, body: { limit: 1000 } }), 200, 'per ROI');
+    const sums = new Map<string, number>();
+    for (const r of perRoi.body.items as { pre: string; post: string; weight: number }[]) sums.set(`${r.pre}>${r.post}`, (sums.get(`${r.pre}>${r.post}`) ?? 0) + r.weight);
+    const pairs = await ok(call(t.url, 'GET', `${ds(fly)}/connections?limit=1000`, { token: reader.accessToken }), 200, 'connections');
+    expect(pairs.body.items.length).toBeGreaterThan(40);
+    for (const c of pairs.body.items as { pre: string; post: string; weight: number }[]) expect(sums.get(`${c.pre}>${c.post}`)).toBe(c.weight);
+  });
+
+  it('refuses a bad adjacency with a 400 naming the side and field', async () => {
+    const fly = datasets.flywire.id;
+    const bad = async (body: Record<string, unknown>, message: RegExp) => {
+      const res = await call(t.url, 'POST', `${ds(fly)}/connectivity/adjacency`, { token: reader.accessToken, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error, JSON.stringify(body)).toMatch(message);
+    };
+    await bad({ targets: { where: [{ field: 'nope', values: ['x'] }] } }, /^targets\.where\[0\]\.field/);
+    await bad({ sources: { roi_req: 'most' } }, /^sources\.roi_req/);
+    await bad({ rois: ['NOT_AN_ROI'] }, /NOT_AN_ROI/);
+    await bad({ min_total_weight: -1 }, /min_total_weight/);
+    await bad({ group_by_roi: false, min_roi_weight: 2 }, /min_roi_weight: only with group_by_roi/);
+    const points = await call(t.url, 'POST', `${ds(datasets.hemibrain.id)}/connectivity/adjacency`, { token: reader.accessToken, body: {} });
+    expect(points.status).toBe(400);
+    expect(points.body.error).toMatch(/no per-ROI connections/);
   });
 
   it('keeps the data to Academic accounts, as every data read', async () => {

@@ -1,0 +1,63 @@
+import type { ArrowColumn } from '../../../lib/column/arrow.task.js';
+import { ch, typed, type ChQuery } from '../../../lib/column/sql.js';
+import { and, finite, inList, raw, version, type VersionRef } from './clickhouse/version-sql.js';
+import { matchingIds, type NeuronQuery } from './neuron-criteria.sql.js';
+
+/**
+ * The SQL of the connections between two neuron sets (neuprint-python's fetch_adjacencies): per-ROI weights from
+ * `roi_connections`, whose '' ROI is the bucket outside every primary ROI, so a pair's rows add up to its total.
+ */
+export interface AdjacencyQuery {
+  /** null: any neuron on that side. */
+  sources: NeuronQuery | null;
+  targets: NeuronQuery | null;
+  /** Primary ROIs ('' the outside bucket), expanded by the caller; every ROI when absent. */
+  rois?: readonly string[];
+  /** On each row's weight (per ROI). */
+  minRoiWeight?: number;
+  /** On the pair's weight over every ROI, whatever `rois` keeps. */
+  minTotalWeight?: number;
+  transmitters?: readonly string[];
+  /** One row per (pre, post, ROI); otherwise per pair, its weight summed over the ROIs kept. */
+  groupByRoi: boolean;
+}
+
+export interface AdjacencyAfter {
+  pre: string;
+  post: string;
+  roi: string;
+}
+
+function sides(at: VersionRef, q: AdjacencyQuery): ChQuery[] {
+  const parts: ChQuery[] = [];
+  if (q.sources) parts.push(ch`pre GLOBAL IN (${matchingIds(at, q.sources)})`);
+  if (q.targets) parts.push(ch`post GLOBAL IN (${matchingIds(at, q.targets)})`);
+  if (q.transmitters) parts.push(inList('transmitter', q.transmitters));
+  return parts;
+}
+
+/** The adjacency's rows, unordered: pre, post, roi ('' when per pair), w. */
+export function adjacencyRows(at: VersionRef, q: AdjacencyQuery): ChQuery {
+  const parts = sides(at, q);
+  if (q.minTotalWeight !== undefined && q.minTotalWeight > 0) {
+    parts.push(ch`(pre, post) GLOBAL IN (SELECT pre, post FROM roi_connections WHERE ${version(at)}${and(sides(at, q))}
+      GROUP BY pre, post HAVING sum(weight) >= ${typed(finite('min_total_weight', q.minTotalWeight), 'Float64')})`);
+  }
+  if (q.rois) parts.push(inList('roi', q.rois));
+  const having = q.minRoiWeight === undefined ? raw('') : ch` HAVING w >= ${typed(finite('min_roi_weight', q.minRoiWeight), 'Float64')}`;
+  const roi = q.groupByRoi ? 'roi' : "'' AS roi";
+  const groupBy = q.groupByRoi ? 'pre, post, roi' : 'pre, post';
+  return ch`SELECT pre, post, ${raw(roi)}, sum(weight) AS w FROM roi_connections WHERE ${version(at)}${and(parts)} GROUP BY ${raw(groupBy)}${having}`;
+}
+
+/** `(pre, post, roi) > (a, b, c)` written out (no tuple comparison on 18.16). */
+export function adjacencyAfter(c: AdjacencyAfter): ChQuery {
+  return ch`(pre > ${c.pre} OR (pre = ${c.pre} AND (post > ${c.post} OR (post = ${c.post} AND roi > ${c.roi}))))`;
+}
+
+export const ADJACENCY_EXPORT_COLUMNS: ArrowColumn[] = [
+  { name: 'pre', type: 'string', nullable: false, chType: 'String' },
+  { name: 'post', type: 'string', nullable: false, chType: 'String' },
+  { name: 'roi', type: 'string', nullable: false, chType: 'String' },
+  { name: 'weight', type: 'float', nullable: false, chType: 'Float64' },
+];
