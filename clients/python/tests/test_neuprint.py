@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import neurodata
-from neurodata.neuprint import Client, fetch_neurons, set_default_client
+from neurodata.neuprint import Client, fetch_adjacencies, fetch_neurons, fetch_simple_connections, set_default_client
 from neurodata.neuprint import NeuronCriteria as NC
 
 from .conftest import REPO, Service
@@ -132,3 +132,91 @@ def test_long_id_lists_are_asked_for_in_parts(hemibrain: str, service: Service, 
     fields = c.data.neuron_fields(hemibrain)
     assert fields.loc["type", "top"] == [{"value": "DA1_lPN", "count": 4}]
     assert fields.loc["cellBodyFiber", "source"] == "extra"
+
+
+@pytest.fixture(scope="module")
+def flywire_gng(client: neurodata.Client, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """FlyWire's GNG sample of per-neuropil connections, with the annotations of its neurons and the neuropils."""
+    slug = f"pytest_flywire_{uuid.uuid4().hex[:8]}"
+    draft = client.create_dataset(
+        "FlyWire v783, a GNG sample, uploaded from Python",
+        slug=slug,
+        species=["Drosophila melanogaster"],
+        brain_regions=["adult brain"],
+        microscopy=["transmission electron microscopy (TEM)"],
+        coordinate_unit="nm",
+        license="CC-BY-NC-4.0",
+        description="Per-neuropil connections of FlyWire v783 in the GNG, for the client's neuPrint calls.",
+        creators=[{"name": "Lab of the client tests"}],
+    )
+    folder = tmp_path_factory.mktemp("flywire")
+    gng = pd.read_csv(SEED / "flywire_783" / "codex_connections_GNG_sample.csv", dtype=str)
+    ids = set(gng["From"]) | set(gng["To"])
+    classification = pd.read_csv(SEED / "flywire_783" / "classification.csv.gz", dtype=str, keep_default_na=False)
+    classification[classification["root_id"].isin(ids)].to_csv(folder / "classification.csv", index=False)
+    (folder / "rois.csv").write_bytes((SEED / "rois" / "flywire_783_neuropils.csv").read_bytes())
+    (folder / "connections_gng.csv").write_bytes(
+        (SEED / "flywire_783" / "codex_connections_GNG_sample.csv").read_bytes()
+    )
+    draft.upload(folder / "rois.csv", folder / "classification.csv", folder / "connections_gng.csv", progress=False)
+    draft.publish()
+    try:
+        yield slug
+    finally:
+        draft.delete()
+
+
+def _gng() -> tuple[pd.DataFrame, pd.DataFrame]:
+    gng = pd.read_csv(SEED / "flywire_783" / "codex_connections_GNG_sample.csv", dtype=str)
+    gng["Synapses"] = gng["Synapses"].astype(int)
+    classification = pd.read_csv(SEED / "flywire_783" / "classification.csv.gz", dtype=str, keep_default_na=False)
+    return gng, classification[classification["root_id"].isin(set(gng["From"]) | set(gng["To"]))]
+
+
+def test_fetch_adjacencies_answers_per_roi_weights_that_pandas_sums(
+    flywire_gng: str, service: Service, write_token: str
+) -> None:
+    c = Client(service.url, dataset=flywire_gng, token=write_token, progress=False)
+    gng, annotated = _gng()
+    left = set(annotated.loc[annotated["side"] == "left", "root_id"])
+    neurons, roi_conn = fetch_adjacencies(NC(side="left"), None, client=c)
+    rows = gng[gng["From"].isin(left)]
+    expected = rows.groupby(["From", "To", "Neuropil"])["Synapses"].sum().reset_index()
+    assert list(roi_conn.columns) == ["bodyId_pre", "bodyId_post", "roi", "weight"]
+    assert roi_conn["bodyId_pre"].dtype == "int64"
+    assert roi_conn["weight"].dtype == "int64"
+    got = sorted(zip(roi_conn["bodyId_pre"], roi_conn["bodyId_post"], roi_conn["roi"], roi_conn["weight"], strict=True))
+    want = sorted(
+        zip(
+            expected["From"].astype("int64"),
+            expected["To"].astype("int64"),
+            expected["Neuropil"],
+            expected["Synapses"],
+            strict=True,
+        )
+    )
+    assert got == want
+    # Every FlyWire root id stays exact: above 2**53, a float would have changed them.
+    assert all(int(i) > 2**53 for i in roi_conn["bodyId_pre"])
+    assert set(neurons["bodyId"]) <= set(roi_conn["bodyId_pre"]) | set(roi_conn["bodyId_post"])
+    assert set(neurons["bodyId"]) >= {int(i) for i in left & set(rows["From"])}
+
+
+def test_fetch_simple_connections_merges_the_partners_annotations(
+    flywire_gng: str, service: Service, write_token: str
+) -> None:
+    c = Client(service.url, dataset=flywire_gng, token=write_token, progress=False)
+    gng, annotated = _gng()
+    frame = fetch_simple_connections(
+        None, NC(super_class="sensory"), min_weight=5, properties=["type", "side"], client=c
+    )
+    sensory = set(annotated.loc[annotated["super_class"] == "sensory", "root_id"])
+    pairs = gng[gng["To"].isin(sensory)].groupby(["From", "To"])["Synapses"].sum()
+    pairs = pairs[pairs >= 5]
+    assert len(frame) == len(pairs)
+    assert list(frame["weight"]) == sorted(frame["weight"], reverse=True)
+    types = dict(zip(annotated["root_id"], annotated["cell_type"], strict=True))
+    for row in frame.itertuples():
+        assert row.weight == pairs[(str(row.bodyId_pre), str(row.bodyId_post))]
+        assert row.type_post == types[str(row.bodyId_post)]
+        assert row.side_post in {"left", "right", "center"}

@@ -36,6 +36,7 @@ ROUTES: dict[str, tuple[str, str]] = {
     "neuron_search": ("POST", "/v1/neurodata/datasets/{dataset_id}/neurons/search"),
     "neuron_search_arrow": ("POST", "/v1/neurodata/datasets/{dataset_id}/neurons/search.arrow"),
     "neuron_fields": ("GET", "/v1/neurodata/datasets/{dataset_id}/neurons/fields"),
+    "adjacency_arrow": ("POST", "/v1/neurodata/datasets/{dataset_id}/connectivity/adjacency.arrow"),
     "neurons_arrow": ("GET", "/v1/neurodata/datasets/{dataset_id}/neurons.arrow"),
     "connections_arrow": ("GET", "/v1/neurodata/datasets/{dataset_id}/connections.arrow"),
     "synapses_arrow": ("GET", "/v1/neurodata/datasets/{dataset_id}/synapses.arrow"),

@@ -20,7 +20,15 @@ import pandas as pd
 
 from .client import Client as _ServiceClient
 
-__all__ = ["Client", "NeuronCriteria", "default_client", "fetch_neurons", "set_default_client"]
+__all__ = [
+    "Client",
+    "NeuronCriteria",
+    "default_client",
+    "fetch_adjacencies",
+    "fetch_neurons",
+    "fetch_simple_connections",
+    "set_default_client",
+]
 
 # neuprint's property names where this service's annotation fields are named otherwise.
 _FIELD_NAMES = {"somaSide": "side", "class_": "class", "superclass": "super_class", "subclass": "sub_class"}
@@ -153,7 +161,7 @@ class NeuronCriteria:
         return out
 
 
-def _client_and_dataset(client: Client | None, dataset: str | None) -> tuple[_ServiceClient, str]:
+def _client_and_dataset(client: _ServiceClient | None, dataset: str | None) -> tuple[_ServiceClient, str]:
     c = client or default_client()
     name = dataset or getattr(c, "default_dataset", None)
     if not name:
@@ -172,7 +180,7 @@ def _body_ids(ids: pd.Series) -> pd.Series:
 def fetch_neurons(
     criteria: NeuronCriteria | Mapping[str, Any] | None = None,
     *,
-    client: Client | None = None,
+    client: _ServiceClient | None = None,
     dataset: str | None = None,
     version: str | int = "latest",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -201,3 +209,94 @@ def fetch_neurons(
         out.attrs.update(neurons.attrs)
         out.attrs["criteria"] = body
     return frame.reset_index(drop=True), roi_counts.reset_index(drop=True)
+
+
+def _criteria_json(criteria: NeuronCriteria | Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if criteria is None:
+        return None
+    return criteria.to_json() if isinstance(criteria, NeuronCriteria) else dict(criteria)
+
+
+def _whole_weights(weights: pd.Series) -> pd.Series:
+    """Synapse counts as int64 (neuPrint's dtype) when every weight is whole; a source's other weights as they are."""
+    return weights.astype("int64") if len(weights) and (weights % 1 == 0).all() else weights
+
+
+def fetch_adjacencies(
+    sources: NeuronCriteria | Mapping[str, Any] | None = None,
+    targets: NeuronCriteria | Mapping[str, Any] | None = None,
+    rois: str | Sequence[str] | None = None,
+    min_roi_weight: float = 1,
+    min_total_weight: float = 1,
+    *,
+    client: _ServiceClient | None = None,
+    dataset: str | None = None,
+    version: str | int = "latest",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The connections from `sources` to `targets` per ROI, `(neurons, roi_connections)` as neuprint-python's
+    `fetch_adjacencies` returns them: `neurons` the neurons on either side (bodyId, instance, type, ...),
+    `roi_connections` one row per pair and primary ROI (bodyId_pre, bodyId_post, roi, weight), where roi "" holds
+    the synapses outside every primary ROI (neuPrint's "NotPrimary"), so a pair's rows add up to its weight.
+    Every row, never cut."""
+    c, name = _client_and_dataset(client, dataset)
+    chosen = [rois] if isinstance(rois, str) else None if rois is None else list(rois)
+    rows = c.data.adjacency(
+        name,
+        _criteria_json(sources),
+        _criteria_json(targets),
+        version=version,
+        rois=chosen,
+        min_roi_weight=min_roi_weight,
+        min_total_weight=min_total_weight,
+    )
+    connections = rows.rename(columns={"pre": "bodyId_pre", "post": "bodyId_post"})
+    ids = sorted(set(connections["bodyId_pre"]) | set(connections["bodyId_post"]))
+    neurons, _ = fetch_neurons(NeuronCriteria(bodyId=ids), client=c, dataset=name, version=version)
+    for column in ("bodyId_pre", "bodyId_post"):
+        connections[column] = _body_ids(connections[column])
+    connections["weight"] = _whole_weights(connections["weight"])
+    connections.attrs.update(rows.attrs)
+    return neurons, connections.reset_index(drop=True)
+
+
+def fetch_simple_connections(
+    upstream_criteria: NeuronCriteria | Mapping[str, Any] | None = None,
+    downstream_criteria: NeuronCriteria | Mapping[str, Any] | None = None,
+    rois: str | Sequence[str] | None = None,
+    min_weight: float = 1,
+    properties: Sequence[str] = ("type", "instance"),
+    *,
+    client: _ServiceClient | None = None,
+    dataset: str | None = None,
+    version: str | int = "latest",
+) -> pd.DataFrame:
+    """The connections from upstream to downstream neurons, one row per pair (bodyId_pre, bodyId_post, weight,
+    and each of `properties` of both partners as `<property>_pre` and `<property>_post`), strongest first, as
+    neuprint-python's `fetch_simple_connections`: the partners' annotations come merged in. With `rois`, the
+    weight counts only those ROIs. Every row, never cut."""
+    c, name = _client_and_dataset(client, dataset)
+    chosen = [rois] if isinstance(rois, str) else None if rois is None else list(rois)
+    rows = c.data.adjacency(
+        name,
+        _criteria_json(upstream_criteria),
+        _criteria_json(downstream_criteria),
+        version=version,
+        rois=chosen,
+        group_by_roi=False,
+    )
+    rows = rows[rows["weight"] >= min_weight]
+    frame = rows.rename(columns={"pre": "bodyId_pre", "post": "bodyId_post"})[["bodyId_pre", "bodyId_post", "weight"]]
+    ids = sorted(set(frame["bodyId_pre"]) | set(frame["bodyId_post"]))
+    neurons, _ = fetch_neurons(NeuronCriteria(bodyId=ids), client=c, dataset=name, version=version)
+    by_id = neurons.assign(key=neurons["bodyId"].astype(str)).set_index("key")
+    for prop in properties:
+        values = by_id[prop] if prop in by_id.columns else pd.Series(dtype=object)
+        frame[f"{prop}_pre"] = frame["bodyId_pre"].map(values)
+        frame[f"{prop}_post"] = frame["bodyId_post"].map(values)
+    for column in ("bodyId_pre", "bodyId_post"):
+        frame[column] = _body_ids(frame[column])
+    frame["weight"] = _whole_weights(frame["weight"])
+    frame = frame.sort_values(["weight", "bodyId_pre", "bodyId_post"], ascending=[False, True, True])
+    frame = frame.reset_index(drop=True)
+    frame.attrs.update(rows.attrs)
+    return frame

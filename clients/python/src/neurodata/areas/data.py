@@ -198,19 +198,64 @@ class Data(Area):
         both come whole as Apache Arrow. An id list longer than one request takes is asked for in parts."""
         name, version = split_reference(dataset, version)
         given = dict(criteria or {})
-        ids = given.get("ids")
-        chunks: list[dict[str, Any]] = [given]
-        if ids is not None:
-            listed = [str(i) for i in ids]
-            chunks = [
-                {**given, "ids": listed[i : i + _CRITERIA_IDS]} for i in range(0, len(listed), _CRITERIA_IDS)
-            ] or [{**given, "ids": []}]
-        parts = [self._criteria_arrow(name, version, chunk) for chunk in chunks]
+        parts = [self._criteria_arrow(name, version, chunk or {}) for chunk in self._id_parts(given)]
         neurons = self._joined([p[0] for p in parts], "neurons")
         rois = self._joined([p[1] for p in parts], "roi_counts")
         for frame in (neurons, rois):
             frame.attrs["criteria"] = given
         return neurons, rois
+
+    def adjacency(
+        self,
+        dataset: DatasetRef,
+        sources: Mapping[str, Any] | None = None,
+        targets: Mapping[str, Any] | None = None,
+        *,
+        version: str | int = "latest",
+        rois: Sequence[str] | None = None,
+        min_roi_weight: float | None = None,
+        min_total_weight: float | None = None,
+        transmitter: str | Sequence[str] | None = None,
+        group_by_roi: bool = True,
+    ) -> pd.DataFrame:
+        """The connections from the neurons `sources` match to those `targets` match (criteria objects as for
+        `neurons_by_criteria`; None: any neuron): pre, post, roi, weight, one row per pair and primary ROI with roi
+        "" for the synapses outside every primary ROI (so a pair's rows add up to its weight), or with
+        `group_by_roi=False` one row per pair summed over the ROIs kept. Never truncated (Apache Arrow); id lists
+        longer than one request takes are asked for in parts."""
+        name, version = split_reference(dataset, version)
+        body: dict[str, Any] = {"version": version_param(version), "group_by_roi": group_by_roi}
+        if rois is not None:
+            body["rois"] = list(rois)
+        if min_roi_weight is not None:
+            body["min_roi_weight"] = float(min_roi_weight)
+        if min_total_weight is not None:
+            body["min_total_weight"] = float(min_total_weight)
+        if transmitter is not None:
+            body["transmitter"] = in_list(transmitter)
+        path = route_path("adjacency_arrow", dataset_id=name)
+        tables = []
+        for s in self._id_parts(sources):
+            for t in self._id_parts(targets):
+                sides = {**({"sources": s} if s is not None else {}), **({"targets": t} if t is not None else {})}
+                tables.append(self._arrow("POST", path, {}, {**body, **sides}))
+        frame = self._joined(tables, "adjacency")
+        frame.attrs["criteria"] = {"sources": sources, "targets": targets}
+        return frame
+
+    @staticmethod
+    def _id_parts(criteria: Mapping[str, Any] | None) -> list[dict[str, Any] | None]:
+        """The criteria as requests of at most _CRITERIA_IDS ids each (one request when they list none)."""
+        if criteria is None:
+            return [None]
+        given = dict(criteria)
+        if given.get("ids") is None:
+            return [given]
+        listed = [str(i) for i in given["ids"]]
+        parts: list[dict[str, Any] | None] = [
+            {**given, "ids": listed[i : i + _CRITERIA_IDS]} for i in range(0, len(listed), _CRITERIA_IDS)
+        ]
+        return parts or [{**given, "ids": []}]
 
     def _criteria_arrow(self, name: str, version: str | int, criteria: Mapping[str, Any]) -> tuple[pa.Table, pa.Table]:
         path = route_path("neuron_search_arrow", dataset_id=name)
@@ -223,7 +268,7 @@ class Data(Area):
     def _joined(self, tables: Sequence[pa.Table], part: str) -> pd.DataFrame:
         table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
         if len(tables) > 1:
-            keys = ["neuron_id", "roi"] if part == "roi_counts" else ["neuron_id"]
+            keys = {"roi_counts": ["neuron_id", "roi"], "adjacency": ["pre", "post", "roi"]}.get(part, ["neuron_id"])
             table = table.sort_by([(k, "ascending") for k in keys])
         attrs = decoded_metadata(tables[0])
         with contextlib.suppress(KeyError, TypeError, ValueError):
