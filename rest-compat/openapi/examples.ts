@@ -86,5 +86,20 @@ export const FIELD_EXAMPLES: Record<string, unknown> = {
 
 /** A schema with its example, when the name has one. */
 export function withExample(name: string, schema: Record<string, unknown>): Record<string, unknown> {
-  return name in FIELD_EXAMPLES ? { ...schema, examples: [FIELD_EXAMPLES[name]] } : schema;
+  return name in FIELD_EXAMPLES && fits(FIELD_EXAMPLES[name], schema) ? { ...schema, examples: [FIELD_EXAMPLES[name]] } : schema;
+}
+
+/**
+ * Whether an example of a field's name is a value of this field's schema: a name means different things in
+ * different operations (`sources` is a list of cells for reachability, a neuron criteria object for an adjacency).
+ */
+function fits(example: unknown, schema: Record<string, unknown>): boolean {
+  const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as Record<string, unknown>[]) : [schema];
+  return branches.some((b) => {
+    if (typeof b.$ref === 'string') return example !== null && typeof example === 'object' && !Array.isArray(example);
+    const types = Array.isArray(b.type) ? (b.type as string[]) : typeof b.type === 'string' ? [b.type] : [];
+    if (!types.length) return true;
+    const kind = example === null ? 'null' : Array.isArray(example) ? 'array' : typeof example === 'number' ? (Number.isInteger(example) ? 'integer' : 'number') : typeof example;
+    return types.includes(kind) || (kind === 'integer' && types.includes('number'));
+  });
 }

@@ -149,6 +149,16 @@ export const neurodataRoutes: Route[] = [
     errors: [400],
     arrow: `${ds}/connectivity/adjacency.arrow`,
   },
+  {
+    kind: 'graphql',
+    method: 'POST',
+    path: `${ds}/connectivity/common-partners`,
+    field: 'Query.datasetCommonPartners',
+    tag: 'neurodata',
+    summary:
+      "The partners every neuron of a set connects with (neuprint-python's fetch_common_connectivity; a JSON body: version, criteria, direction upstream or downstream, rois, min_weight per member, limit, after), by neuron_id with their weight to or from the set, a page at a time with members, total and truncated",
+    errors: [400],
+  },
   { kind: 'graphql', method: 'GET', path: `${ds}/neurons/fields`, field: 'Query.datasetNeuronFields', tag: 'neurodata', summary: "The fields a version's neurons can be searched by (its annotations', typed and the source's other columns, or its neurons table's), each with how many neurons have it, its distinct values and its commonest ones", errors: [400] },
   { kind: 'graphql', method: 'GET', path: `${ds}/neurons/{neuron_id}`, field: 'Query.datasetNeuron', tag: 'neurodata', summary: "One neuron: its neurons row, annotations (instance, type, class, ..., soma), the source's other columns (extra) and synapse counts per ROI", errors: [400] },
   { kind: 'graphql', method: 'DELETE', path: `${ds}/assets/{asset_id}`, field: 'Mutation.removeDatasetAsset', tag: 'neurodata', summary: 'Remove a file (and its rows) from the open draft' },

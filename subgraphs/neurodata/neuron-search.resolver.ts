@@ -5,7 +5,7 @@ import { actorOf } from './dataset.mappers.js';
 import { DatasetRowsExport } from './data-read.types.js';
 import { ADJACENCY_PAGE_DEFAULT, ADJACENCY_PAGE_MAX, NEURON_PAGE_DEFAULT, NEURON_PAGE_MAX, type AdjacencyInput } from './neuron-search.rules.js';
 import type { NeuronSearchService } from './neuron-search.service.js';
-import { DatasetAdjacencyPage, DatasetNeuronFields, DatasetNeuronSearchPage, NeuronCriteriaInput } from './neuron-search.types.js';
+import { DatasetAdjacencyPage, DatasetCommonPartnersPage, DatasetNeuronFields, DatasetNeuronSearchPage, NeuronCriteriaInput } from './neuron-search.types.js';
 import { toNeuronDetail } from './synapse-read.resolver.js';
 
 const VERSION = { nullable: true, description: 'latest (default), v1, 2, ... or draft (owners and maintainers)' } as const;
@@ -110,6 +110,35 @@ export class NeuronSearchResolver {
     const input = adjacencyInput({ sources, targets, rois, min_roi_weight: minRoiWeight, min_total_weight: minTotalWeight, transmitter, group_by_roi: groupByRoi });
     const r = await this.service.exportAdjacency(actorOf(ctx), datasetId, version, input);
     return { dataset_id: r.resolved.dataset.id, version: r.resolved.version, object_key: r.objectKey, rows: r.rows, size: r.bytes, sha256: r.sha256, filename: r.filename };
+  }
+
+  @Query(() => DatasetCommonPartnersPage, {
+    description: "The partners every neuron of a set connects with (neuprint-python's fetch_common_connectivity), upstream or downstream, by neuron_id, a page at a time with their total.",
+  })
+  @Access(AccessClass.Academic)
+  async datasetCommonPartners(
+    @Ctx() ctx: RequestContext,
+    @Arg('dataset_id', () => String) datasetId: string,
+    @Arg('version', () => String, VERSION) version?: string,
+    @Arg('criteria', () => NeuronCriteriaInput, { nullable: true, description: 'the set; every neuron when absent' }) criteria?: NeuronCriteriaInput,
+    @Arg('direction', () => String, { nullable: true, description: "upstream (the default: the set's common inputs) or downstream (its common outputs)" }) direction?: string,
+    @Arg('rois', () => [String], ROIS) rois?: string[],
+    @Arg('min_weight', () => Float, { nullable: true, description: 'the least weight of each partner to each member, over the ROIs read (default 1)' }) minWeight?: number,
+    @Arg('limit', () => Int, { nullable: true, description: `1..${NEURON_PAGE_MAX}, default ${NEURON_PAGE_DEFAULT}` }) limit?: number,
+    @Arg('after', () => String, { nullable: true, description: 'the next of the previous page' }) after?: string,
+  ): Promise<DatasetCommonPartnersPage> {
+    const r = await this.service.commonPartners(actorOf(ctx), datasetId, version, { criteria, direction, rois, min_weight: minWeight }, limit, after);
+    return {
+      dataset_id: r.resolved.dataset.id,
+      version: r.resolved.version,
+      draft: r.resolved.isDraft,
+      members: r.members,
+      items: r.items.map((p) => ({ neuron_id: p.partner, weight: p.weight })),
+      total: r.total,
+      limit: r.limit,
+      next: r.next,
+      truncated: r.next !== null,
+    };
   }
 
   @Query(() => DatasetNeuronFields, { description: "The fields a version's neurons can be searched by, each with how many neurons have it and its commonest values." })

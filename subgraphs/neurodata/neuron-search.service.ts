@@ -51,6 +51,16 @@ export interface AdjacencyPage {
   next: string | null;
 }
 
+export interface CommonPartnersPage {
+  resolved: ResolvedVersion;
+  /** Neurons of the set. */
+  members: number;
+  items: { partner: string; weight: number }[];
+  total: number;
+  limit: number;
+  next: string | null;
+}
+
 export interface NeuronField {
   field: string;
   /** annotation: a typed annotation; extra: another column of the annotation source; cell: the neurons table. */
@@ -173,10 +183,39 @@ export class NeuronSearchService {
     return { resolved, objectKey, rows: stored.rows, bytes: stored.bytes, sha256: stored.sha256, filename: `${label}_adjacency.arrows` };
   }
 
+  /**
+   * The partners every neuron `criteria` matches connects with, upstream (its inputs) or downstream, each pair at
+   * least `minWeight` over the ROIs kept; a page by partner id with how many there are and the set's size.
+   */
+  async commonPartners(
+    actor: Actor,
+    ref: string,
+    version: string | null | undefined,
+    input: { criteria?: NeuronCriteriaInput | null; direction?: string | null; rois?: readonly string[] | null; min_weight?: number | null },
+    limit?: number | null,
+    after?: string | null,
+  ): Promise<CommonPartnersPage> {
+    const page = neuronPage(limit, after);
+    const direction = input.direction ?? 'upstream';
+    if (direction !== 'upstream' && direction !== 'downstream') throw new BadInput(`direction: upstream or downstream (got ${JSON.stringify(direction)})`);
+    const minWeight = input.min_weight ?? 1;
+    if (!Number.isFinite(minWeight) || minWeight < 0) throw new BadInput(`min_weight: a number, 0 or more (got ${minWeight})`);
+    const checked = checkCriteria(input.criteria);
+    const roiNames = input.rois === null || input.rois === undefined ? undefined : checkAdjacency({ rois: input.rois }).rois;
+    const resolved = await this.datasets.resolve(actor, ref, version);
+    const at = refOf(resolved);
+    const [set, rois, perRoi] = await Promise.all([this.queryOf(at, checked), roiNames ? this.synapses.readRois(at) : Promise.resolve([]), this.synapses.hasRoiConnections(at)]);
+    const members = await this.synapses.countNeurons(at, set);
+    const opts = { perRoi, minWeight, ...(roiNames ? { rois: [...new Set(roiNames.flatMap((r) => expandRoi(r, rois)))].sort() } : {}) };
+    if (members === 0) return { resolved, members, items: [], total: 0, limit: page.limit, next: null };
+    const { rows, total } = await this.heavyReads.run(actor.id, () => this.synapses.readCommonPartners(at, set, members, direction, opts, { limit: page.limit + 1, after: page.after }));
+    const items = rows.slice(0, page.limit);
+    const next = rows.length > page.limit ? encodeNeuronCursor(items[items.length - 1].partner) : null;
+    return { resolved, members, items, total, limit: page.limit, next };
+  }
+
   private async adjacencyQueryOf(at: VersionRef, c: CheckedAdjacency): Promise<AdjacencyQuery> {
-    if (!(await this.synapses.hasRoiConnections(at))) {
-      throw new BadInput('this dataset version has no per-ROI connections (it was published without synapses or per-neuropil connections): read its connections instead');
-    }
+    const perRoi = await this.synapses.hasRoiConnections(at);
     const prefixed = async (side: 'sources' | 'targets', criteria: CheckedCriteria | null) => {
       if (!criteria) return null;
       try {
@@ -187,7 +226,7 @@ export class NeuronSearchService {
       }
     };
     const [sources, targets, rois] = await Promise.all([prefixed('sources', c.sources), prefixed('targets', c.targets), c.rois ? this.synapses.readRois(at) : Promise.resolve([])]);
-    const q: AdjacencyQuery = { sources, targets, groupByRoi: c.groupByRoi };
+    const q: AdjacencyQuery = { perRoi, sources, targets, groupByRoi: c.groupByRoi };
     if (c.rois) q.rois = [...new Set(c.rois.flatMap((r) => expandRoi(r, rois)))].sort();
     if (c.minRoiWeight !== undefined) q.minRoiWeight = c.minRoiWeight;
     if (c.minTotalWeight !== undefined) q.minTotalWeight = c.minTotalWeight;

@@ -172,3 +172,42 @@ export class DatasetAdjacencyPage {
   @Field(() => Boolean, { description: 'true when more rows match than this page holds (next is set)' })
   truncated!: boolean;
 }
+
+@ObjectType({ description: 'A partner every neuron of a set connects with.' })
+export class CommonPartner {
+  @Field(() => String)
+  neuron_id!: string;
+
+  @Field(() => Float, { description: 'its weight to (downstream) or from (upstream) the whole set, over the ROIs read' })
+  weight!: number;
+}
+
+@ObjectType({ description: 'The partners common to every neuron of a set, by neuron_id, a page at a time.' })
+export class DatasetCommonPartnersPage {
+  @Field(() => ID)
+  dataset_id!: string;
+
+  @Field(() => Int)
+  version!: number;
+
+  @Field(() => Boolean)
+  draft!: boolean;
+
+  @Field(() => Float, { description: 'neurons in the set (an integer); no partner is common to an empty set' })
+  members!: number;
+
+  @Field(() => [CommonPartner])
+  items!: CommonPartner[];
+
+  @Field(() => Float, { description: 'common partners before paging (an integer)' })
+  total!: number;
+
+  @Field(() => Int)
+  limit!: number;
+
+  @Field(() => String, { nullable: true, description: 'pass as after for the next page; null on the last page' })
+  next!: string | null;
+
+  @Field(() => Boolean, { description: 'true when more partners match than this page holds' })
+  truncated!: boolean;
+}

@@ -267,8 +267,9 @@ export function valueFor(g: GenContext, schema: Json | undefined, name = '', dep
       if (schema.examples && !r.chance(rate) && g.flavour !== 'lists' && r.chance(0.5)) return r.pick(schema.examples);
       const length = r.chance(rate) || g.flavour === 'lists' ? r.pick([0, 100, 2000, 10_001]) : r.int(g.flavour ? 2 : 0, 4);
       const pool = poolFor(name);
-      // The items of a long list are fitting: the length is what such a request tests.
-      const items = length > 10 ? { ...g, rate: 0 } : g;
+      // The items of a long list are fitting: the length is what such a request tests (a list of lists, such as
+      // conditions with their values, would otherwise multiply the lengths past any memory).
+      const items = length > 10 ? { ...g, rate: 0, flavour: null } : g;
       return Array.from({ length: pool === 'dataset' || pool === 'asset' ? Math.min(length, 60) : length }, () => valueFor(items, schema.items, name, depth + 1));
     }
     case 'object': {

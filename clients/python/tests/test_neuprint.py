@@ -12,7 +12,14 @@ import pandas as pd
 import pytest
 
 import neurodata
-from neurodata.neuprint import Client, fetch_adjacencies, fetch_neurons, fetch_simple_connections, set_default_client
+from neurodata.neuprint import (
+    Client,
+    fetch_adjacencies,
+    fetch_common_connectivity,
+    fetch_neurons,
+    fetch_simple_connections,
+    set_default_client,
+)
 from neurodata.neuprint import NeuronCriteria as NC
 
 from .conftest import REPO, Service
@@ -220,3 +227,24 @@ def test_fetch_simple_connections_merges_the_partners_annotations(
         assert row.weight == pairs[(str(row.bodyId_pre), str(row.bodyId_post))]
         assert row.type_post == types[str(row.bodyId_post)]
         assert row.side_post in {"left", "right", "center"}
+
+
+def test_fetch_common_connectivity_finds_the_partners_of_every_member(
+    flywire_gng: str, service: Service, write_token: str
+) -> None:
+    c = Client(service.url, dataset=flywire_gng, token=write_token, progress=False)
+    gng, annotated = _gng()
+    pairs = gng.groupby(["From", "To"])["Synapses"].sum().reset_index()
+    # Two annotated neurons that share an upstream partner: the first such pair by id.
+    known = set(annotated["root_id"])
+    by_partner = pairs[pairs["To"].isin(known)].groupby("From")["To"].apply(lambda s: sorted(set(s)))
+    members = min(ids[:2] for ids in by_partner if len(ids) >= 2)
+    frame = fetch_common_connectivity(NC(bodyId=members), "upstream", client=c)
+    inputs = [set(pairs.loc[pairs["To"] == m, "From"]) for m in members]
+    expected = sorted(int(i) for i in set.intersection(*inputs))
+    assert sorted(frame["bodyId"]) == expected
+    assert {"type", "instance", *members} <= set(frame.columns)
+    for row in frame.itertuples(index=False):
+        for m in members:
+            weight = pairs.loc[(pairs["From"] == str(row.bodyId)) & (pairs["To"] == m), "Synapses"].sum()
+            assert frame.loc[frame["bodyId"] == row.bodyId, m].iloc[0] == weight

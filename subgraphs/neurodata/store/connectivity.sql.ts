@@ -8,6 +8,11 @@ import { matchingIds, type NeuronQuery } from './neuron-criteria.sql.js';
  * `roi_connections`, whose '' ROI is the bucket outside every primary ROI, so a pair's rows add up to its total.
  */
 export interface AdjacencyQuery {
+  /**
+   * Whether the version has per-ROI connections; otherwise its chemical connections are read, every synapse of
+   * them outside every primary ROI (the '' bucket), so the same reads answer on every version.
+   */
+  perRoi: boolean;
   /** null: any neuron on that side. */
   sources: NeuronQuery | null;
   targets: NeuronQuery | null;
@@ -36,18 +41,25 @@ function sides(at: VersionRef, q: AdjacencyQuery): ChQuery[] {
   return parts;
 }
 
+/** The version's connections as (pre, post, roi, weight, transmitter) rows: per ROI, or its chemical ones. */
+export function edgeSource(at: VersionRef, perRoi: boolean): ChQuery {
+  return perRoi
+    ? ch`SELECT pre, post, roi, weight, transmitter FROM roi_connections WHERE ${version(at)}`
+    : ch`SELECT pre, post, '' AS roi, weight, '' AS transmitter FROM connections WHERE ${version(at)} AND synapse_type = 'chemical'`;
+}
+
 /** The adjacency's rows, unordered: pre, post, roi ('' when per pair), w. */
 export function adjacencyRows(at: VersionRef, q: AdjacencyQuery): ChQuery {
   const parts = sides(at, q);
   if (q.minTotalWeight !== undefined && q.minTotalWeight > 0) {
-    parts.push(ch`(pre, post) GLOBAL IN (SELECT pre, post FROM roi_connections WHERE ${version(at)}${and(sides(at, q))}
+    parts.push(ch`(pre, post) GLOBAL IN (SELECT pre, post FROM (${edgeSource(at, q.perRoi)}) WHERE 1${and(sides(at, q))}
       GROUP BY pre, post HAVING sum(weight) >= ${typed(finite('min_total_weight', q.minTotalWeight), 'Float64')})`);
   }
   if (q.rois) parts.push(inList('roi', q.rois));
   const having = q.minRoiWeight === undefined ? raw('') : ch` HAVING w >= ${typed(finite('min_roi_weight', q.minRoiWeight), 'Float64')}`;
   const roi = q.groupByRoi ? 'roi' : "'' AS roi";
   const groupBy = q.groupByRoi ? 'pre, post, roi' : 'pre, post';
-  return ch`SELECT pre, post, ${raw(roi)}, sum(weight) AS w FROM roi_connections WHERE ${version(at)}${and(parts)} GROUP BY ${raw(groupBy)}${having}`;
+  return ch`SELECT pre, post, ${raw(roi)}, sum(weight) AS w FROM (${edgeSource(at, q.perRoi)}) WHERE 1${and(parts)} GROUP BY ${raw(groupBy)}${having}`;
 }
 
 /** `(pre, post, roi) > (a, b, c)` written out (no tuple comparison on 18.16). */
@@ -61,3 +73,25 @@ export const ADJACENCY_EXPORT_COLUMNS: ArrowColumn[] = [
   { name: 'roi', type: 'string', nullable: false, chType: 'String' },
   { name: 'weight', type: 'float', nullable: false, chType: 'Float64' },
 ];
+
+/**
+ * The partners every neuron of a set connects with (neuprint-python's fetch_common_connectivity): upstream
+ * partners (pre) of every member (post), or downstream ones, each pair's weight summed over the ROIs kept and at
+ * least `minWeight`. Rows: partner, w (the weight to or from the whole set), unordered.
+ */
+export function commonPartnerRows(
+  at: VersionRef,
+  set: NeuronQuery,
+  members: number,
+  direction: 'upstream' | 'downstream',
+  opts: { perRoi: boolean; rois?: readonly string[]; minWeight?: number },
+): ChQuery {
+  const [member, partner] = direction === 'upstream' ? ['post', 'pre'] : ['pre', 'post'];
+  const parts: ChQuery[] = [ch`${raw(member)} GLOBAL IN (${matchingIds(at, set)})`];
+  if (opts.rois) parts.push(inList('roi', opts.rois));
+  const min = typed(finite('min_weight', opts.minWeight ?? 1), 'Float64');
+  return ch`SELECT partner, sum(w) AS w FROM (
+      SELECT ${raw(member)} AS member, ${raw(partner)} AS partner, sum(weight) AS w FROM (${edgeSource(at, opts.perRoi)}) WHERE 1${and(parts)}
+      GROUP BY member, partner HAVING w >= ${min})
+    GROUP BY partner HAVING count() = ${typed(members, 'UInt64')}`;
+}

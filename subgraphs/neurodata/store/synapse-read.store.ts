@@ -21,7 +21,7 @@ import {
   type FieldSource,
   type NeuronQuery,
 } from './neuron-criteria.sql.js';
-import { ADJACENCY_EXPORT_COLUMNS, adjacencyAfter, adjacencyRows, type AdjacencyAfter, type AdjacencyQuery } from './connectivity.sql.js';
+import { ADJACENCY_EXPORT_COLUMNS, adjacencyAfter, adjacencyRows, commonPartnerRows, type AdjacencyAfter, type AdjacencyQuery } from './connectivity.sql.js';
 
 export type { VersionRef };
 
@@ -266,6 +266,7 @@ const ROI_CONNECTION = rowOf({ pre: chCol.text, post: chCol.text, roi: chCol.tex
 const PAIR_CONNECTION = rowOf({ pre: chCol.text, post: chCol.text, w: chCol.float }, (r): RoiConnectionRow => ({ pre: r.pre, post: r.post, roi: null, weight: r.w }));
 const COUNT = rowOf({ n: chCol.int }, (r) => r.n);
 const ADJACENCY_COUNT = rowOf({ n: chCol.int, total: chCol.float }, (r) => ({ rows: r.n, weight: r.total }));
+const COMMON_PARTNER = rowOf({ partner: chCol.text, w: chCol.float }, (r) => ({ partner: r.partner, weight: r.w }));
 const NEURON_ID = rowOf({ neuron_id: chCol.text }, (r) => r.neuron_id);
 const EXTRA_KEY = rowOf({ key: chCol.text }, (r) => r.key);
 const FIELD_COUNT = rowOf({ field: chCol.text, distinct_values: chCol.int, neurons: chCol.int }, (r) => ({ field: r.field, distinct: r.distinct_values, neurons: r.neurons }));
@@ -500,6 +501,25 @@ export class SynapseReadStore {
   ): Promise<ExportResult> {
     const sql = ch`SELECT pre, post, roi, w FROM (${adjacencyRows(at, q)}) ORDER BY pre, post, roi`;
     return this.export('exportAdjacency', objects, key, sql, ADJACENCY_EXPORT_COLUMNS, metadata, opts);
+  }
+
+  /** A page of the common partners of a set of `members` neurons, by partner id, after `after` when given; with their count. */
+  async readCommonPartners(
+    at: VersionRef,
+    set: NeuronQuery,
+    members: number,
+    direction: 'upstream' | 'downstream',
+    opts: { perRoi: boolean; rois?: readonly string[]; minWeight?: number },
+    page: { limit: number; after?: string },
+  ): Promise<{ rows: { partner: string; weight: number }[]; total: number }> {
+    if (!Number.isSafeInteger(page.limit) || page.limit < 0) throw new BadInput('limit: must be a non-negative integer');
+    const rows = commonPartnerRows(at, set, members, direction, opts);
+    const cursor = page.after === undefined ? raw('') : ch` WHERE partner > ${page.after}`;
+    const [items, [total]] = await Promise.all([
+      this.query('readCommonPartners', ch`SELECT partner, w FROM (${rows})${cursor} ORDER BY partner LIMIT ${raw(String(page.limit))}`, COMMON_PARTNER),
+      this.query('readCommonPartners', ch`SELECT count() AS n FROM (${rows})`, COUNT),
+    ]);
+    return { rows: items, total: total ?? 0 };
   }
 
   private async export(

@@ -35,6 +35,7 @@ interface Reference {
   flywire_roi_counts: Record<string, Record<string, { pre: number; post: number }>>;
   cases: Case[];
   adjacencies: { name: string; input: Record<string, unknown>; rows: [string, string, string | null, number][] }[];
+  common_partners: { criteria: Record<string, unknown>; direction: string; min_weight: number; partners: [string, number][] }[];
 }
 
 /** The lines of a CSV whose first column is one of `ids`, with the header. */
@@ -262,9 +263,43 @@ describe('neurons by criteria', () => {
     await bad({ rois: ['NOT_AN_ROI'] }, /NOT_AN_ROI/);
     await bad({ min_total_weight: -1 }, /min_total_weight/);
     await bad({ group_by_roi: false, min_roi_weight: 2 }, /min_roi_weight: only with group_by_roi/);
-    const points = await call(t.url, 'POST', `${ds(datasets.hemibrain.id)}/connectivity/adjacency`, { token: reader.accessToken, body: {} });
-    expect(points.status).toBe(400);
-    expect(points.body.error).toMatch(/no per-ROI connections/);
+  });
+
+  it('reads a version without per-ROI connections from its chemical connections, all outside every ROI', async () => {
+    const worm_ = await ok(call(t.url, 'POST', `${ds(worm.id)}/connectivity/adjacency`, { token: reader.accessToken, body: {} }), 200, 'worm');
+    // The tiny connectome: A1->B1 (3) and B1->C1 (2) chemical, A1-C1 electrical (not a directed connection).
+    expect(worm_.body.items).toEqual([
+      { pre: 'A1', post: 'B1', roi: '', weight: 3 },
+      { pre: 'B1', post: 'C1', roi: '', weight: 2 },
+    ]);
+    const common = await ok(call(t.url, 'POST', `${ds(worm.id)}/connectivity/common-partners`, { token: reader.accessToken, body: { criteria: { ids: ['B1'] }, direction: 'upstream' } }), 200, 'common');
+    expect(common.body).toMatchObject({ members: 1, total: 1, items: [{ neuron_id: 'A1', weight: 3 }] });
+    const noRois = await call(t.url, 'POST', `${ds(worm.id)}/connectivity/adjacency`, { token: reader.accessToken, body: { rois: ['nerve ring'] } });
+    expect(noRois.status).toBe(400);
+    expect(noRois.body.error).toMatch(/this version has no ROIs/);
+    // Synapse points without partners: no connection is known.
+    const points = await ok(call(t.url, 'POST', `${ds(datasets.hemibrain.id)}/connectivity/adjacency`, { token: reader.accessToken, body: {} }), 200, 'points');
+    expect(points.body).toMatchObject({ total: 0, items: [], truncated: false });
+  });
+
+  it('finds the partners common to every neuron of a set, upstream and downstream, as pandas does', async () => {
+    for (const c of reference.common_partners) {
+      const what = `${c.direction} of ${JSON.stringify(c.criteria)} at ${c.min_weight}`;
+      const res = await ok(call(t.url, 'POST', `${ds(datasets.flywire.id)}/connectivity/common-partners`, { token: reader.accessToken, body: { criteria: c.criteria, direction: c.direction, min_weight: c.min_weight, limit: 1 } }), 200, what);
+      expect(res.body.members, what).toBe((c.criteria.ids as string[]).length);
+      expect(res.body.total, what).toBe(c.partners.length);
+      const all: [string, number][] = [];
+      let after: string | null = null;
+      do {
+        const page: { body: any } = await ok(call(t.url, 'POST', `${ds(datasets.flywire.id)}/connectivity/common-partners`, { token: reader.accessToken, body: { criteria: c.criteria, direction: c.direction, min_weight: c.min_weight, limit: 1, ...(after ? { after } : {}) } }), 200, what);
+        all.push(...page.body.items.map((p: { neuron_id: string; weight: number }) => [p.neuron_id, p.weight] as [string, number]));
+        after = page.body.next;
+      } while (after);
+      expect(all, what).toEqual(c.partners);
+    }
+    const bad = await call(t.url, 'POST', `${ds(datasets.flywire.id)}/connectivity/common-partners`, { token: reader.accessToken, body: { direction: 'sideways' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/direction: upstream or downstream/);
   });
 
   it('keeps the data to Academic accounts, as every data read', async () => {

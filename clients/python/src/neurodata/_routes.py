@@ -37,6 +37,7 @@ ROUTES: dict[str, tuple[str, str]] = {
     "neuron_search_arrow": ("POST", "/v1/neurodata/datasets/{dataset_id}/neurons/search.arrow"),
     "neuron_fields": ("GET", "/v1/neurodata/datasets/{dataset_id}/neurons/fields"),
     "adjacency_arrow": ("POST", "/v1/neurodata/datasets/{dataset_id}/connectivity/adjacency.arrow"),
+    "common_partners": ("POST", "/v1/neurodata/datasets/{dataset_id}/connectivity/common-partners"),
     "neurons_arrow": ("GET", "/v1/neurodata/datasets/{dataset_id}/neurons.arrow"),
     "connections_arrow": ("GET", "/v1/neurodata/datasets/{dataset_id}/connections.arrow"),
     "synapses_arrow": ("GET", "/v1/neurodata/datasets/{dataset_id}/synapses.arrow"),

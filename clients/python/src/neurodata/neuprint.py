@@ -25,6 +25,7 @@ __all__ = [
     "NeuronCriteria",
     "default_client",
     "fetch_adjacencies",
+    "fetch_common_connectivity",
     "fetch_neurons",
     "fetch_simple_connections",
     "set_default_client",
@@ -299,4 +300,45 @@ def fetch_simple_connections(
     frame = frame.sort_values(["weight", "bodyId_pre", "bodyId_post"], ascending=[False, True, True])
     frame = frame.reset_index(drop=True)
     frame.attrs.update(rows.attrs)
+    return frame
+
+
+def fetch_common_connectivity(
+    criteria: NeuronCriteria | Mapping[str, Any] | None,
+    search_direction: str = "upstream",
+    min_weight: float = 1,
+    properties: Sequence[str] = ("type", "instance"),
+    *,
+    client: _ServiceClient | None = None,
+    dataset: str | None = None,
+    version: str | int = "latest",
+) -> pd.DataFrame:
+    """The partners common to every neuron `criteria` matches, as neuprint-python's `fetch_common_connectivity`:
+    one row per partner (bodyId and its `properties`) with one column per neuron of the set holding the partner's
+    weight to (downstream) or from (upstream) it. Every partner, never cut."""
+    c, name = _client_and_dataset(client, dataset)
+    body = _criteria_json(criteria) or {}
+    partners = c.data.common_partners(name, body, version=version, direction=search_direction, min_weight=min_weight)
+    ids = list(partners["neuron_id"])
+    columns = ["bodyId", *properties]
+    if not ids:
+        return pd.DataFrame(columns=columns)
+    sides = (
+        {"sources": {"ids": ids}, "targets": body}
+        if search_direction == "upstream"
+        else {"sources": body, "targets": {"ids": ids}}
+    )
+    edges = c.data.adjacency(name, sides["sources"], sides["targets"], version=version, group_by_roi=False)
+    edges = edges[edges["weight"] >= min_weight]
+    partner, member = ("pre", "post") if search_direction == "upstream" else ("post", "pre")
+    wide = edges.pivot_table(index=partner, columns=member, values="weight", aggfunc="sum", fill_value=0)
+    neurons, _ = fetch_neurons(NeuronCriteria(bodyId=ids), client=c, dataset=name, version=version)
+    by_id = neurons.assign(key=neurons["bodyId"].astype(str)).set_index("key")
+    frame = pd.DataFrame({"bodyId": ids})
+    for prop in properties:
+        frame[prop] = frame["bodyId"].map(by_id[prop]) if prop in by_id.columns else None
+    for m in wide.columns:
+        frame[str(m)] = _whole_weights(frame["bodyId"].map(wide[m]).fillna(0))
+    frame["bodyId"] = _body_ids(frame["bodyId"])
+    frame.attrs.update(partners.attrs)
     return frame

@@ -243,6 +243,47 @@ class Data(Area):
         frame.attrs["criteria"] = {"sources": sources, "targets": targets}
         return frame
 
+    def common_partners(
+        self,
+        dataset: DatasetRef,
+        criteria: Mapping[str, Any] | None = None,
+        *,
+        version: str | int = "latest",
+        direction: str = "upstream",
+        rois: Sequence[str] | None = None,
+        min_weight: float = 1,
+    ) -> pd.DataFrame:
+        """The neurons connected with every neuron `criteria` matches: their common inputs (`direction="upstream"`)
+        or outputs, each pair at least `min_weight`: neuron_id and weight (to or from the whole set), by neuron_id.
+        `df.attrs["members"]` is the size of the set. Every partner: the pages are read to the end."""
+        if direction not in ("upstream", "downstream"):
+            raise ValueError(f"direction: 'upstream' or 'downstream' (got {direction!r})")
+        name, version = split_reference(dataset, version)
+        body: dict[str, Any] = {
+            "version": version_param(version),
+            "criteria": dict(criteria or {}),
+            "direction": direction,
+        }
+        body.update({"min_weight": float(min_weight), "limit": 1000})
+        if rois is not None:
+            body["rois"] = list(rois)
+        items: list[dict[str, Any]] = []
+        after: str | None = None
+        while True:
+            page = self._session.json(
+                *route("common_partners", dataset_id=name), body={**body, **({"after": after} if after else {})}
+            )
+            items.extend(page["items"])
+            after = page["next"]
+            if not after:
+                break
+        frame = pd.DataFrame(items, columns=["neuron_id", "weight"])
+        frame.attrs.update({k: page[k] for k in ("dataset_id", "version", "draft", "members")})
+        frame.attrs.update(
+            {"criteria": body["criteria"], "direction": direction, "total": len(frame), "truncated": False}
+        )
+        return frame
+
     @staticmethod
     def _id_parts(criteria: Mapping[str, Any] | None) -> list[dict[str, Any] | None]:
         """The criteria as requests of at most _CRITERIA_IDS ids each (one request when they list none)."""
