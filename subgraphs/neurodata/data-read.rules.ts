@@ -98,3 +98,25 @@ export function connectionFilter(input: ConnectionFilterInput): ConnectionFilter
 export function filterParameters(input: NeuronFilterInput | ConnectionFilterInput): Record<string, unknown> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
 }
+
+/**
+ * The opaque `next` of a keyset-paged read: its last row's key, as text values. Pages walked through it give every
+ * row once, in order.
+ */
+export function encodeKeyset(key: readonly string[]): string {
+  return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+}
+
+/** The key of a cursor `encodeKeyset` wrote with `arity` values; anything else is a BadInput naming `after`. */
+export function decodeKeyset(text: string, arity: number): string[] {
+  const bad = () => new BadInput('after: not a cursor of this route (pass the `next` of the previous page as it came)');
+  if (typeof text !== 'string' || text.length > 4 * (arity * MAX_FILTER_VALUE_CHARS + 16) || !/^[A-Za-z0-9_-]+$/.test(text)) throw bad();
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(v) || v.length !== arity || !v.every((x) => typeof x === 'string')) throw bad();
+  return v as string[];
+}

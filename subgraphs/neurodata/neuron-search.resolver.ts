@@ -1,23 +1,18 @@
-import { Arg, Ctx, Float, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Float, Int, Query, Resolver } from 'type-graphql';
 import { Access, AccessClass } from '../../lib/access.js';
 import type { RequestContext } from '../../lib/context.js';
 import { actorOf } from './dataset.mappers.js';
 import { DatasetRowsExport } from './data-read.types.js';
 import { ADJACENCY_PAGE_DEFAULT, ADJACENCY_PAGE_MAX, NEURON_PAGE_DEFAULT, NEURON_PAGE_MAX, type AdjacencyInput } from './neuron-search.rules.js';
 import type { NeuronSearchService } from './neuron-search.service.js';
-import { DatasetAdjacencyPage, DatasetCommonPartnersPage, DatasetNeuronFields, DatasetNeuronSearchPage, NeuronCriteriaInput } from './neuron-search.types.js';
+import { AdjacencyArgs, DatasetAdjacencyPage, DatasetCommonPartnersPage, DatasetNeuronFields, DatasetNeuronSearchPage, NeuronCriteriaInput } from './neuron-search.types.js';
 import { toNeuronDetail } from './synapse-read.resolver.js';
 
 const VERSION = { nullable: true, description: 'latest (default), v1, 2, ... or draft (owners and maintainers)' } as const;
-const SOURCES = { nullable: true, description: 'the presynaptic neurons; any neuron when absent' } as const;
-const TARGETS = { nullable: true, description: 'the postsynaptic neurons; any neuron when absent' } as const;
 const ROIS = { nullable: true, description: 'only these ROIs (each counts its primary descendants; none: outside every ROI); every ROI when absent' } as const;
-const MIN_ROI = { nullable: true, description: 'only rows of at least this weight in their ROI (with group_by_roi)' } as const;
-const MIN_TOTAL = { nullable: true, description: "only pairs whose weight over every ROI is at least this, whatever rois keeps" } as const;
-const TRANSMITTERS = { nullable: true, description: "only connections of these predicted transmitters (gaba, ach, glut, ...; the dataset's per-ROI connections)" } as const;
-const GROUP = { nullable: true, description: 'true (the default): a row per pair and ROI; false: a row per pair, its weight summed over the ROIs read' } as const;
 
-const adjacencyInput = (a: AdjacencyInput): AdjacencyInput => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined && v !== null)) as AdjacencyInput;
+/** The adjacency as given, absent arguments left out. */
+const adjacencyInput = (a: AdjacencyArgs): AdjacencyInput => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined && v !== null)) as AdjacencyInput;
 
 /** Neurons by criteria, the fields they are searched by and the connections between two sets of them (docs/neurodata.md, "Neurons by criteria"). Academic, as every data read. */
 @Resolver()
@@ -67,18 +62,12 @@ export class NeuronSearchResolver {
   async datasetAdjacency(
     @Ctx() ctx: RequestContext,
     @Arg('dataset_id', () => String) datasetId: string,
+    @Args(() => AdjacencyArgs) args: AdjacencyArgs,
     @Arg('version', () => String, VERSION) version?: string,
-    @Arg('sources', () => NeuronCriteriaInput, SOURCES) sources?: NeuronCriteriaInput,
-    @Arg('targets', () => NeuronCriteriaInput, TARGETS) targets?: NeuronCriteriaInput,
-    @Arg('rois', () => [String], ROIS) rois?: string[],
-    @Arg('min_roi_weight', () => Float, MIN_ROI) minRoiWeight?: number,
-    @Arg('min_total_weight', () => Float, MIN_TOTAL) minTotalWeight?: number,
-    @Arg('transmitter', () => [String], TRANSMITTERS) transmitter?: string[],
-    @Arg('group_by_roi', () => Boolean, GROUP) groupByRoi?: boolean,
     @Arg('limit', () => Int, { nullable: true, description: `1..${ADJACENCY_PAGE_MAX}, default ${ADJACENCY_PAGE_DEFAULT}` }) limit?: number,
     @Arg('after', () => String, { nullable: true, description: 'the next of the previous page' }) after?: string,
   ): Promise<DatasetAdjacencyPage> {
-    const input = adjacencyInput({ sources, targets, rois, min_roi_weight: minRoiWeight, min_total_weight: minTotalWeight, transmitter, group_by_roi: groupByRoi });
+    const input = adjacencyInput(args);
     const r = await this.service.adjacency(actorOf(ctx), datasetId, version, input, limit, after);
     return {
       dataset_id: r.resolved.dataset.id,
@@ -98,16 +87,10 @@ export class NeuronSearchResolver {
   async datasetAdjacencyExport(
     @Ctx() ctx: RequestContext,
     @Arg('dataset_id', () => String) datasetId: string,
+    @Args(() => AdjacencyArgs) args: AdjacencyArgs,
     @Arg('version', () => String, VERSION) version?: string,
-    @Arg('sources', () => NeuronCriteriaInput, SOURCES) sources?: NeuronCriteriaInput,
-    @Arg('targets', () => NeuronCriteriaInput, TARGETS) targets?: NeuronCriteriaInput,
-    @Arg('rois', () => [String], ROIS) rois?: string[],
-    @Arg('min_roi_weight', () => Float, MIN_ROI) minRoiWeight?: number,
-    @Arg('min_total_weight', () => Float, MIN_TOTAL) minTotalWeight?: number,
-    @Arg('transmitter', () => [String], TRANSMITTERS) transmitter?: string[],
-    @Arg('group_by_roi', () => Boolean, GROUP) groupByRoi?: boolean,
   ): Promise<DatasetRowsExport> {
-    const input = adjacencyInput({ sources, targets, rois, min_roi_weight: minRoiWeight, min_total_weight: minTotalWeight, transmitter, group_by_roi: groupByRoi });
+    const input = adjacencyInput(args);
     const r = await this.service.exportAdjacency(actorOf(ctx), datasetId, version, input);
     return { dataset_id: r.resolved.dataset.id, version: r.resolved.version, object_key: r.objectKey, rows: r.rows, size: r.bytes, sha256: r.sha256, filename: r.filename };
   }

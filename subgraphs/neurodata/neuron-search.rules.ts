@@ -1,5 +1,5 @@
 import { BadInput } from '../../lib/errors.js';
-import { MAX_FILTER_VALUE_CHARS } from './data-read.rules.js';
+import { decodeKeyset, encodeKeyset, MAX_FILTER_VALUE_CHARS } from './data-read.rules.js';
 import { parseBbox, OUTSIDE_ROIS } from './synapse-read.rules.js';
 
 /** Neurons of one JSON page; every match at once is the Arrow answer. */
@@ -140,22 +140,9 @@ export function neuronPage(limit: number | null | undefined, after: string | nul
 }
 
 /** The opaque `next` of a page: the id of its last neuron (pages are ordered by neuron_id as text). */
-export function encodeNeuronCursor(neuronId: string): string {
-  return Buffer.from(JSON.stringify(['n', neuronId]), 'utf8').toString('base64url');
-}
+export const encodeNeuronCursor = (neuronId: string): string => encodeKeyset([neuronId]);
 
-function decodeNeuronCursor(text: string): string {
-  const bad = () => new BadInput('after: not a cursor of this route (pass the `next` of the previous page as it came)');
-  if (typeof text !== 'string' || text.length > 4 * (MAX_FILTER_VALUE_CHARS + 16) || !/^[A-Za-z0-9_-]+$/.test(text)) throw bad();
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(v) || v.length !== 2 || v[0] !== 'n' || typeof v[1] !== 'string') throw bad();
-  return v[1];
-}
+const decodeNeuronCursor = (text: string): string => decodeKeyset(text, 1)[0];
 
 /** The fields a version's neurons can be searched by: its annotations' (typed and extra) or its neurons table's. */
 export interface FieldCatalogue {
@@ -253,19 +240,9 @@ export interface AdjacencyCursor {
   roi: string;
 }
 
-export function encodeAdjacencyCursor(c: AdjacencyCursor): string {
-  return Buffer.from(JSON.stringify(['a', c.pre, c.post, c.roi]), 'utf8').toString('base64url');
-}
+export const encodeAdjacencyCursor = (c: AdjacencyCursor): string => encodeKeyset([c.pre, c.post, c.roi]);
 
 function decodeAdjacencyCursor(text: string): AdjacencyCursor {
-  const bad = () => new BadInput('after: not a cursor of this route (pass the `next` of the previous page as it came)');
-  if (typeof text !== 'string' || text.length > 4 * (3 * MAX_FILTER_VALUE_CHARS + 16) || !/^[A-Za-z0-9_-]+$/.test(text)) throw bad();
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(v) || v.length !== 4 || v[0] !== 'a' || !v.slice(1).every((s) => typeof s === 'string')) throw bad();
-  return { pre: v[1], post: v[2], roi: v[3] };
+  const [pre, post, roi] = decodeKeyset(text, 3);
+  return { pre, post, roi };
 }

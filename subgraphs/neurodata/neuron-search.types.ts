@@ -1,4 +1,4 @@
-import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { MAX_CONDITION_VALUES, MAX_CONDITIONS, MAX_CRITERIA_IDS, MAX_CRITERIA_ROIS, MAX_REGEX_CHARS } from './neuron-search.rules.js';
 import { DatasetNeuronDetail } from './synapse-read.types.js';
 
@@ -210,4 +210,28 @@ export class DatasetCommonPartnersPage {
 
   @Field(() => Boolean, { description: 'true when more partners match than this page holds' })
   truncated!: boolean;
+}
+
+@ArgsType()
+export class AdjacencyArgs {
+  @Field(() => NeuronCriteriaInput, { nullable: true, description: 'the presynaptic neurons; any neuron when absent' })
+  sources?: NeuronCriteriaInput;
+
+  @Field(() => NeuronCriteriaInput, { nullable: true, description: 'the postsynaptic neurons; any neuron when absent' })
+  targets?: NeuronCriteriaInput;
+
+  @Field(() => [String], { nullable: true, description: 'only these ROIs (each counts its primary descendants; none: outside every ROI); every ROI when absent' })
+  rois?: string[];
+
+  @Field(() => Float, { nullable: true, description: 'only rows of at least this weight in their ROI (with group_by_roi)' })
+  min_roi_weight?: number;
+
+  @Field(() => Float, { nullable: true, description: 'only pairs whose weight over every ROI is at least this, whatever rois keeps' })
+  min_total_weight?: number;
+
+  @Field(() => [String], { nullable: true, description: "only connections of these predicted transmitters (gaba, ach, glut, ...; the dataset's per-ROI connections)" })
+  transmitter?: string[];
+
+  @Field(() => Boolean, { nullable: true, description: 'true (the default): a row per pair and ROI; false: a row per pair, its weight summed over the ROIs read' })
+  group_by_roi?: boolean;
 }

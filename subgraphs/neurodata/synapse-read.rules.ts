@@ -1,6 +1,6 @@
 import { BadInput } from '../../lib/errors.js';
 import type { Coordinates } from './dataset-metadata.rules.js';
-import { MAX_FILTER_VALUE_CHARS, valueList } from './data-read.rules.js';
+import { decodeKeyset, encodeKeyset, MAX_FILTER_VALUE_CHARS, valueList } from './data-read.rules.js';
 import type { CoordinateUnit } from './dataset.model.js';
 import type { RoiCount, RoiRow, SynapseCursor, SynapseFilter } from './store/synapse-read.store.js';
 
@@ -45,20 +45,12 @@ export function synapsePage(limit: number | null | undefined, after: string | nu
 
 /** The opaque `next` of a page: the keyset of its last row. */
 export function encodeCursor(c: SynapseCursor): string {
-  return Buffer.from(JSON.stringify([c.pre, c.post, c.synapseId]), 'utf8').toString('base64url');
+  return encodeKeyset([c.pre, c.post, c.synapseId]);
 }
 
 export function decodeCursor(text: string): SynapseCursor {
-  const bad = () => new BadInput('after: not a cursor of this route (pass the `next` of the previous page as it came)');
-  if (typeof text !== 'string' || text.length > 4 * (3 * MAX_FILTER_VALUE_CHARS + 16) || !/^[A-Za-z0-9_-]+$/.test(text)) throw bad();
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  if (!Array.isArray(v) || v.length !== 3 || !v.every((s) => typeof s === 'string')) throw bad();
-  return { pre: v[0], post: v[1], synapseId: v[2] };
+  const [pre, post, synapseId] = decodeKeyset(text, 3);
+  return { pre, post, synapseId };
 }
 
 /**

@@ -218,6 +218,21 @@ def _criteria_json(criteria: NeuronCriteria | Mapping[str, Any] | None) -> dict[
     return criteria.to_json() if isinstance(criteria, NeuronCriteria) else dict(criteria)
 
 
+def _adjacency(
+    c: _ServiceClient,
+    name: str,
+    sources: NeuronCriteria | Mapping[str, Any] | None,
+    targets: NeuronCriteria | Mapping[str, Any] | None,
+    rois: str | Sequence[str] | None,
+    version: str | int,
+    **options: Any,
+) -> pd.DataFrame:
+    chosen = [rois] if isinstance(rois, str) else None if rois is None else list(rois)
+    return c.data.adjacency(
+        name, _criteria_json(sources), _criteria_json(targets), version=version, rois=chosen, **options
+    )
+
+
 def _whole_weights(weights: pd.Series) -> pd.Series:
     """Synapse counts as int64 (neuPrint's dtype) when every weight is whole; a source's other weights as they are."""
     return weights.astype("int64") if len(weights) and (weights % 1 == 0).all() else weights
@@ -240,15 +255,8 @@ def fetch_adjacencies(
     the synapses outside every primary ROI (neuPrint's "NotPrimary"), so a pair's rows add up to its weight.
     Every row, never cut."""
     c, name = _client_and_dataset(client, dataset)
-    chosen = [rois] if isinstance(rois, str) else None if rois is None else list(rois)
-    rows = c.data.adjacency(
-        name,
-        _criteria_json(sources),
-        _criteria_json(targets),
-        version=version,
-        rois=chosen,
-        min_roi_weight=min_roi_weight,
-        min_total_weight=min_total_weight,
+    rows = _adjacency(
+        c, name, sources, targets, rois, version, min_roi_weight=min_roi_weight, min_total_weight=min_total_weight
     )
     connections = rows.rename(columns={"pre": "bodyId_pre", "post": "bodyId_post"})
     ids = sorted(set(connections["bodyId_pre"]) | set(connections["bodyId_post"]))
@@ -276,15 +284,7 @@ def fetch_simple_connections(
     neuprint-python's `fetch_simple_connections`: the partners' annotations come merged in. With `rois`, the
     weight counts only those ROIs. Every row, never cut."""
     c, name = _client_and_dataset(client, dataset)
-    chosen = [rois] if isinstance(rois, str) else None if rois is None else list(rois)
-    rows = c.data.adjacency(
-        name,
-        _criteria_json(upstream_criteria),
-        _criteria_json(downstream_criteria),
-        version=version,
-        rois=chosen,
-        group_by_roi=False,
-    )
+    rows = _adjacency(c, name, upstream_criteria, downstream_criteria, rois, version, group_by_roi=False)
     rows = rows[rows["weight"] >= min_weight]
     frame = rows.rename(columns={"pre": "bodyId_pre", "post": "bodyId_post"})[["bodyId_pre", "bodyId_post", "weight"]]
     ids = sorted(set(frame["bodyId_pre"]) | set(frame["bodyId_post"]))
