@@ -159,6 +159,16 @@ export const neurodataRoutes: Route[] = [
       "The partners every neuron of a set connects with (neuprint-python's fetch_common_connectivity; a JSON body: version, criteria, direction upstream or downstream, rois, min_weight per member, limit, after), by neuron_id with their weight to or from the set, a page at a time with members, total and truncated",
     errors: [400],
   },
+  {
+    kind: 'graphql',
+    method: 'POST',
+    path: `${ds}/connectivity/by-field`,
+    field: 'Query.datasetConnectivityByField',
+    tag: 'neurodata',
+    summary:
+      'Connectivity aggregated by a field of the neurons on each side (type × type by default, class × class, ...; a JSON body: version, row_field, column_field and the adjacency fields sources, targets, rois, min_total_weight, transmitter, limit, after): one row per pair of values with its weight and connected pairs, by the two values, a page at a time with total and truncated',
+    errors: [400],
+  },
   { kind: 'graphql', method: 'GET', path: `${ds}/neurons/fields`, field: 'Query.datasetNeuronFields', tag: 'neurodata', summary: "The fields a version's neurons can be searched by (its annotations', typed and the source's other columns, or its neurons table's), each with how many neurons have it, its distinct values and its commonest ones", errors: [400] },
   { kind: 'graphql', method: 'GET', path: `${ds}/neurons/{neuron_id}`, field: 'Query.datasetNeuron', tag: 'neurodata', summary: "One neuron: its neurons row, annotations (instance, type, class, ..., soma), the source's other columns (extra) and synapse counts per ROI", errors: [400] },
   { kind: 'graphql', method: 'DELETE', path: `${ds}/assets/{asset_id}`, field: 'Mutation.removeDatasetAsset', tag: 'neurodata', summary: 'Remove a file (and its rows) from the open draft' },

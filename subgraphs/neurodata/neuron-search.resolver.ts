@@ -5,7 +5,7 @@ import { actorOf } from './dataset.mappers.js';
 import { DatasetRowsExport } from './data-read.types.js';
 import { ADJACENCY_PAGE_DEFAULT, ADJACENCY_PAGE_MAX, NEURON_PAGE_DEFAULT, NEURON_PAGE_MAX, type AdjacencyInput } from './neuron-search.rules.js';
 import type { NeuronSearchService } from './neuron-search.service.js';
-import { AdjacencyArgs, DatasetAdjacencyPage, DatasetCommonPartnersPage, DatasetNeuronFields, DatasetNeuronSearchPage, NeuronCriteriaInput } from './neuron-search.types.js';
+import { AdjacencyArgs, DatasetAdjacencyPage, DatasetCommonPartnersPage, DatasetConnectivityByField, DatasetNeuronFields, DatasetNeuronSearchPage, NeuronCriteriaInput } from './neuron-search.types.js';
 import { toNeuronDetail } from './synapse-read.resolver.js';
 
 const VERSION = { nullable: true, description: 'latest (default), v1, 2, ... or draft (owners and maintainers)' } as const;
@@ -117,6 +117,35 @@ export class NeuronSearchResolver {
       draft: r.resolved.isDraft,
       members: r.members,
       items: r.items.map((p) => ({ neuron_id: p.partner, weight: p.weight })),
+      total: r.total,
+      limit: r.limit,
+      next: r.next,
+      truncated: r.next !== null,
+    };
+  }
+
+  @Query(() => DatasetConnectivityByField, {
+    description: 'Connectivity aggregated by a field of the neurons on each side (type × type by default) over the pairs an adjacency keeps: one row per pair of values with its weight and number of connected pairs, by the two values, a page at a time.',
+  })
+  @Access(AccessClass.Academic)
+  async datasetConnectivityByField(
+    @Ctx() ctx: RequestContext,
+    @Arg('dataset_id', () => String) datasetId: string,
+    @Args(() => AdjacencyArgs) args: AdjacencyArgs,
+    @Arg('version', () => String, VERSION) version?: string,
+    @Arg('row_field', () => String, { nullable: true, description: 'the field of the presynaptic neurons (GET .../neurons/fields); default type' }) rowField?: string,
+    @Arg('column_field', () => String, { nullable: true, description: 'the field of the postsynaptic neurons; default row_field' }) columnField?: string,
+    @Arg('limit', () => Int, { nullable: true, description: `1..${NEURON_PAGE_MAX}, default ${NEURON_PAGE_DEFAULT}` }) limit?: number,
+    @Arg('after', () => String, { nullable: true, description: 'the next of the previous page' }) after?: string,
+  ): Promise<DatasetConnectivityByField> {
+    const r = await this.service.byField(actorOf(ctx), datasetId, version, { ...adjacencyInput(args), row_field: rowField, column_field: columnField }, limit, after);
+    return {
+      dataset_id: r.resolved.dataset.id,
+      version: r.resolved.version,
+      draft: r.resolved.isDraft,
+      row_field: r.rowField,
+      column_field: r.columnField,
+      items: r.items.map((c) => ({ pre_value: c.preValue, post_value: c.postValue, weight: c.weight, pairs: c.pairs })),
       total: r.total,
       limit: r.limit,
       next: r.next,

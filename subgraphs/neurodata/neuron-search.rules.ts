@@ -151,8 +151,8 @@ export interface FieldCatalogue {
   extra: string[];
 }
 
-/** Where a field named in a condition is read: a typed column, or a key of `extra`. Unknown fields are a 400. */
-export function resolveField(name: string, at: string, catalogue: FieldCatalogue): { column: string } | { extraKey: string } {
+/** Where a field named in a request (at `label`) is read: a typed column, or a key of `extra`. Unknown fields are a 400. */
+export function resolveField(name: string, label: string, catalogue: FieldCatalogue): { column: string } | { extraKey: string } {
   if (catalogue.annotated) {
     if ((ANNOTATION_FIELDS as readonly string[]).includes(name)) return { column: name };
     // An extra column whose name a typed field already has is addressed as extra.<name>.
@@ -162,7 +162,7 @@ export function resolveField(name: string, at: string, catalogue: FieldCatalogue
     return { column: CELL_FIELDS[name as keyof typeof CELL_FIELDS] };
   }
   const known = catalogue.annotated ? [...ANNOTATION_FIELDS, ...catalogue.extra.map((k) => extraFieldName(k))] : Object.keys(CELL_FIELDS);
-  throw new BadInput(`${at}.field: ${JSON.stringify(name)} is not a field of this version's neurons; its fields are ${known.slice(0, 40).join(', ')}${known.length > 40 ? ', ...' : ''} (GET .../neurons/fields lists them with their values)`);
+  throw new BadInput(`${label}: ${JSON.stringify(name)} is not a field of this version's neurons; its fields are ${known.slice(0, 40).join(', ')}${known.length > 40 ? ', ...' : ''} (GET .../neurons/fields lists them with their values)`);
 }
 
 /** The API name of an extra annotation column. */
@@ -245,4 +245,12 @@ export const encodeAdjacencyCursor = (c: AdjacencyCursor): string => encodeKeyse
 function decodeAdjacencyCursor(text: string): AdjacencyCursor {
   const [pre, post, roi] = decodeKeyset(text, 3);
   return { pre, post, roi };
+}
+
+/** The cursor of a page of connectivity by field: its last row's two values. */
+export const encodeByFieldCursor = (preValue: string, postValue: string): string => encodeKeyset([preValue, postValue]);
+
+export function decodeByFieldCursor(text: string): { preValue: string; postValue: string } {
+  const [preValue, postValue] = decodeKeyset(text, 2);
+  return { preValue, postValue };
 }

@@ -9,7 +9,9 @@ import {
   adjacencyPage,
   ANNOTATION_FIELDS,
   checkAdjacency,
+  decodeByFieldCursor,
   encodeAdjacencyCursor,
+  encodeByFieldCursor,
   type AdjacencyInput,
   type CheckedAdjacency,
   CELL_FIELDS,
@@ -28,7 +30,7 @@ import type { NeuronDetail } from './synapse-read.service.js';
 import type { DataStore } from './store/data.store.js';
 import type { AdjacencyQuery } from './store/connectivity.sql.js';
 import type { FieldMatch, FieldSource, NeuronQuery } from './store/neuron-criteria.sql.js';
-import type { RoiConnectionRow, SynapseReadStore, VersionRef } from './store/synapse-read.store.js';
+import type { ByFieldRow, RoiConnectionRow, SynapseReadStore, VersionRef } from './store/synapse-read.store.js';
 
 /** Seconds an export of every match may run. */
 const EXPORT_MAX_EXECUTION_S = 600;
@@ -56,6 +58,16 @@ export interface CommonPartnersPage {
   /** Neurons of the set. */
   members: number;
   items: { partner: string; weight: number }[];
+  total: number;
+  limit: number;
+  next: string | null;
+}
+
+export interface ByFieldPage {
+  resolved: ResolvedVersion;
+  rowField: string;
+  columnField: string;
+  items: ByFieldRow[];
   total: number;
   limit: number;
   next: string | null;
@@ -214,6 +226,39 @@ export class NeuronSearchService {
     return { resolved, members, items, total, limit: page.limit, next };
   }
 
+  /**
+   * Connectivity aggregated by a field of each side's neurons (type × type, class × class, ...) over the pairs an
+   * adjacency keeps: a page by (row value, column value), with how many cells the table has.
+   */
+  async byField(
+    actor: Actor,
+    ref: string,
+    version: string | null | undefined,
+    input: AdjacencyInput & { row_field?: string | null; column_field?: string | null },
+    limit?: number | null,
+    after?: string | null,
+  ): Promise<ByFieldPage> {
+    const { row_field: rowName, column_field: columnName, ...adjacency } = input;
+    for (const name of ['group_by_roi', 'min_roi_weight'] as const) {
+      if (adjacency[name] !== undefined && adjacency[name] !== null) throw new BadInput(`${name}: not for connectivity by field, which sums each pair over the ROIs read (min_total_weight bounds the pairs)`);
+    }
+    const row = rowName ?? 'type';
+    const column = columnName ?? row;
+    const page = neuronPage(limit, null);
+    const cursor = after === null || after === undefined ? undefined : decodeByFieldCursor(after);
+    const checked = checkAdjacency({ ...adjacency, group_by_roi: false });
+    const resolved = await this.datasets.resolve(actor, ref, version);
+    const at = refOf(resolved);
+    const [q, catalogue] = await Promise.all([this.adjacencyQueryOf(at, checked), this.synapses.neuronFieldCatalogue(at)]);
+    const fields = { row: resolveField(row, 'row_field', catalogue), column: resolveField(column, 'column_field', catalogue) };
+    const searched = catalogue.annotated ? 'neuron_annotations' : 'neurons';
+    const { rows, total } = await this.heavyReads.run(actor.id, () => this.synapses.readByField(at, q, searched, fields, { limit: page.limit + 1, after: cursor }));
+    const items = rows.slice(0, page.limit);
+    const last = items[items.length - 1];
+    const next = rows.length > page.limit && last ? encodeByFieldCursor(last.preValue, last.postValue) : null;
+    return { resolved, rowField: row, columnField: column, items, total, limit: page.limit, next };
+  }
+
   private async adjacencyQueryOf(at: VersionRef, c: CheckedAdjacency): Promise<AdjacencyQuery> {
     const perRoi = await this.synapses.hasRoiConnections(at);
     const prefixed = async (side: 'sources' | 'targets', criteria: CheckedCriteria | null) => {
@@ -248,7 +293,7 @@ export class NeuronSearchService {
     }
     const fields: FieldMatch[] = [];
     for (const [i, w] of c.where.entries()) {
-      const source = resolveField(w.field, `criteria.where[${i}]`, catalogue);
+      const source = resolveField(w.field, `criteria.where[${i}].field`, catalogue);
       if ('regex' in w) {
         const problem = await this.synapses.regexProblem(`^(?:${w.regex})$`);
         if (problem) throw new BadInput(`criteria.where[${i}].regex: not a regular expression the engine reads (RE2 syntax): ${problem}`);

@@ -235,3 +235,51 @@ export class AdjacencyArgs {
   @Field(() => Boolean, { nullable: true, description: 'true (the default): a row per pair and ROI; false: a row per pair, its weight summed over the ROIs read' })
   group_by_roi?: boolean;
 }
+
+@ObjectType({ description: 'The connectivity from the neurons of one field value to those of another.' })
+export class FieldConnectivity {
+  @Field(() => String, { description: "the presynaptic neurons' value of row_field; empty for those without one" })
+  pre_value!: string;
+
+  @Field(() => String, { description: "the postsynaptic neurons' value of column_field" })
+  post_value!: string;
+
+  @Field(() => Float, { description: 'the weight of every connection between them, over the ROIs read' })
+  weight!: number;
+
+  @Field(() => Float, { description: 'connected pairs of neurons (an integer)' })
+  pairs!: number;
+}
+
+@ObjectType({ description: 'Connectivity aggregated by a field of the neurons on each side (type × type, class × class, ...), by the two values, a page at a time.' })
+export class DatasetConnectivityByField {
+  @Field(() => ID)
+  dataset_id!: string;
+
+  @Field(() => Int)
+  version!: number;
+
+  @Field(() => Boolean)
+  draft!: boolean;
+
+  @Field(() => String)
+  row_field!: string;
+
+  @Field(() => String)
+  column_field!: string;
+
+  @Field(() => [FieldConnectivity])
+  items!: FieldConnectivity[];
+
+  @Field(() => Float, { description: 'cells of the table (value pairs with a connection) before paging' })
+  total!: number;
+
+  @Field(() => Int)
+  limit!: number;
+
+  @Field(() => String, { nullable: true, description: 'pass as after for the next page; null on the last page' })
+  next!: string | null;
+
+  @Field(() => Boolean, { description: 'true when the table has more cells than this page holds' })
+  truncated!: boolean;
+}

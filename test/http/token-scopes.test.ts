@@ -80,7 +80,7 @@ describe('API token scopes: every route × read, compute and write tokens', () =
       if (/^\/v1\/user\/(tokens|auth\/password|\{user_id\}\/(promote|verify))|^\/v1\/user\/authenticate\/[a-z]+\/(authorize|callback)$/.test(path)) return 'login';
       if (path === '/v1/user/authenticate/identities/{provider}' || (path === '/v1/user/authenticate/orcid' && method === 'DELETE') || (path === '/v1/user/profile' && method === 'PATCH')) return 'login';
       if (/^\/v1\/(syql|graph|analytics|meta-analysis|jobs|queries)(\/|\.svg$|$)/.test(path)) return 'compute';
-      if (path === '/v1/neurodata/download-urls' || /^\/v1\/neurodata\/datasets\/\{dataset_id\}\/(neurons\/search|connectivity\/(adjacency|common-partners))(\.arrow)?$/.test(path)) return 'read';
+      if (path === '/v1/neurodata/download-urls' || /^\/v1\/neurodata\/datasets\/\{dataset_id\}\/(neurons\/search|connectivity\/(adjacency|common-partners|by-field))(\.arrow)?$/.test(path)) return 'read';
       return method === 'GET' ? 'read' : 'write';
     };
     const differing = ROUTES.flatMap((route) => {

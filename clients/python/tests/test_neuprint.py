@@ -248,3 +248,19 @@ def test_fetch_common_connectivity_finds_the_partners_of_every_member(
         for m in members:
             weight = pairs.loc[(pairs["From"] == str(row.bodyId)) & (pairs["To"] == m), "Synapses"].sum()
             assert frame.loc[frame["bodyId"] == row.bodyId, m].iloc[0] == weight
+
+
+def test_connectivity_by_field_is_the_class_matrix_pandas_groups(client: neurodata.Client) -> None:
+    worm = REPO / "seed" / "connectomes" / "celegans_varshney_2011"
+    neurons = pd.read_csv(worm / "neurons.csv", dtype=str, keep_default_na=False).set_index("neuron_id")
+    edges = pd.read_csv(worm / "connections.csv", dtype={"pre": str, "post": str})
+    chemical = edges[edges["synapse_type"] == "chemical"]
+    chemical = chemical.assign(pre_value=neurons.loc[chemical["pre"], "cell_class"].values)
+    chemical = chemical.assign(post_value=neurons.loc[chemical["post"], "cell_class"].values)
+    expected = chemical.groupby(["pre_value", "post_value"])["weight"].sum()
+    frame = client.data.connectivity_by_field("celegans_varshney_2011", "cell_class")
+    assert len(frame) == len(expected)
+    got = frame.set_index(["pre_value", "post_value"])["weight"]
+    assert (got.sort_index() == expected.sort_index()).all()
+    matrix = frame.pivot(index="pre_value", columns="post_value", values="weight")
+    assert matrix.loc["AVA", "DA"] == expected[("AVA", "DA")]

@@ -1,7 +1,7 @@
 import type { ArrowColumn } from '../../../lib/column/arrow.task.js';
-import { ch, typed, type ChQuery } from '../../../lib/column/sql.js';
+import { ch, ident, typed, type ChQuery } from '../../../lib/column/sql.js';
 import { and, finite, inList, raw, version, type VersionRef } from './clickhouse/version-sql.js';
-import { matchingIds, type NeuronQuery } from './neuron-criteria.sql.js';
+import { fieldValue, matchingIds, type FieldSource, type NeuronQuery } from './neuron-criteria.sql.js';
 
 /**
  * The SQL of the connections between two neuron sets (neuprint-python's fetch_adjacencies): per-ROI weights from
@@ -94,4 +94,20 @@ export function commonPartnerRows(
       SELECT ${raw(member)} AS member, ${raw(partner)} AS partner, sum(weight) AS w FROM (${edgeSource(at, opts.perRoi)}) WHERE 1${and(parts)}
       GROUP BY member, partner HAVING w >= ${min})
     GROUP BY partner HAVING count() = ${typed(members, 'UInt64')}`;
+}
+
+/**
+ * Connectivity aggregated by a field of the neurons on each side (type × type, class × class, ...): every pair the
+ * adjacency keeps, summed over the ROIs kept, grouped by the pre's value of `rowField` and the post's of
+ * `columnField` ('' for a neuron without one). Pairs with a partner that is no searched neuron (FlyWire's
+ * unproofread segments) have no value and are left out. Rows: pre_value, post_value, w, pairs.
+ */
+export function byFieldRows(at: VersionRef, q: AdjacencyQuery, searched: string, rowField: FieldSource, columnField: FieldSource): ChQuery {
+  const pairs = adjacencyRows(at, { ...q, groupByRoi: false, minRoiWeight: undefined });
+  const valuesOf = (side: 'pre' | 'post', f: FieldSource, alias: string) =>
+    ch`SELECT neuron_id AS ${raw(side)}, ${fieldValue(f)} AS ${raw(alias)} FROM ${ident(searched)} WHERE ${version(at)}`;
+  return ch`SELECT pre_value, post_value, sum(w) AS w, count() AS pairs FROM (
+      SELECT post, pre_value, w FROM (SELECT pre, post, w FROM (${pairs})) AS e GLOBAL ALL INNER JOIN (${valuesOf('pre', rowField, 'pre_value')}) AS a USING (pre)
+    ) AS f GLOBAL ALL INNER JOIN (${valuesOf('post', columnField, 'post_value')}) AS b USING (post)
+    GROUP BY pre_value, post_value`;
 }

@@ -21,7 +21,7 @@ import {
   type FieldSource,
   type NeuronQuery,
 } from './neuron-criteria.sql.js';
-import { ADJACENCY_EXPORT_COLUMNS, adjacencyAfter, adjacencyRows, commonPartnerRows, type AdjacencyAfter, type AdjacencyQuery } from './connectivity.sql.js';
+import { ADJACENCY_EXPORT_COLUMNS, adjacencyAfter, adjacencyRows, byFieldRows, commonPartnerRows, type AdjacencyAfter, type AdjacencyQuery } from './connectivity.sql.js';
 
 export type { VersionRef };
 
@@ -121,6 +121,15 @@ export interface RoiConnectionFilter {
   rois?: readonly string[];
   /** On the summed weight of a row (per pair, or per pair and ROI). */
   minWeight?: number;
+}
+
+/** Connectivity between the neurons of one field value and those of another. */
+export interface ByFieldRow {
+  preValue: string;
+  postValue: string;
+  weight: number;
+  /** Connected pairs of neurons. */
+  pairs: number;
 }
 
 export interface RoiConnectionRow {
@@ -267,6 +276,7 @@ const PAIR_CONNECTION = rowOf({ pre: chCol.text, post: chCol.text, w: chCol.floa
 const COUNT = rowOf({ n: chCol.int }, (r) => r.n);
 const ADJACENCY_COUNT = rowOf({ n: chCol.int, total: chCol.float }, (r) => ({ rows: r.n, weight: r.total }));
 const COMMON_PARTNER = rowOf({ partner: chCol.text, w: chCol.float }, (r) => ({ partner: r.partner, weight: r.w }));
+const BY_FIELD = rowOf({ pre_value: chCol.text, post_value: chCol.text, w: chCol.float, pairs: chCol.int }, (r): ByFieldRow => ({ preValue: r.pre_value, postValue: r.post_value, weight: r.w, pairs: r.pairs }));
 const NEURON_ID = rowOf({ neuron_id: chCol.text }, (r) => r.neuron_id);
 const EXTRA_KEY = rowOf({ key: chCol.text }, (r) => r.key);
 const FIELD_COUNT = rowOf({ field: chCol.text, distinct_values: chCol.int, neurons: chCol.int }, (r) => ({ field: r.field, distinct: r.distinct_values, neurons: r.neurons }));
@@ -518,6 +528,25 @@ export class SynapseReadStore {
     const [items, [total]] = await Promise.all([
       this.query('readCommonPartners', ch`SELECT partner, w FROM (${rows})${cursor} ORDER BY partner LIMIT ${raw(String(page.limit))}`, COMMON_PARTNER),
       this.query('readCommonPartners', ch`SELECT count() AS n FROM (${rows})`, COUNT),
+    ]);
+    return { rows: items, total: total ?? 0 };
+  }
+
+  /** A page of connectivity grouped by a field on each side (byFieldRows), by the two values, after `after`; with the count. */
+  async readByField(
+    at: VersionRef,
+    q: AdjacencyQuery,
+    searched: string,
+    fields: { row: FieldSource; column: FieldSource },
+    page: { limit: number; after?: { preValue: string; postValue: string } },
+  ): Promise<{ rows: ByFieldRow[]; total: number }> {
+    if (!Number.isSafeInteger(page.limit) || page.limit < 0) throw new BadInput('limit: must be a non-negative integer');
+    const rows = byFieldRows(at, q, searched, fields.row, fields.column);
+    const a = page.after;
+    const cursor = a ? ch` WHERE (pre_value > ${a.preValue} OR (pre_value = ${a.preValue} AND post_value > ${a.postValue}))` : raw('');
+    const [items, [total]] = await Promise.all([
+      this.query('readByField', ch`SELECT pre_value, post_value, w, pairs FROM (${rows})${cursor} ORDER BY pre_value, post_value LIMIT ${raw(String(page.limit))}`, BY_FIELD),
+      this.query('readByField', ch`SELECT count() AS n FROM (${rows})`, COUNT),
     ]);
     return { rows: items, total: total ?? 0 };
   }

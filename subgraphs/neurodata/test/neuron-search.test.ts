@@ -5,7 +5,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagePath } from '../../../lib/package-root.js';
 import { call, startTestApp, type TestApp } from '../../../test/kit/app.js';
-import { createDataset, createTinyDataset } from '../../../test/kit/datasets.js';
+import { createConnectome, createDataset, createTinyDataset } from '../../../test/kit/datasets.js';
 import { createUser, type TestUser } from '../../../test/kit/users.js';
 
 /**
@@ -36,6 +36,8 @@ interface Reference {
   cases: Case[];
   adjacencies: { name: string; input: Record<string, unknown>; rows: [string, string, string | null, number][] }[];
   common_partners: { criteria: Record<string, unknown>; direction: string; min_weight: number; partners: [string, number][] }[];
+  by_field: { input: Record<string, unknown>; rows: [string, string, number, number][] }[];
+  worm_by_field: { input: Record<string, unknown>; rows: [string, string, number, number][] }[];
 }
 
 /** The lines of a CSV whose first column is one of `ids`, with the header. */
@@ -53,6 +55,7 @@ describe('neurons by criteria', () => {
   let reference: Reference;
   const datasets: Record<Case['dataset'], { id: string; slug: string }> = {} as never;
   let worm: { id: string; slug: string };
+  let varshney: { id: string; slug: string };
   const ds = (id: string) => `/v1/neurodata/datasets/${id}`;
   const upload = (id: string, filename: string, body: Buffer | string) =>
     call(t.url, 'POST', `${ds(id)}/assets?filename=${encodeURIComponent(filename)}`, { token: owner.accessToken, body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': 'application/octet-stream' } });
@@ -104,6 +107,7 @@ describe('neurons by criteria', () => {
     datasets.hemibrain = hb;
 
     worm = await createTinyDataset(t, owner, { visibility: 'public' });
+    varshney = await createConnectome(t, owner);
   }, 300_000);
   afterAll(async () => t?.close());
 
@@ -300,6 +304,34 @@ describe('neurons by criteria', () => {
     const bad = await call(t.url, 'POST', `${ds(datasets.flywire.id)}/connectivity/common-partners`, { token: reader.accessToken, body: { direction: 'sideways' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/direction: upstream or downstream/);
+  });
+
+  it('aggregates connectivity by a field on each side (type × type, class × class) as pandas groups the same files', async () => {
+    const tables: [string, { input: Record<string, unknown>; rows: [string, string, number, number][] }[]][] = [
+      [datasets.flywire.id, reference.by_field],
+      [varshney.id, reference.worm_by_field],
+    ];
+    for (const [id, cases] of tables) {
+      for (const c of cases) {
+        const what = `${id}: ${JSON.stringify(c.input)}`;
+        const rows: [string, string, number, number][] = [];
+        let after: string | null = null;
+        let total = -1;
+        do {
+          const res: { body: any } = await ok(call(t.url, 'POST', `${ds(id)}/connectivity/by-field`, { token: reader.accessToken, body: { ...c.input, limit: 1000, ...(after ? { after } : {}) } }), 200, what);
+          rows.push(...res.body.items.map((r: { pre_value: string; post_value: string; weight: number; pairs: number }) => [r.pre_value, r.post_value, r.weight, r.pairs] as [string, string, number, number]));
+          total = res.body.total;
+          after = res.body.next;
+        } while (after);
+        expect(rows, what).toEqual(c.rows);
+        expect(total, what).toBe(c.rows.length);
+      }
+    }
+    const bad = await call(t.url, 'POST', `${ds(varshney.id)}/connectivity/by-field`, { token: reader.accessToken, body: { row_field: 'type' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^row_field: "type" is not a field.*cell_class/);
+    const perRoi = await call(t.url, 'POST', `${ds(varshney.id)}/connectivity/by-field`, { token: reader.accessToken, body: { group_by_roi: true } });
+    expect(perRoi.status).toBe(400);
   });
 
   it('keeps the data to Academic accounts, as every data read', async () => {

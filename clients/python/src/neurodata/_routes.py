@@ -38,6 +38,7 @@ ROUTES: dict[str, tuple[str, str]] = {
     "neuron_fields": ("GET", "/v1/neurodata/datasets/{dataset_id}/neurons/fields"),
     "adjacency_arrow": ("POST", "/v1/neurodata/datasets/{dataset_id}/connectivity/adjacency.arrow"),
     "common_partners": ("POST", "/v1/neurodata/datasets/{dataset_id}/connectivity/common-partners"),
+    "connectivity_by_field": ("POST", "/v1/neurodata/datasets/{dataset_id}/connectivity/by-field"),
     "neurons_arrow": ("GET", "/v1/neurodata/datasets/{dataset_id}/neurons.arrow"),
     "connections_arrow": ("GET", "/v1/neurodata/datasets/{dataset_id}/connections.arrow"),
     "synapses_arrow": ("GET", "/v1/neurodata/datasets/{dataset_id}/synapses.arrow"),

@@ -284,6 +284,46 @@ class Data(Area):
         )
         return frame
 
+    def connectivity_by_field(
+        self,
+        dataset: DatasetRef,
+        row_field: str = "type",
+        column_field: str | None = None,
+        *,
+        version: str | int = "latest",
+        sources: Mapping[str, Any] | None = None,
+        targets: Mapping[str, Any] | None = None,
+        rois: Sequence[str] | None = None,
+        min_total_weight: float | None = None,
+    ) -> pd.DataFrame:
+        """Connectivity aggregated by a field of the neurons on each side (type x type by default): pre_value,
+        post_value, weight and pairs (connected pairs of neurons), one row per pair of values, over the pairs of the
+        adjacency `sources`, `targets`, `rois` and `min_total_weight` choose. `frame.pivot(index="pre_value",
+        columns="post_value", values="weight")` is the matrix. Every row: the pages are read to the end."""
+        name, version = split_reference(dataset, version)
+        body: dict[str, Any] = {"version": version_param(version), "row_field": row_field, "limit": 1000}
+        for key, value in (("column_field", column_field), ("sources", sources), ("targets", targets)):
+            if value is not None:
+                body[key] = value
+        if rois is not None:
+            body["rois"] = list(rois)
+        if min_total_weight is not None:
+            body["min_total_weight"] = float(min_total_weight)
+        items: list[dict[str, Any]] = []
+        after: str | None = None
+        while True:
+            path = route("connectivity_by_field", dataset_id=name)
+            page = self._session.json(*path, body={**body, **({"after": after} if after else {})})
+            items.extend(page["items"])
+            after = page["next"]
+            if not after:
+                break
+        frame = pd.DataFrame(items, columns=["pre_value", "post_value", "weight", "pairs"])
+        frame["pairs"] = frame["pairs"].astype("int64")
+        frame.attrs.update({k: page[k] for k in ("dataset_id", "version", "draft", "row_field", "column_field")})
+        frame.attrs.update({"total": len(frame), "truncated": False})
+        return frame
+
     @staticmethod
     def _id_parts(criteria: Mapping[str, Any] | None) -> list[dict[str, Any] | None]:
         """The criteria as requests of at most _CRITERIA_IDS ids each (one request when they list none)."""
