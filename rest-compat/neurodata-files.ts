@@ -253,15 +253,9 @@ function neuronSearchArrow(run: RunOperation, objects: ObjectStore): Handler {
     const query = new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
     const parts = query.getAll('part');
     if (parts.length > 1) return sendError(reply, 400, 'part: give it once');
-    const body = request.body ?? {};
-    if (typeof body !== 'object' || Array.isArray(body)) return sendError(reply, 400, 'the JSON body must be an object');
-    // The .arrow route's body is {version, criteria}; through ?format=arrow on the JSON route it was checked as that
-    // route's, whose paging fields mean nothing for every row at once.
-    const allowed = request.routeOptions.url?.endsWith('.arrow') ? ['version', 'criteria'] : ['version', 'criteria', 'limit', 'after'];
-    const unknown = Object.keys(body).find((k) => !allowed.includes(k));
-    if (unknown !== undefined) return sendError(reply, 400, `${unknown}: not a field of this body (it takes ${allowed.join(', ')})`, 'BAD_USER_INPUT');
-    const { version, criteria } = body as { version?: unknown; criteria?: unknown };
-    const res = await run(request, NEURON_SEARCH_EXPORT, { id: dataset_id, version, criteria, part: parts[0] });
+    const body = exportBody(request, reply, ['version', 'criteria']);
+    if (!body) return reply;
+    const res = await run(request, NEURON_SEARCH_EXPORT, { id: dataset_id, version: body.version, criteria: body.criteria, part: parts[0] });
     return streamExport(request, reply, objects, res, 'neurons');
   };
 }
@@ -270,16 +264,31 @@ function neuronSearchArrow(run: RunOperation, objects: ObjectStore): Handler {
 function adjacencyArrow(run: RunOperation, objects: ObjectStore): Handler {
   return async (request, reply) => {
     const { dataset_id } = request.params as { dataset_id: string };
-    const body = request.body ?? {};
-    if (typeof body !== 'object' || Array.isArray(body)) return sendError(reply, 400, 'the JSON body must be an object');
-    const allowed: readonly string[] = request.routeOptions.url?.endsWith('.arrow') ? ADJACENCY_FIELDS : [...ADJACENCY_FIELDS, 'limit', 'after'];
-    const unknown = Object.keys(body).find((k) => !allowed.includes(k));
-    if (unknown !== undefined) return sendError(reply, 400, `${unknown}: not a field of this body (it takes ${allowed.join(', ')})`, 'BAD_USER_INPUT');
-    const fields = body as Record<string, unknown>;
+    const body = exportBody(request, reply, ADJACENCY_FIELDS);
+    if (!body) return reply;
     const variables: Record<string, unknown> = { id: dataset_id };
-    for (const name of ADJACENCY_FIELDS) if (fields[name] !== undefined) variables[name] = fields[name];
+    for (const name of ADJACENCY_FIELDS) if (body[name] !== undefined) variables[name] = body[name];
     return streamExport(request, reply, objects, await run(request, ADJACENCY_EXPORT, variables), 'adjacency');
   };
+}
+
+/**
+ * The JSON body of a POST .arrow route, whose fields are `fields`; null once a 400 is sent. Through ?format=arrow on
+ * its JSON route the body was checked as that route's, whose paging fields mean nothing for every row at once.
+ */
+function exportBody(request: FastifyRequest, reply: FastifyReply, fields: readonly string[]): Record<string, unknown> | null {
+  const body = request.body ?? {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    sendError(reply, 400, 'the JSON body must be an object');
+    return null;
+  }
+  const allowed = request.routeOptions.url?.endsWith('.arrow') ? fields : [...fields, 'limit', 'after'];
+  const unknown = Object.keys(body).find((k) => !allowed.includes(k));
+  if (unknown !== undefined) {
+    sendError(reply, 400, `${unknown}: not a field of this body (it takes ${allowed.join(', ')})`, 'BAD_USER_INPUT');
+    return null;
+  }
+  return body as Record<string, unknown>;
 }
 
 /** Streams the Arrow answer a `...Export` field stored, and removes it once the response is over. */

@@ -151,6 +151,9 @@ export interface FieldCatalogue {
   extra: string[];
 }
 
+/** Whether a field name is a typed annotation field, read without the catalogue of extra columns. */
+export const isTypedField = (name: string): boolean => (ANNOTATION_FIELDS as readonly string[]).includes(name);
+
 /** Where a field named in a request (at `label`) is read: a typed column, or a key of `extra`. Unknown fields are a 400. */
 export function resolveField(name: string, label: string, catalogue: FieldCatalogue): { column: string } | { extraKey: string } {
   if (catalogue.annotated) {

@@ -19,6 +19,7 @@ import {
   encodeNeuronCursor,
   extraFieldName,
   FIELD_TOP_VALUES,
+  isTypedField,
   neuronPage,
   resolveField,
   type CheckedCriteria,
@@ -26,7 +27,7 @@ import {
   type NeuronCriteriaInput,
 } from './neuron-search.rules.js';
 import { bboxInStoredUnit, expandRoi } from './synapse-read.rules.js';
-import type { NeuronDetail } from './synapse-read.service.js';
+import { refOf, type NeuronDetail } from './synapse-read.service.js';
 import type { DataStore } from './store/data.store.js';
 import type { AdjacencyQuery } from './store/connectivity.sql.js';
 import type { FieldMatch, FieldSource, NeuronQuery } from './store/neuron-criteria.sql.js';
@@ -104,7 +105,7 @@ export class NeuronSearchService {
   async fields(actor: Actor, ref: string, version: string | null | undefined): Promise<{ resolved: ResolvedVersion; items: NeuronField[]; annotated: boolean; roiCounts: boolean }> {
     const resolved = await this.datasets.resolve(actor, ref, version);
     const at = refOf(resolved);
-    const [catalogue, roiCounts] = await Promise.all([this.synapses.neuronFieldCatalogue(at), this.synapses.hasNeuronRois(at)]);
+    const [catalogue, roiCounts] = await Promise.all([this.synapses.neuronFieldCatalogue(at, { withExtra: true }), this.synapses.hasNeuronRois(at)]);
     const fields = fieldsOf(catalogue);
     const { counts, values } = await this.heavyReads.run(actor.id, () => this.synapses.neuronFieldValues(at, catalogue.annotated, fields, FIELD_TOP_VALUES));
     const countOf = new Map(counts.map((c) => [c.field, c]));
@@ -217,10 +218,13 @@ export class NeuronSearchService {
     const resolved = await this.datasets.resolve(actor, ref, version);
     const at = refOf(resolved);
     const [set, rois, perRoi] = await Promise.all([this.queryOf(at, checked), roiNames ? this.synapses.readRois(at) : Promise.resolve([]), this.synapses.hasRoiConnections(at)]);
-    const members = await this.synapses.countNeurons(at, set);
     const opts = { perRoi, minWeight, ...(roiNames ? { rois: [...new Set(roiNames.flatMap((r) => expandRoi(r, rois)))].sort() } : {}) };
-    if (members === 0) return { resolved, members, items: [], total: 0, limit: page.limit, next: null };
-    const { rows, total } = await this.heavyReads.run(actor.id, () => this.synapses.readCommonPartners(at, set, members, direction, opts, { limit: page.limit + 1, after: page.after }));
+    // Sizing the set and finding its partners are both reads of the version: one of the user's heavy-read slots.
+    const { members, rows, total } = await this.heavyReads.run(actor.id, async () => {
+      const n = await this.synapses.countNeurons(at, set);
+      if (n === 0) return { members: n, rows: [], total: 0 };
+      return { members: n, ...(await this.synapses.readCommonPartners(at, set, n, direction, opts, { limit: page.limit + 1, after: page.after })) };
+    });
     const items = rows.slice(0, page.limit);
     const next = rows.length > page.limit ? encodeNeuronCursor(items[items.length - 1].partner) : null;
     return { resolved, members, items, total, limit: page.limit, next };
@@ -249,7 +253,7 @@ export class NeuronSearchService {
     const checked = checkAdjacency({ ...adjacency, group_by_roi: false });
     const resolved = await this.datasets.resolve(actor, ref, version);
     const at = refOf(resolved);
-    const [q, catalogue] = await Promise.all([this.adjacencyQueryOf(at, checked), this.synapses.neuronFieldCatalogue(at)]);
+    const [q, catalogue] = await Promise.all([this.adjacencyQueryOf(at, checked), this.synapses.neuronFieldCatalogue(at, { withExtra: !isTypedField(row) || !isTypedField(column) })]);
     const fields = { row: resolveField(row, 'row_field', catalogue), column: resolveField(column, 'column_field', catalogue) };
     const searched = catalogue.annotated ? 'neuron_annotations' : 'neurons';
     const { rows, total } = await this.heavyReads.run(actor.id, () => this.synapses.readByField(at, q, searched, fields, { limit: page.limit + 1, after: cursor }));
@@ -283,7 +287,7 @@ export class NeuronSearchService {
   private async queryOf(at: VersionRef, c: CheckedCriteria): Promise<NeuronQuery> {
     const needsRois = c.roiTerms.length > 0;
     const [catalogue, rois, roiCounts] = await Promise.all([
-      this.synapses.neuronFieldCatalogue(at),
+      this.synapses.neuronFieldCatalogue(at, { withExtra: c.where.some((w) => !isTypedField(w.field)) }),
       needsRois ? this.synapses.readRois(at) : Promise.resolve([]),
       needsRois || c.minPre !== undefined || c.minPost !== undefined ? this.synapses.hasNeuronRois(at) : Promise.resolve(true),
     ]);
@@ -321,4 +325,3 @@ function fieldsOf(catalogue: FieldCatalogue): { name: string; kind: NeuronField[
   ];
 }
 
-const refOf = (r: ResolvedVersion): VersionRef => ({ datasetId: r.dataset.id, version: r.version });

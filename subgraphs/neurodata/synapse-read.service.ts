@@ -207,4 +207,5 @@ function checkRoiConnectionInput(input: RoiConnectionInput) {
   return connectionFilter(input);
 }
 
-const refOf = (r: ResolvedVersion): VersionRef => ({ datasetId: r.dataset.id, version: r.version });
+/** The column store's address of a resolved version. */
+export const refOf = (r: ResolvedVersion): VersionRef => ({ datasetId: r.dataset.id, version: r.version });

@@ -402,10 +402,13 @@ export class SynapseReadStore {
     return this.export('exportRoiConnections', objects, key, q, columns, metadata, opts);
   }
 
-  /** Whether the version has neuron annotations, and the keys of their `extra` objects, by name. */
-  async neuronFieldCatalogue(at: VersionRef): Promise<{ annotated: boolean; extra: string[] }> {
+  /**
+   * Whether the version has neuron annotations, and the keys of their `extra` objects, by name. Finding the keys
+   * reads every annotation's `extra`: `withExtra: false` leaves them out when only typed fields are named.
+   */
+  async neuronFieldCatalogue(at: VersionRef, opts: { withExtra: boolean }): Promise<{ annotated: boolean; extra: string[] }> {
     const annotated = await this.exists('neuronFieldCatalogue', ch`SELECT 1 AS one FROM neuron_annotations WHERE ${version(at)} LIMIT 1`);
-    if (!annotated) return { annotated, extra: [] };
+    if (!annotated || !opts.withExtra) return { annotated, extra: [] };
     const keys = await this.query(
       'neuronFieldCatalogue',
       ch`SELECT key FROM (SELECT arrayJoin(extractAll(extra, ${EXTRA_KEY_PATTERN})) AS key FROM neuron_annotations WHERE ${version(at)}) GROUP BY key ORDER BY key`,

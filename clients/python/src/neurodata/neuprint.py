@@ -233,6 +233,12 @@ def _adjacency(
     )
 
 
+def _neurons_by_id(c: _ServiceClient, name: str, ids: Sequence[str], version: str | int) -> pd.DataFrame:
+    """The neurons of these ids (fetch_neurons' columns), indexed by the id as text, for merging into edge tables."""
+    neurons, _ = fetch_neurons(NeuronCriteria(bodyId=list(ids)), client=c, dataset=name, version=version)
+    return neurons.assign(key=neurons["bodyId"].astype(str)).set_index("key")
+
+
 def _whole_weights(weights: pd.Series) -> pd.Series:
     """Synapse counts as int64 (neuPrint's dtype) when every weight is whole; a source's other weights as they are."""
     return weights.astype("int64") if len(weights) and (weights % 1 == 0).all() else weights
@@ -288,8 +294,7 @@ def fetch_simple_connections(
     rows = rows[rows["weight"] >= min_weight]
     frame = rows.rename(columns={"pre": "bodyId_pre", "post": "bodyId_post"})[["bodyId_pre", "bodyId_post", "weight"]]
     ids = sorted(set(frame["bodyId_pre"]) | set(frame["bodyId_post"]))
-    neurons, _ = fetch_neurons(NeuronCriteria(bodyId=ids), client=c, dataset=name, version=version)
-    by_id = neurons.assign(key=neurons["bodyId"].astype(str)).set_index("key")
+    by_id = _neurons_by_id(c, name, ids, version)
     for prop in properties:
         values = by_id[prop] if prop in by_id.columns else pd.Series(dtype=object)
         frame[f"{prop}_pre"] = frame["bodyId_pre"].map(values)
@@ -332,8 +337,7 @@ def fetch_common_connectivity(
     edges = edges[edges["weight"] >= min_weight]
     partner, member = ("pre", "post") if search_direction == "upstream" else ("post", "pre")
     wide = edges.pivot_table(index=partner, columns=member, values="weight", aggfunc="sum", fill_value=0)
-    neurons, _ = fetch_neurons(NeuronCriteria(bodyId=ids), client=c, dataset=name, version=version)
-    by_id = neurons.assign(key=neurons["bodyId"].astype(str)).set_index("key")
+    by_id = _neurons_by_id(c, name, ids, version)
     frame = pd.DataFrame({"bodyId": ids})
     for prop in properties:
         frame[prop] = frame["bodyId"].map(by_id[prop]) if prop in by_id.columns else None
